@@ -1,0 +1,487 @@
+"""The rules of RULES.md sections 2-7 as numba functions over the integer state of ``layout.py``.
+
+This is the only implementation of the rules in simdom: the batch kernel, the trace recorder, the
+scripted-deal replayer and the policies' rollouts all call these functions.
+"""
+from __future__ import annotations
+
+import numpy as np
+from .jit import kernel
+
+from .bits import ctz
+from .rng import below
+from .layout import (ACT_DRAW, ACT_PASS, ACT_PLAY, ARMS, BN, BON, BTOP, COV, DDEALT, DRAWS, E_LEAD,
+                     EB, ED, ENDED, EV, FD_MOVE, FD_SEAT, FIRST, FORCED, HAND, HCNT, HPIPS, LONE,
+                     LOSTFD, NPASS, NPL, PASSES, PLAYED, PLAYS, PTS, R_ARMS_AFTER, R_BLOCK_MODE,
+                     R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE,
+                     R_ROUND, R_SPINNER, R_W, REC_ALL, REC_NONE, SB, SEAT0, SP_MOVE, SP_SEAT, SPAT,
+                     SPIN, SPLAYS, ST_SIZE, TURN, USED, VOID, WINNER, BLOCK_OPP_MINUS_OWN,
+                     BLOCK_OPP_PIPS, OUT_FIXED, OUT_OPP_PIPS)
+
+
+@kernel
+def seat_base(s):
+    return SEAT0 + s * SB
+
+
+@kernel
+def next_seat(G, s):
+    return 0 if s + 1 >= G[0][R_PLAYERS] else s + 1
+
+
+@kernel
+def end_count(G, v, dbl):
+    """What an end showing ``v`` counts: 2v for a double when double_counts = both."""
+    if dbl and G[0][R_DBL_BOTH]:
+        return 2 * v
+    return v
+
+
+@kernel
+def counted_ends(G, St):
+    """(k, S): the number of counted ends of the layout and their sum (RULES.md 3, 'Counting the ends')."""
+    if St[NPL] == 0:
+        return 0, 0
+    if St[LONE]:
+        k = 1
+        s = end_count(G, St[EV], St[ED])
+    else:
+        k = 2
+        s = end_count(G, St[EV], St[ED]) + end_count(G, St[EV + 1], St[ED + 1])
+    for j in range(2):
+        if St[USED + j]:
+            k += 1
+            s += end_count(G, St[EV + 2 + j], St[ED + 2 + j])
+    return k, s
+
+
+@kernel
+def ends_after(G, St, t, e):
+    """(k, S) after placing tile ``t`` on end ``e``, without changing the state."""
+    TA, TB = G[1], G[2]
+    a = TA[t]
+    b = TB[t]
+    dbl = a == b
+    if e == E_LEAD:
+        if dbl:
+            return 1, end_count(G, a, True)
+        return 2, a + b
+    nv = b if a == St[EV + e] else a
+    c_new = end_count(G, nv, dbl)
+    if e < 2:
+        o = 1 - e
+        k = 2
+        s = c_new + end_count(G, St[EV + o], St[ED + o])
+        for j in range(2):
+            if St[USED + j]:
+                k += 1
+                s += end_count(G, St[EV + 2 + j], St[ED + 2 + j])
+        return k, s
+    if St[LONE]:
+        k = 1
+        s = end_count(G, St[EV], St[ED])
+    else:
+        k = 2
+        s = end_count(G, St[EV], St[ED]) + end_count(G, St[EV + 1], St[ED + 1])
+    for j in range(2):
+        if 2 + j == e:
+            k += 1
+            s += c_new
+        elif St[USED + j]:
+            k += 1
+            s += end_count(G, St[EV + 2 + j], St[ED + 2 + j])
+    return k, s
+
+
+@kernel
+def end_bases(G, St, kb, sb):
+    """For each open end e: kb[e], sb[e] = the counted ends and their sum *apart from* end e itself,
+    once a tile is placed on e (k includes e). Then a placement on e leaving end count c scores
+    SCORE[kb[e], sb[e] + c]: the same numbers as ends_after, computed once per turn (layout not empty).
+    """
+    u0 = St[USED]
+    u1 = St[USED + 1]
+    a0 = end_count(G, St[EV + 2], St[ED + 2]) if u0 else 0
+    a1 = end_count(G, St[EV + 3], St[ED + 3]) if u1 else 0
+    c0 = end_count(G, St[EV], St[ED])
+    c1 = end_count(G, St[EV + 1], St[ED + 1])
+    kb[0] = 2 + u0 + u1
+    sb[0] = c1 + a0 + a1
+    kb[1] = 2 + u0 + u1
+    sb[1] = c0 + a0 + a1
+    line_k = 1 if St[LONE] else 2
+    line_s = c0 if St[LONE] else c0 + c1
+    kb[2] = line_k + 1 + u1
+    sb[2] = line_s + a1
+    kb[3] = line_k + 1 + u0
+    sb[3] = line_s + a0
+
+
+@kernel
+def first_double_bonus(G, St, t):
+    """The bonus placing ``t`` now would earn: non-zero only for the deal's first double."""
+    if St[FD_MOVE] == 0 and G[1][t] == G[2][t]:
+        return G[6][St[NPL] + 1]
+    return 0
+
+
+@kernel
+def move_value(G, St, t, e):
+    """Immediate points of a placement: what it scores plus its first-double bonus."""
+    k, s = ends_after(G, St, t, e)
+    return G[5][k, s] + first_double_bonus(G, St, t)
+
+
+@kernel
+def n_open_ends(G, St):
+    """Open ends, in the order L, R, U, D (0 before the lead: the lead is the only move)."""
+    if St[NPL] == 0:
+        return 0
+    if St[SPIN] >= 0 and St[ARMS]:
+        return 4
+    return 2
+
+
+@kernel
+def ends_value_mask(G, St):
+    """Bit v set for each value v shown by an open end."""
+    m = 0
+    for e in range(n_open_ends(G, St)):
+        m |= 1 << St[EV + e]
+    return m
+
+
+@kernel
+def hand_has(St, s, t):
+    return (St[seat_base(s) + HAND + (t >> 6)] >> (t & 63)) & 1
+
+
+@kernel
+def legal_moves(G, St, s, mv_t, mv_e):
+    """Fill mv_t/mv_e with seat s's legal (tile, end) moves; returns how many.
+
+    Order: by end L, R, U, D, and within an end by ascending tile index; before the lead, the
+    tiles of the hand (or the forced lead tile) with end = lead.
+    """
+    VM = G[4]
+    hb = seat_base(s) + HAND
+    two = G[0][R_W] > 1
+    n = 0
+    if St[NPL] == 0:
+        if St[FORCED] >= 0:
+            mv_t[0] = St[FORCED]
+            mv_e[0] = E_LEAD
+            return 1
+        m = St[hb]
+        while m != 0:
+            mv_t[n] = ctz(m)
+            mv_e[n] = E_LEAD
+            n += 1
+            m &= m - 1
+        if two:
+            m = St[hb + 1]
+            while m != 0:
+                mv_t[n] = 64 + ctz(m)
+                mv_e[n] = E_LEAD
+                n += 1
+                m &= m - 1
+        return n
+    for e in range(n_open_ends(G, St)):
+        v = St[EV + e]
+        m = St[hb] & VM[v, 0]
+        while m != 0:
+            mv_t[n] = ctz(m)
+            mv_e[n] = e
+            n += 1
+            m &= m - 1
+        if two:
+            m = St[hb + 1] & VM[v, 1]
+            while m != 0:
+                mv_t[n] = 64 + ctz(m)
+                mv_e[n] = e
+                n += 1
+                m &= m - 1
+    return n
+
+
+@kernel
+def tile_fits(G, St, t):
+    a = G[1][t]
+    b = G[2][t]
+    for e in range(n_open_ends(G, St)):
+        v = St[EV + e]
+        if v == a or v == b:
+            return True
+    return False
+
+
+@kernel
+def give(G, St, s, t):
+    """Put tile t into seat s's hand."""
+    sb = seat_base(s)
+    St[sb + HAND + (t >> 6)] |= 1 << (t & 63)
+    St[sb + HCNT] += 1
+    St[sb + HPIPS] += G[3][t]
+
+
+@kernel
+def record(rec, nrec, deal, s, act, t, e, pts, bonus, k, ssum):
+    rec[nrec, 0] = deal
+    rec[nrec, 1] = s
+    rec[nrec, 2] = act
+    rec[nrec, 3] = t
+    rec[nrec, 4] = e
+    rec[nrec, 5] = pts
+    rec[nrec, 6] = bonus
+    rec[nrec, 7] = k
+    rec[nrec, 8] = ssum
+    return nrec + 1
+
+
+@kernel
+def place(G, St, s, t, e):
+    """Seat s places tile t on end e (a legal move). Returns (points, bonus, k, S)."""
+    R = G[0]
+    TA, TB = G[1], G[2]
+    k, ssum = ends_after(G, St, t, e)
+    pts = G[5][k, ssum]
+    bonus = 0
+    move = St[NPL] + 1
+    a = TA[t]
+    b = TB[t]
+    dbl = a == b
+    if dbl and St[FD_MOVE] == 0:
+        bonus = G[6][move]
+        St[FD_MOVE] = move
+        St[FD_SEAT] = s
+        DBLM = G[7]
+        for o in range(R[R_PLAYERS]):
+            if o != s:
+                ob = seat_base(o) + HAND
+                if (St[ob] & DBLM[0]) | (St[ob + 1] & DBLM[1]):
+                    St[seat_base(o) + LOSTFD] = 1
+    spinner_now = False
+    if e == E_LEAD:
+        if dbl:
+            St[EV] = a
+            St[EV + 1] = a
+            St[ED] = 1
+            St[ED + 1] = 1
+            St[LONE] = 1
+            if R[R_SPINNER]:
+                spinner_now = True
+                St[SPAT] = 1
+                St[SPAT + 1] = 1
+                St[COV] = 0
+                St[COV + 1] = 0
+        else:
+            St[EV] = a
+            St[EV + 1] = b
+            St[ED] = 0
+            St[ED + 1] = 0
+            St[LONE] = 0
+    elif e < 2:
+        if dbl and R[R_SPINNER] and St[SPIN] < 0:
+            spinner_now = True
+            St[EV + e] = a
+            St[ED + e] = 1
+            St[SPAT + e] = 1
+            St[COV + e] = 0
+            St[COV + 1 - e] = 1      # its inner side lies against the tile it was attached to
+        else:
+            St[EV + e] = b if a == St[EV + e] else a
+            St[ED + e] = 1 if dbl else 0
+            if St[SPAT + e]:
+                St[SPAT + e] = 0
+                St[COV + e] = 1
+                if St[COV] and St[COV + 1]:
+                    St[ARMS] = 1
+        St[LONE] = 0
+    else:
+        St[EV + e] = b if a == St[EV + e] else a
+        St[ED + e] = 1 if dbl else 0
+        St[USED + e - 2] = 1
+    if spinner_now:
+        St[SPIN] = a
+        St[EV + 2] = a
+        St[EV + 3] = a
+        St[ED + 2] = 0
+        St[ED + 3] = 0
+        St[ARMS] = 0 if R[R_ARMS_AFTER] else 1
+        St[SP_MOVE] = move
+        St[SP_SEAT] = s
+    # the tile leaves the hand
+    sb = seat_base(s)
+    bit = 1 << (t & 63)
+    St[sb + HAND + (t >> 6)] &= ~bit
+    St[PLAYED + (t >> 6)] |= bit
+    St[sb + HCNT] -= 1
+    St[sb + HPIPS] -= G[3][t]
+    St[sb + PTS] += pts
+    St[sb + BON] += bonus
+    St[sb + PLAYS] += 1
+    if pts > 0:
+        St[sb + SPLAYS] += 1
+    St[NPL] = move
+    St[NPASS] = 0
+    if St[sb + HCNT] == 0:
+        St[ENDED] = 1
+        St[WINNER] = s
+    else:
+        St[TURN] = next_seat(G, s)
+    return pts, bonus, k, ssum
+
+
+@kernel
+def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
+    """Play the forced part of a turn: draws and passes, until a seat holds a legal move.
+
+    Returns (n, nrec): n > 0 legal moves of seat St[TURN] are in mv_t/mv_e and it must choose;
+    n == 0 when the deal has ended (domino or blocked). Draws and passes are recorded when
+    rec_mode == REC_ALL.
+    """
+    R = G[0]
+    while True:
+        if St[ENDED]:
+            return 0, nrec
+        s = St[TURN]
+        n = legal_moves(G, St, s, mv_t, mv_e)
+        if n > 0:
+            return n, nrec
+        sb = seat_base(s)
+        drew_fit = False
+        if R[R_DRAW]:
+            limit = St[BN] - R[R_RESERVE]
+            if St[BTOP] < limit:
+                # what it could not play before drawing; older knowledge is void once it draws
+                St[sb + VOID] = ends_value_mask(G, St)
+            while St[BTOP] < limit:
+                t = bone[St[BTOP]]
+                St[BTOP] += 1
+                give(G, St, s, t)
+                St[sb + DRAWS] += 1
+                if rec_mode == REC_ALL:
+                    nrec = record(rec, nrec, deal, s, ACT_DRAW, t, -1, 0, 0, 0, 0)
+                if tile_fits(G, St, t):
+                    drew_fit = True
+                    break
+        if drew_fit:
+            continue  # the same seat now holds a legal move: listed on the next round
+        St[sb + VOID] |= ends_value_mask(G, St)
+        St[sb + PASSES] += 1
+        St[NPASS] += 1
+        if rec_mode == REC_ALL:
+            nrec = record(rec, nrec, deal, s, ACT_PASS, -1, -1, 0, 0, 0, 0)
+        if St[NPASS] >= R[R_PLAYERS]:
+            St[ENDED] = 2
+            return 0, nrec
+        St[TURN] = next_seat(G, s)
+
+
+@kernel
+def round_bonus(G, p):
+    """P rounded to the nearest multiple of bonus_round_to (halfway up), then divided (down)."""
+    R = G[0]
+    q = R[R_ROUND]
+    return ((2 * p + q) // (2 * q)) * q // R[R_DIV]
+
+
+@kernel
+def finish(G, St):
+    """Settle the end of the deal: hand winner and end bonus (RULES.md section 7)."""
+    R = G[0]
+    n = R[R_PLAYERS]
+    total = 0
+    for o in range(n):
+        total += St[seat_base(o) + HPIPS]
+    if St[ENDED] == 1:
+        w = St[WINNER]
+        mode = R[R_OUT_MODE]
+        if mode == OUT_FIXED:
+            St[seat_base(w) + EB] = R[R_OUT_N]
+        elif mode == OUT_OPP_PIPS:
+            St[seat_base(w) + EB] = round_bonus(G, total - St[seat_base(w) + HPIPS])
+        return
+    best = -1
+    ties = 0
+    for o in range(n):
+        p = St[seat_base(o) + HPIPS]
+        if best < 0 or p < St[seat_base(best) + HPIPS]:
+            best = o
+            ties = 1
+        elif p == St[seat_base(best) + HPIPS]:
+            ties += 1
+    if ties > 1:
+        St[WINNER] = -1
+        return
+    St[WINNER] = best
+    own = St[seat_base(best) + HPIPS]
+    mode = R[R_BLOCK_MODE]
+    if mode == BLOCK_OPP_PIPS:
+        St[seat_base(best) + EB] = round_bonus(G, total - own)
+    elif mode == BLOCK_OPP_MINUS_OWN:
+        St[seat_base(best) + EB] = round_bonus(G, total - 2 * own)
+
+
+@kernel
+def reset(St):
+    for i in range(ST_SIZE):
+        St[i] = 0
+    St[SPIN] = -1
+    St[FORCED] = -1
+    St[WINNER] = -1
+    St[FD_SEAT] = -1
+    St[SP_SEAT] = -1
+
+
+@kernel
+def start(G, St, first):
+    """After the hands and boneyard are in place: seat ``first`` leads (forced tile if it holds it)."""
+    R = G[0]
+    DBLM = G[7]
+    for o in range(R[R_PLAYERS]):
+        hb = seat_base(o) + HAND
+        St[seat_base(o) + DDEALT] = 0
+        for w in range(2):
+            m = St[hb + w] & DBLM[w]
+            while m != 0:
+                St[seat_base(o) + DDEALT] += 1
+                m &= m - 1
+    St[FIRST] = first
+    St[TURN] = first
+    lt = R[R_LEAD_TILE]
+    St[FORCED] = lt if (lt >= 0 and hand_has(St, first, lt)) else -1
+
+
+@kernel
+def deal_random(G, St, bone, perm, rng):
+    """Shuffle (stream 0), deal the hands, lay the boneyard, choose who leads (RULES.md 2 and 6)."""
+    R = G[0]
+    n = R[R_PLAYERS]
+    nt = perm.shape[0]
+    for i in range(nt):
+        perm[i] = i
+    for i in range(nt - 1, 0, -1):
+        j = below(rng, 0, i + 1)
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+    reset(St)
+    h = R[R_HAND]
+    for s in range(n):
+        for i in range(h):
+            give(G, St, s, perm[s * h + i])
+    nb = nt - n * h
+    for i in range(nb):
+        bone[i] = perm[n * h + i]
+    St[BN] = nb
+    St[BTOP] = 0
+    lt = R[R_LEAD_TILE]
+    first = -1
+    if lt >= 0:
+        for s in range(n):
+            if hand_has(St, s, lt):
+                first = s
+    if first < 0:
+        first = below(rng, 0, n)
+    start(G, St, first)

@@ -1,0 +1,74 @@
+"""Integer layout of the kernel's data: the rules vector, the game tables and the deal state.
+
+The kernel works on three kinds of plain arrays:
+
+* ``G``: the game, a tuple ``(R, TA, TB, PIPS, VM, SCORE, BONUS, DBLM)`` built once per rule set by
+  :func:`simdom.engine.api.compile_rules`:
+
+  - ``R``     int64[R_SIZE]        the rule parameters as integers (offsets ``R_*`` below)
+  - ``TA/TB`` int64[NT]            low and high half of tile t
+  - ``PIPS``  int64[NT]            a + b
+  - ``VM``    int64[NV, 2]         mask words of the tiles that carry value v
+  - ``SCORE`` int64[5, SMAX + 1]   points of a placement leaving k counted ends summing to S
+  - ``BONUS`` int64[NT + 2]        first-double bonus for a first double placed at move m
+  - ``DBLM``  int64[2]             mask words of the doubles
+
+* ``St``: the state of one deal, an int64[ST_SIZE] vector (offsets below). Hands are bit masks of two
+  64-bit words (the double-twelve set has 91 tiles); tile t is bit ``t % 64`` of word ``t // 64``.
+* ``bone``: int64[NT], the boneyard in drawing order; ``St[BTOP]`` is the next tile to draw.
+"""
+from __future__ import annotations
+
+# ---- rules vector R ---------------------------------------------------------------------------
+R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \
+    R_ARMS_AFTER, R_DBL_BOTH, R_MIN_ENDS, R_POINTS_MODE, R_POINTS_N, R_OUT_MODE, R_OUT_N, \
+    R_BLOCK_MODE, R_ROUND, R_DIV, R_SMAX = range(21)
+R_SIZE = 21
+
+POINTS_FIXED, POINTS_SUM, POINTS_QUOTIENT = 0, 1, 2
+OUT_NONE, OUT_FIXED, OUT_OPP_PIPS = 0, 1, 2
+BLOCK_NONE, BLOCK_OPP_PIPS, BLOCK_OPP_MINUS_OWN = 0, 1, 2
+
+# ---- ends ----------------------------------------------------------------------------------------
+E_L, E_R, E_U, E_D, E_LEAD = 0, 1, 2, 3, 4
+
+# ---- deal state St -------------------------------------------------------------------------------
+EV = 0          # [4] value shown at end L, R, U, D
+ED = 4          # [4] the tile at that end is a double
+LONE = 8        # the lead is a double with nothing on either side: L and R are one counted end
+SPIN = 9        # spinner value, -1 while there is none
+SPAT = 10       # [2] the spinner sits at line end L / R (nothing beyond it on that side)
+COV = 12        # [2] the spinner's L / R side is covered by a tile
+ARMS = 14       # the arms accept tiles
+USED = 15       # [2] arm U / D has a tile (only then is it counted)
+NPL = 17        # tiles placed so far
+FD_MOVE = 18    # move number of the first double (0: none yet)
+FD_SEAT = 19
+SP_MOVE = 20    # move number of the spinner (0: none)
+SP_SEAT = 21
+TURN = 22       # seat to act
+NPASS = 23      # consecutive passes
+ENDED = 24      # 0 playing, 1 domino, 2 blocked
+BTOP = 25       # index in bone of the next tile to draw
+BN = 26         # tiles in the boneyard at the deal
+FIRST = 27      # seat that led
+FORCED = 28     # the tile the leader must lead (lead = tile:A-B), -1 if any
+WINNER = 29     # hand winner, -1 if none
+PLAYED = 30     # [2] mask words of the tiles on the layout
+SEAT0 = 32      # per-seat blocks of SB entries
+SB = 16
+# offsets inside a seat block
+HCNT, HPIPS, PTS, BON, SPLAYS, PLAYS, DRAWS, PASSES, VOID, DDEALT, LOSTFD, EB, HAND = range(13)
+ST_SIZE = SEAT0 + 4 * SB
+
+# ---- action records (traces and the moves table) ------------------------------------------------
+# rec[i] = (deal_local, seat, act, tile, end, points, bonus, k, S)
+ACT_PLAY, ACT_DRAW, ACT_PASS = 0, 1, 2
+REC_NONE, REC_PLAYS, REC_ALL = 0, 1, 2
+REC_COLS = 9
+
+# ---- per-seat and per-deal outputs of a batch ----------------------------------------------------
+SEAT_COLS = ("points", "play_points", "bonus", "end_bonus", "scoring_plays", "plays", "draws", "passes",
+             "pips_left", "went_out", "doubles_dealt", "lost_first_double")
+DEAL_COLS = ("first_seat", "first_double_move", "first_double_seat", "spinner_move", "spinner_seat",
+             "end", "tiles_placed", "winner")

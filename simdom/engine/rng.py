@@ -1,0 +1,61 @@
+"""Counter-based random streams for the kernel (SplitMix64), seeded from a root key and a deal number.
+
+Deal ``i``'s randomness depends on the root key and ``i`` alone: stream 0 shuffles and draws the lot,
+stream ``1 + s`` is seat ``s``'s policy stream. Chunking, workers, arms and rotations never enter.
+"""
+from __future__ import annotations
+
+import numpy as np
+from .jit import kernel
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+S30 = np.uint64(30)
+S27 = np.uint64(27)
+S31 = np.uint64(31)
+S32 = np.uint64(32)
+LOW32 = np.uint64(0xFFFFFFFF)
+N_STREAMS = 5  # stream 0: deal (shuffle, lot); 1..4: seat policy streams
+
+
+@kernel
+def mix64(z):
+    z = (z ^ (z >> S30)) * M1
+    z = (z ^ (z >> S27)) * M2
+    return z ^ (z >> S31)
+
+
+@kernel
+def seed_deal(rng, root, deal):
+    """Fill ``rng[0:N_STREAMS]`` (uint64 states) for deal number ``deal`` under root key ``root``."""
+    key = mix64(root ^ mix64(np.uint64(deal) * GAMMA + GAMMA))
+    for s in range(N_STREAMS):
+        rng[s] = mix64(key + np.uint64(s + 1) * M2)
+
+
+@kernel
+def next64(rng, s):
+    x = rng[s] + GAMMA
+    rng[s] = x
+    return mix64(x)
+
+
+@kernel
+def below(rng, s, n):
+    """Unbiased integer in [0, n) from stream ``s`` (Lemire's method, 32-bit), n >= 1."""
+    un = np.uint64(n)
+    m = (next64(rng, s) >> S32) * un
+    low = m & LOW32
+    if low < un:
+        t = (np.uint64(1) << S32) % un
+        while low < t:
+            m = (next64(rng, s) >> S32) * un
+            low = m & LOW32
+    return np.int64(m >> S32)
+
+
+@kernel
+def uniform(rng, s):
+    """Float in [0, 1) with 53 random bits."""
+    return np.float64(next64(rng, s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

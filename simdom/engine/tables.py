@@ -1,0 +1,112 @@
+"""Build the kernel's game data ``G`` from a validated :class:`~simdom.rules.Rules` (layout.py)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from ..rules import Rules
+from ..tiles import halves, n_tiles, parse_tile
+from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, OUT_FIXED, OUT_NONE, OUT_OPP_PIPS,
+                     POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE, R_DBL_BOTH,
+                     R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MAXPIP, R_MIN_ENDS, R_NT, R_NV, R_OUT_MODE,
+                     R_OUT_N, R_PLAYERS, R_POINTS_MODE, R_POINTS_N, R_RESERVE, R_ROUND, R_SIZE, R_SMAX,
+                     R_SPINNER, R_W)
+
+NO_LIMIT = 1 << 30
+
+
+@njit(cache=True)
+def score_table(R, divisors):
+    """SCORE[k, S]: a placement scores when k >= min_ends, S > 0 and some divisor divides S (RULES.md 4)."""
+    smax = R[R_SMAX]
+    out = np.zeros((5, smax + 1), dtype=np.int64)
+    for k in range(5):
+        if k < R[R_MIN_ENDS]:
+            continue
+        for s in range(1, smax + 1):
+            q = 0
+            hit = False
+            for d in divisors:
+                if s % d == 0:
+                    hit = True
+                    q += s // d
+            if not hit:
+                continue
+            mode = R[R_POINTS_MODE]
+            if mode == POINTS_FIXED:
+                out[k, s] = R[R_POINTS_N]
+            elif mode == POINTS_SUM:
+                out[k, s] = s
+            else:
+                out[k, s] = q
+    return out
+
+
+@njit(cache=True)
+def bonus_table(nt, last_moves, points):
+    """BONUS[m]: points of the first pair whose last_move >= m (0 if none covers m)."""
+    out = np.zeros(nt + 2, dtype=np.int64)
+    for m in range(1, nt + 2):
+        for i in range(last_moves.shape[0]):
+            if last_moves[i] >= m:
+                out[m] = points[i]
+                break
+    return out
+
+
+def rules_vector(rules: Rules) -> np.ndarray:
+    R = np.zeros(R_SIZE, dtype=np.int64)
+    nt = n_tiles(rules.max_pip)
+    R[R_MAXPIP] = rules.max_pip
+    R[R_NT] = nt
+    R[R_NV] = rules.max_pip + 1
+    R[R_W] = (nt + 63) // 64
+    R[R_PLAYERS] = rules.players
+    R[R_HAND] = rules.hand
+    R[R_RESERVE] = rules.reserve
+    R[R_DRAW] = rules.draw == "until_playable"
+    R[R_LEAD_TILE] = parse_tile(rules.lead[5:], rules.max_pip) if rules.lead.startswith("tile:") else -1
+    R[R_SPINNER] = rules.spinner == "first_double"
+    R[R_ARMS_AFTER] = rules.arms_open == "after_both_sides"
+    R[R_DBL_BOTH] = rules.double_counts == "both"
+    R[R_MIN_ENDS] = rules.min_ends
+    if rules.points.startswith("fixed:"):
+        R[R_POINTS_MODE], R[R_POINTS_N] = POINTS_FIXED, int(rules.points[6:])
+    else:
+        R[R_POINTS_MODE] = {"sum": POINTS_SUM, "quotient": POINTS_QUOTIENT}[rules.points]
+    if rules.out_bonus.startswith("fixed:"):
+        R[R_OUT_MODE], R[R_OUT_N] = OUT_FIXED, int(rules.out_bonus[6:])
+    else:
+        R[R_OUT_MODE] = {"none": OUT_NONE, "opponents_pips": OUT_OPP_PIPS}[rules.out_bonus]
+    R[R_BLOCK_MODE] = {"none": BLOCK_NONE, "opponents_pips": BLOCK_OPP_PIPS,
+                       "opponents_minus_own": BLOCK_OPP_MINUS_OWN}[rules.block_bonus]
+    R[R_ROUND] = rules.bonus_round_to
+    R[R_DIV] = rules.bonus_divisor
+    R[R_SMAX] = 4 * 2 * rules.max_pip
+    return R
+
+
+@lru_cache(maxsize=64)
+def compile_rules(rules: Rules) -> tuple:
+    """The kernel's game data G = (R, TA, TB, PIPS, VM, SCORE, BONUS, DBLM) for ``rules``."""
+    R = rules_vector(rules)
+    ta, tb = halves(rules.max_pip)
+    nt = len(ta)
+    vm = np.zeros((rules.max_pip + 1, 2), dtype=np.int64)
+    dblm = np.zeros(2, dtype=np.int64)
+    for t in range(nt):
+        bit = np.int64(1) << np.int64(t & 63)
+        vm[ta[t], t >> 6] |= bit
+        vm[tb[t], t >> 6] |= bit
+        if ta[t] == tb[t]:
+            dblm[t >> 6] |= bit
+    score = score_table(R, np.array(rules.divisors, dtype=np.int64))
+    last = np.array([NO_LIMIT if lm is None else lm for lm, _ in rules.first_double_bonus], dtype=np.int64)
+    pts = np.array([p for _, p in rules.first_double_bonus], dtype=np.int64)
+    bonus = bonus_table(nt, last, pts)
+    G = (R, ta.copy(), tb.copy(), (ta + tb).astype(np.int64), vm, score, bonus, dblm)
+    for arr in G:
+        arr.setflags(write=False)
+    return G

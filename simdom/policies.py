@@ -1,0 +1,149 @@
+"""Bot policies: registered by name with parameters, run inside the kernel (engine/kpolicies.py).
+
+A policy is written ``name`` or ``name:key=value,key=value``: ``greedy``, ``hold:until=9``,
+``hold:until=never``, ``rollout:samples=32``. :func:`parse_policy` validates it and gives the integer
+id and parameter vector the kernel reads.
+
+Adding a policy is one kernel function (in engine/kpolicies.py, dispatched in ``choose``) plus one
+entry in :data:`REGISTRY` below.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .engine.kpolicies import (N_PARAMS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM,
+                               POL_ROLLOUT)
+
+NEVER = 1 << 30
+
+
+class PolicyError(ValueError):
+    """An unknown policy or a bad parameter: names it and lists what exists."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    parse: Callable[[str], float]
+    doc: str
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    name: str
+    pid: int
+    doc: str
+    params: tuple[Param, ...] = ()
+
+
+def _int_or_never(text: str) -> float:
+    if text == "never":
+        return float(NEVER)
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError("an integer >= 1 or 'never'")
+    return float(int(text))
+
+
+def _pos_int(text: str) -> float:
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError("an integer >= 1")
+    return float(int(text))
+
+
+REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
+    PolicyInfo("random", POL_RANDOM, "uniform over the legal (tile, end) moves"),
+    PolicyInfo("greedy", POL_GREEDY,
+               "the most immediate points (first-double bonus included); ties to the heavier tile"),
+    PolicyInfo("heavy", POL_HEAVY, "the heaviest legal tile (ties by immediate points): sheds pips"),
+    PolicyInfo("hold", POL_HOLD,
+               "greedy, but never places the deal's first double before move K while another move exists",
+               (Param("until", 1.0, _int_or_never, "K: 1 = greedy's timing, never = hold as long as it can"),)),
+    PolicyInfo("defensive", POL_DEFENSIVE,
+               "greedy's points minus the next player's expected best reply over the unseen tiles"),
+    PolicyInfo("rollout", POL_ROLLOUT,
+               "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
+               "best mean final margin",
+               (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),)),
+)}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A parsed policy: its canonical text, kernel id and parameter vector."""
+
+    info: PolicyInfo
+    values: tuple[float, ...] = field(default=())
+
+    @property
+    def pid(self) -> int:
+        return self.info.pid
+
+    def vector(self) -> np.ndarray:
+        out = np.zeros(N_PARAMS, dtype=np.float64)
+        out[: len(self.values)] = self.values
+        return out
+
+    def __str__(self) -> str:
+        if not self.info.params:
+            return self.info.name
+        parts = []
+        for p, v in zip(self.info.params, self.values):
+            text = "never" if v >= NEVER else str(int(v)) if float(v).is_integer() else str(v)
+            parts.append(f"{p.name}={text}")
+        return f"{self.info.name}:{','.join(parts)}"
+
+
+def _listing() -> str:
+    out = []
+    for p in REGISTRY.values():
+        ps = ",".join(f"{q.name}=..." for q in p.params)
+        out.append(p.name + (f":{ps}" if ps else ""))
+    return ", ".join(out)
+
+
+def parse_policy(text: "str | Policy") -> Policy:
+    if isinstance(text, Policy):
+        return text
+    raw = str(text).strip()
+    name, _, rest = raw.partition(":")
+    info = REGISTRY.get(name)
+    if info is None:
+        raise PolicyError(f"policy {raw!r}: unknown policy {name!r}; allowed: {_listing()}")
+    values = {p.name: p.default for p in info.params}
+    if rest:
+        for item in rest.split(","):
+            key, eq, val = item.partition("=")
+            key = key.strip()
+            param = next((p for p in info.params if p.name == key), None)
+            if param is None or not eq:
+                allowed = ", ".join(p.name for p in info.params) or "none"
+                raise PolicyError(f"policy {raw!r}: unknown parameter {key!r} of {name}; allowed parameters: "
+                                  f"{allowed} (write {name}:key=value)")
+            try:
+                values[key] = param.parse(val.strip())
+            except ValueError as e:
+                raise PolicyError(f"policy {raw!r}: {key} = {val.strip()!r} is invalid; allowed: {e}") from None
+    return Policy(info, tuple(values[p.name] for p in info.params))
+
+
+def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: int) -> list[Policy]:
+    """One policy per seat: a single policy is given to every seat; a list must have one per seat."""
+    if isinstance(policies, (str, Policy)):
+        policies = [policies]
+    parsed = [parse_policy(p) for p in policies]
+    if len(parsed) == 1:
+        parsed = parsed * players
+    if len(parsed) != players:
+        raise PolicyError(f"{len(parsed)} policies given for {players} players; allowed: one policy for every "
+                          f"seat, or one per seat ({players})")
+    return parsed
+
+
+def kernel_arrays(policies: Sequence[Policy]) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.array([p.pid for p in policies], dtype=np.int64)
+    par = np.stack([p.vector() for p in policies]) if policies else np.zeros((0, N_PARAMS))
+    return ids, par

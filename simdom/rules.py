@@ -1,0 +1,337 @@
+"""The rules of a deal: one frozen, validated object and the preset registry (RULES.md sections 1-8).
+
+Every parameter of RULES.md section 8 is a field under exactly its name. ``Rules`` validates itself
+on construction; a bad value raises :class:`RulesError` naming the parameter and the allowed values.
+
+    >>> r = preset("threes", players=4)
+    >>> r.hand_size[4], r.points
+    (5, 'fixed:6')
+    >>> preset("fives", players=3, min_ends=2).min_ends
+    2
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping
+
+from .tiles import n_tiles, parse_tile
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be played: names the parameter and what it allows."""
+
+
+class Draw(str, Enum):
+    UNTIL_PLAYABLE = "until_playable"  #: draw from the boneyard until a tile fits
+    NONE = "none"  #: nobody ever draws
+
+
+class Spinner(str, Enum):
+    FIRST_DOUBLE = "first_double"  #: the first double placed becomes the spinner (four-way layout)
+    NONE = "none"  #: the layout stays a line
+
+
+class ArmsOpen(str, Enum):
+    IMMEDIATELY = "immediately"  #: arms accept tiles as soon as the spinner is placed (Threes)
+    AFTER_BOTH_SIDES = "after_both_sides"  #: only once both main sides are covered (All Fives)
+
+
+class DoubleCounts(str, Enum):
+    FACE = "face"  #: a double at an end counts its face value v (Threes)
+    BOTH = "both"  #: a double at an end counts both halves, 2v (the Fives family)
+
+
+class BlockBonus(str, Enum):
+    NONE = "none"
+    OPPONENTS_PIPS = "opponents_pips"  #: P = the opponents' pips
+    OPPONENTS_MINUS_OWN = "opponents_minus_own"  #: P = the opponents' pips minus the winner's
+
+
+PLAYERS = (2, 3, 4)
+MAX_PIP_RANGE = (2, 12)
+
+
+def _allowed(enum: type[Enum]) -> str:
+    return ", ".join(m.value for m in enum)
+
+
+def _fail(name: str, value: Any, allowed: str) -> RulesError:
+    return RulesError(f"rules: {name} = {value!r} is invalid; allowed: {allowed}")
+
+
+def _by_players(name: str, value: Any, minimum: int) -> tuple[int, int, int]:
+    """Normalise ``{2: 6, "3": 6, 4: 5}``, ``[6, 6, 5]`` or ``5`` to (v2, v3, v4)."""
+    allowed = (f"an integer >= {minimum}, a list of three for 2/3/4 players, "
+               f"or a table keyed by 2, 3, 4 (e.g. {{2 = 6, 3 = 6, 4 = 5}})")
+    if isinstance(value, bool):
+        raise _fail(name, value, allowed)
+    if isinstance(value, int):
+        out = (value, value, value)
+    elif isinstance(value, Mapping):
+        try:
+            keyed = {int(k): v for k, v in value.items()}
+        except (TypeError, ValueError):
+            raise _fail(name, value, allowed) from None
+        if set(keyed) != set(PLAYERS):
+            raise _fail(name, value, allowed)
+        out = tuple(keyed[p] for p in PLAYERS)
+    elif isinstance(value, (list, tuple)) and len(value) == 3:
+        out = tuple(value)
+    else:
+        raise _fail(name, value, allowed)
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in out):
+        raise _fail(name, value, allowed)
+    return out  # type: ignore[return-value]
+
+
+def _int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        raise _fail(name, value, f"an integer from {lo} to {hi}" if hi is not None else f"an integer >= {lo}")
+    return value
+
+
+def _enum(name: str, enum: type[Enum], value: Any) -> str:
+    try:
+        return enum(value).value
+    except ValueError:
+        raise _fail(name, value, _allowed(enum)) from None
+
+
+def _mode_n(name: str, value: Any, plain: tuple[str, ...], prefixed: str, n_min: int) -> str:
+    """Modes like ``sum`` or ``fixed:N``; returns the canonical text."""
+    allowed = ", ".join((*plain, f"{prefixed}:N (N an integer >= {n_min})"))
+    if isinstance(value, str):
+        if value in plain:
+            return value
+        head, sep, tail = value.partition(":")
+        if head == prefixed and sep and tail.strip().isdigit() and int(tail) >= n_min:
+            return f"{prefixed}:{int(tail)}"
+    raise _fail(name, value, allowed)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A fully resolved, validated rule set (RULES.md section 8) for a given number of players."""
+
+    max_pip: int = 6
+    hand_size: tuple[int, int, int] = (6, 6, 5)
+    boneyard_reserve: tuple[int, int, int] = (0, 0, 0)
+    draw: str = "until_playable"
+    lead: str = "any"
+    spinner: str = "first_double"
+    arms_open: str | None = "immediately"
+    double_counts: str = "face"
+    divisors: tuple[int, ...] = (3,)
+    min_ends: int = 3
+    points: str = "fixed:6"
+    first_double_bonus: tuple[tuple[int | None, int], ...] = ((4, 2), (8, 4), (None, 8))
+    out_bonus: str = "none"
+    block_bonus: str = "none"
+    bonus_round_to: int = 1
+    bonus_divisor: int = 1
+    players: int = 4
+    preset: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        s = object.__setattr__
+        s(self, "players", _int("players", self.players, 2, 4))
+        lo, hi = MAX_PIP_RANGE
+        s(self, "max_pip", _int("max_pip", self.max_pip, lo, hi))
+        s(self, "hand_size", _by_players("hand_size", self.hand_size, 1))
+        s(self, "boneyard_reserve", _by_players("boneyard_reserve", self.boneyard_reserve, 0))
+        s(self, "draw", _enum("draw", Draw, self.draw))
+        s(self, "lead", self._check_lead(self.lead))
+        s(self, "spinner", _enum("spinner", Spinner, self.spinner))
+        if self.spinner == Spinner.NONE.value:
+            s(self, "arms_open", None)
+        elif self.arms_open is None:
+            raise _fail("arms_open", None, _allowed(ArmsOpen) + " (spinner = first_double needs one)")
+        else:
+            s(self, "arms_open", _enum("arms_open", ArmsOpen, self.arms_open))
+        s(self, "double_counts", _enum("double_counts", DoubleCounts, self.double_counts))
+        s(self, "divisors", self._check_divisors(self.divisors))
+        s(self, "min_ends", _int("min_ends", self.min_ends, 1, 4))
+        s(self, "points", _mode_n("points", self.points, ("sum", "quotient"), "fixed", 1))
+        s(self, "first_double_bonus", self._check_bonus(self.first_double_bonus))
+        s(self, "out_bonus", _mode_n("out_bonus", self.out_bonus, ("none", "opponents_pips"), "fixed", 0))
+        s(self, "block_bonus", _enum("block_bonus", BlockBonus, self.block_bonus))
+        s(self, "bonus_round_to", _int("bonus_round_to", self.bonus_round_to, 1))
+        s(self, "bonus_divisor", _int("bonus_divisor", self.bonus_divisor, 1))
+        total = n_tiles(self.max_pip)
+        need = self.players * self.hand
+        if need > total:
+            raise RulesError(
+                f"rules: hand_size = {self.hand} for {self.players} players needs {need} tiles, but the "
+                f"double-{self.max_pip} set holds {total}; allowed: hand_size[{self.players}] <= "
+                f"{total // self.players}")
+        if self.reserve > total - need:
+            raise RulesError(
+                f"rules: boneyard_reserve = {self.reserve} for {self.players} players is more than the "
+                f"{total - need} tiles left in the boneyard; allowed: 0..{total - need}")
+
+    # -- checks ------------------------------------------------------------------------------
+    def _check_lead(self, value: Any) -> str:
+        allowed = f"any, tile:A-B (a tile of the double-{self.max_pip} set, low half first)"
+        if value == "any":
+            return value
+        if isinstance(value, str) and value.startswith("tile:"):
+            try:
+                parse_tile(value[5:], self.max_pip)
+            except ValueError as e:
+                raise RulesError(f"rules: lead = {value!r} is invalid ({e}); allowed: {allowed}") from None
+            return "tile:" + value[5:].strip()
+        raise _fail("lead", value, allowed)
+
+    @staticmethod
+    def _check_divisors(value: Any) -> tuple[int, ...]:
+        allowed = "a non-empty list of distinct integers >= 2, e.g. [3] or [3, 5]"
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, (list, tuple)) or not value:
+            raise _fail("divisors", value, allowed)
+        if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 2 for d in value) \
+                or len(set(value)) != len(value):
+            raise _fail("divisors", value, allowed)
+        return tuple(value)
+
+    @staticmethod
+    def _check_bonus(value: Any) -> tuple[tuple[int | None, int], ...]:
+        allowed = ("a list of [last_move, points] pairs with last_move increasing (integers >= 1), "
+                   "only the last may be null; points integers >= 0; e.g. [[4, 2], [8, 4], [null, 8]] or []")
+        if not isinstance(value, (list, tuple)):
+            raise _fail("first_double_bonus", value, allowed)
+        out: list[tuple[int | None, int]] = []
+        prev = 0
+        for i, pair in enumerate(value):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise _fail("first_double_bonus", value, allowed)
+            last, pts = pair
+            if isinstance(pts, bool) or not isinstance(pts, int) or pts < 0:
+                raise _fail("first_double_bonus", value, allowed)
+            if last is None:
+                if i != len(value) - 1:
+                    raise _fail("first_double_bonus", value, allowed)
+            elif isinstance(last, bool) or not isinstance(last, int) or last <= prev:
+                raise _fail("first_double_bonus", value, allowed)
+            else:
+                prev = last
+            out.append((last, pts))
+        return tuple(out)
+
+    # -- derived -----------------------------------------------------------------------------
+    @property
+    def hand(self) -> int:
+        """Tiles dealt to each seat for this rule set's number of players."""
+        return self.hand_size[self.players - 2]
+
+    @property
+    def reserve(self) -> int:
+        return self.boneyard_reserve[self.players - 2]
+
+    @property
+    def n_tiles(self) -> int:
+        return n_tiles(self.max_pip)
+
+    def replace(self, **changes: Any) -> "Rules":
+        return with_overrides(self, changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved parameters in the form of RULES.md section 11 (trace ``rules`` object)."""
+        return {
+            "max_pip": self.max_pip,
+            "hand_size": {str(p): v for p, v in zip(PLAYERS, self.hand_size)},
+            "boneyard_reserve": {str(p): v for p, v in zip(PLAYERS, self.boneyard_reserve)},
+            "draw": self.draw,
+            "lead": self.lead,
+            "spinner": self.spinner,
+            "arms_open": self.arms_open,
+            "double_counts": self.double_counts,
+            "divisors": list(self.divisors),
+            "min_ends": self.min_ends,
+            "points": self.points,
+            "first_double_bonus": [[last, pts] for last, pts in self.first_double_bonus],
+            "out_bonus": self.out_bonus,
+            "block_bonus": self.block_bonus,
+            "bonus_round_to": self.bonus_round_to,
+            "bonus_divisor": self.bonus_divisor,
+            "players": self.players,
+        }
+
+
+PARAMETERS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "preset")
+
+_PRESET_TABLE: dict[str, dict[str, Any]] = {
+    "threes": dict(hand_size=(6, 6, 5), lead="any", spinner="first_double", arms_open="immediately",
+                   double_counts="face", divisors=(3,), min_ends=3, points="fixed:6",
+                   first_double_bonus=((4, 2), (8, 4), (None, 8)), out_bonus="none", block_bonus="none",
+                   bonus_round_to=1, bonus_divisor=1, draw="until_playable"),
+    "fives": dict(hand_size=(7, 7, 7), lead="tile:5-5", spinner="first_double", arms_open="after_both_sides",
+                  double_counts="both", divisors=(5,), min_ends=1, points="sum", first_double_bonus=(),
+                  out_bonus="opponents_pips", block_bonus="opponents_minus_own", bonus_round_to=5,
+                  bonus_divisor=5, draw="until_playable"),
+    "all-fives": dict(hand_size=(7, 5, 5), lead="any", spinner="first_double", arms_open="after_both_sides",
+                      double_counts="both", divisors=(5,), min_ends=1, points="sum", first_double_bonus=(),
+                      out_bonus="opponents_pips", block_bonus="opponents_pips", bonus_round_to=5,
+                      bonus_divisor=1, draw="until_playable"),
+    "muggins": dict(hand_size=(7, 5, 5), lead="any", spinner="none", arms_open=None, double_counts="both",
+                    divisors=(5,), min_ends=1, points="sum", first_double_bonus=(), out_bonus="opponents_pips",
+                    block_bonus="opponents_pips", bonus_round_to=5, bonus_divisor=1, draw="until_playable"),
+    "fives-and-threes": dict(hand_size=(7, 5, 5), lead="any", spinner="none", arms_open=None,
+                             double_counts="both", divisors=(3, 5), min_ends=1, points="quotient",
+                             first_double_bonus=(), out_bonus="fixed:1", block_bonus="none", bonus_round_to=1,
+                             bonus_divisor=1, draw="none"),
+}
+for _p in _PRESET_TABLE.values():
+    _p.setdefault("max_pip", 6)
+    _p.setdefault("boneyard_reserve", (0, 0, 0))
+
+#: Where each preset comes from (RULES.md section 8).
+PRESET_SOURCES = {
+    "threes": "seeds 000, 002 (тройное домино)",
+    "fives": "seed 001 (пятёрочка)",
+    "all-fives": "pagat All Fives",
+    "muggins": "pagat Muggins",
+    "fives-and-threes": "pagat Fives and Threes",
+}
+PRESETS = tuple(_PRESET_TABLE)
+
+
+def preset_params(name: str) -> dict[str, Any]:
+    """The raw parameters of a preset; an unknown name raises RulesError listing the presets."""
+    try:
+        return dict(_PRESET_TABLE[name])
+    except KeyError:
+        raise _fail("preset", name, ", ".join(PRESETS)) from None
+
+
+def _check_names(overrides: Mapping[str, Any]) -> None:
+    for key in overrides:
+        if key not in PARAMETERS:
+            raise RulesError(f"rules: unknown parameter {key!r}; allowed: {', '.join(PARAMETERS)}")
+
+
+def preset(name: str, players: int = 4, **overrides: Any) -> Rules:
+    """The rules of preset ``name`` for ``players`` seats, with any parameter overridden."""
+    params = preset_params(name)
+    _check_names(overrides)
+    params.update(overrides)
+    params["players"] = players
+    if overrides.get("spinner") == "first_double" and params.get("arms_open") is None:
+        params["arms_open"] = "immediately"
+    return Rules(**params, preset=name)
+
+
+def with_overrides(rules: Rules, overrides: Mapping[str, Any]) -> Rules:
+    _check_names(overrides)
+    params = {k: getattr(rules, k) for k in PARAMETERS}
+    params.update(overrides)
+    return Rules(**params, preset=rules.preset)
+
+
+def from_dict(d: Mapping[str, Any]) -> Rules:
+    """Rebuild rules from :meth:`Rules.to_dict` output (a trace's ``rules`` object)."""
+    d = dict(d)
+    _check_names(d)
+    return Rules(**d)
