@@ -1,0 +1,28 @@
+"""The balance report: ``build_report(results, "report.html")`` (self-contained) or ``"report.md"``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from simdom.stats.io import Results
+from simdom.stats.tables import InputError
+
+
+def build_report(results: list[Results], out: str | Path, *, force: bool = False) -> Path:
+    """Write the balance report for one or more results folders; the suffix (.html or .md) picks the format."""
+    from simdom.report.data import build_sections
+    from simdom.report.html import render_html
+    from simdom.report.md import render_md
+
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix not in (".html", ".htm", ".md"):
+        raise InputError(f"bad report file {out}: allowed suffixes: .html, .md")
+    if out.exists() and not force:
+        raise InputError(f"{out} already exists; pass --force to overwrite it")
+    if suffix == ".md" and (out.parent / f"{out.stem}_files").exists() and not force:
+        raise InputError(f"{out.parent / (out.stem + '_files')} already exists; pass --force to overwrite it")
+    sections = build_sections(list(results))
+    title = "simdom balance report: " + ", ".join(r.name for r in results)
+    text = render_md(sections, title, out) if suffix == ".md" else render_html(sections, title)
+    out.write_text(text)
+    return out

@@ -1,0 +1,118 @@
+"""Interval estimates and tests, on numpy arrays (vectorised over table rows).
+
+Conventions: ``level`` is the confidence level (0.95); every function returns plain numpy arrays
+or floats; ``df = inf`` gives the normal approximation.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats as st
+
+LEVEL = 0.95
+
+
+def t_quantile(df, level: float = LEVEL):
+    df = np.asarray(df, float)
+    return st.t.ppf(0.5 + level / 2, np.where(np.isfinite(df) & (df > 0), df, np.inf))
+
+
+def t_interval(est, se, df, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """est -/+ t_{df} * se."""
+    q = t_quantile(df, level)
+    return np.asarray(est) - q * np.asarray(se), np.asarray(est) + q * np.asarray(se)
+
+
+def mean_ci(x, level: float = LEVEL) -> tuple[float, float, float]:
+    """Mean of independent observations with a Student t interval: (mean, lo, hi)."""
+    x = np.asarray(x, float)
+    m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
+    lo, hi = t_interval(m, se, len(x) - 1, level)
+    return float(m), float(lo), float(hi)
+
+
+def wilson(p, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion ``p`` observed on ``n`` (possibly effective) trials.
+
+    ``n = inf`` gives the degenerate interval [p, p]; ``n = 0`` gives [0, 1].
+    """
+    p, n = np.asarray(p, float), np.asarray(n, float)
+    z = st.norm.ppf(0.5 + level / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(np.isinf(n), 0.0, z * z / n)
+        centre = (p + a / 2) / (1 + a)
+        half = np.sqrt(np.where(np.isinf(n), 0.0, p * (1 - p) / n + a / (4 * n))) * z / (1 + a)
+    lo, hi = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    lo, hi = np.where(p <= 0, 0.0, lo), np.where(p >= 1, 1.0, hi)  # exact ends, no rounding residue
+    empty = ~(n > 0)
+    return np.where(empty, 0.0, lo), np.where(empty, 1.0, hi)
+
+
+def wilson_clustered(p, se, n_rows, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted).
+
+    ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance
+    carries no information and ``n_rows`` is used. A zero ``se`` with 0 < p < 1 (a proportion fixed
+    by construction, e.g. the win rate of a whole arm, 1/players) gives [p, p].
+    """
+    p, se, n_rows = (np.asarray(v, float) for v in (p, se, n_rows))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_eff = np.where(se > 0, p * (1 - p) / se**2, np.inf)
+    n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), n_rows, n_eff)
+    return wilson(p, n_eff, level)
+
+
+def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Interval and two-sided p-value for a difference with standard error ``se``: (lo, hi, p)."""
+    diff, se = np.asarray(diff, float), np.asarray(se, float)
+    lo, hi = t_interval(diff, se, df, level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
+    dfv = np.where(np.isfinite(np.asarray(df, float)), df, np.inf)
+    p = 2 * st.t.sf(np.abs(t), dfv)
+    return lo, hi, p
+
+
+def paired_diff_ci(a, b, level: float = LEVEL) -> tuple[float, float, float, float]:
+    """Mean of a - b over pairs, its t interval and p-value: (diff, lo, hi, p)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    m, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
+    lo, hi, p = diff_test(m, se, len(d) - 1, level)
+    return float(m), float(lo), float(hi), float(p)
+
+
+def welch(a, b, level: float = LEVEL) -> tuple[float, float, float, float]:
+    """Unpaired difference of means mean(a) - mean(b), Welch interval and p-value."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = np.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    lo, hi, p = diff_test(a.mean() - b.mean(), se, df, level)
+    return float(a.mean() - b.mean()), float(lo), float(hi), float(p)
+
+
+def welch_df(se1, df1, se2, df2):
+    """Welch-Satterthwaite degrees of freedom for two independent standard errors."""
+    v1, v2 = np.asarray(se1, float) ** 2, np.asarray(se2, float) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (v1 + v2) ** 2 / (v1**2 / np.asarray(df1, float) + v2**2 / np.asarray(df2, float))
+
+
+def two_proportion_test(k1, n1, k2, n2, level: float = LEVEL) -> tuple[float, float, float, float]:
+    """p1 - p2 with a Newcombe (Wilson hybrid) interval and the pooled z-test p-value."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(p1, n1, level)
+    l2, u2 = wilson(p2, n2, level)
+    d = p1 - p2
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    pool = (k1 + k2) / (n1 + n2)
+    se = np.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
+    p = 2 * st.norm.sf(abs(d) / se) if se > 0 else (1.0 if d == 0 else 0.0)
+    return float(d), float(lo), float(hi), float(p)
+
+
+def chi2_equal(counts) -> tuple[float, int, float]:
+    """Pearson chi-square of counts against equal shares: (statistic, df, p-value)."""
+    counts = np.asarray(counts, float)
+    res = st.chisquare(counts)
+    return float(res.statistic), len(counts) - 1, float(res.pvalue)

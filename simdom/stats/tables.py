@@ -1,0 +1,106 @@
+"""`simdom stats`: per-group scoring rates, points, win rates, first-double bonus, blocked share."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from simdom.stats.estimators import t_interval, wilson_clustered
+from simdom.stats.io import Results
+from simdom.stats.moments import ROWS, Moments, cluster_moments, ratio_pairs
+
+#: --by columns of `simdom stats` (``leader``: the seat led the deal; derived, not stored)
+BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "first_seat", "leader", "end", "went_out",
+              "doubles_dealt", "lost_first_double", "first_double_seat")
+#: --by columns of `simdom stats --moves` (the move number is always a key)
+MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
+RESULTS_KEY = "results"
+
+
+class InputError(ValueError):
+    """A bad option value; the message names the allowed values."""
+
+
+def parse_by(text: str | Sequence[str] | None, allowed: Sequence[str], default: Sequence[str] = ("arm",)) -> list[str]:
+    if text is None:
+        return list(default)
+    items = text.split(",") if isinstance(text, str) else list(text)
+    keys = [k.strip() for k in items if k.strip()]
+    bad = [k for k in keys if k not in allowed]
+    if bad or not keys:
+        raise InputError(f"bad --by column {', '.join(bad) or repr(text)}; allowed: {', '.join(allowed)}")
+    return list(dict.fromkeys(keys))
+
+
+def deal_frame(results: Sequence[Results]) -> tuple[pl.LazyFrame, int]:
+    """All deal rows of one or more folders (with ``results`` and ``leader`` columns) and the block size."""
+    frames = [r.deals.with_columns(pl.lit(r.name).alias(RESULTS_KEY)) for r in results]
+    lf = frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical")
+    return lf.with_columns((pl.col("seat") == pl.col("first_seat")).alias("leader")), max(r.block for r in results)
+
+
+def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
+    lo, hi = t_interval(est, se, df)
+    return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
+
+
+def _share_cols(name: str, est, se, n) -> dict[str, np.ndarray]:
+    lo, hi = wilson_clustered(est, se, n)
+    return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
+
+
+def stats_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
+    """One row per group: deals, rows and every estimate of `simdom stats` with its 95% interval."""
+    results = [results] if isinstance(results, Results) else list(results)
+    lf, block = deal_frame(results)
+    keys = ([RESULTS_KEY] if len(results) > 1 else []) + list(by)
+    tiers = sorted({t for r in results for t in r.bonus_tiers()})
+    q = {
+        "points": pl.col("points"), "points2": pl.col("points").cast(pl.Float64) ** 2, "win": pl.col("win"),
+        "sp": pl.col("scoring_plays"), "plays": pl.col("plays"), "pp": pl.col("play_points"),
+        "bonus": pl.col("bonus"), "blocked": pl.col("end") == "blocked", "tiles": pl.col("tiles_placed"),
+        "tier_0": pl.col("bonus") == 0, **{f"tier_{t}": pl.col("bonus") == t for t in tiers},
+    }
+    pairs = [p for y, x in [("points", ROWS), ("win", ROWS), ("sp", "plays"), ("pp", "plays"), ("bonus", ROWS),
+                            ("blocked", ROWS), ("tiles", ROWS)] + [(t, ROWS) for t in q if t.startswith("tier_")]
+             for p in ratio_pairs(y, x)] + [("points2", "points2"), ("points2", "points"), ("points2", ROWS)]
+    df = cluster_moments(lf, keys, q, pairs, block, count_deals=True)
+    m = Moments(df)
+    dof, rows = m.G - 1, m.S(ROWS)
+    cols: dict[str, np.ndarray] = {"deals": df["deals"].to_numpy(), "rows": rows.astype(np.int64)}
+    cols |= _interval_cols("mean_points", *m.ratio("points"), dof)
+    cols["points_sd"] = m.sd("points", "points2")[0]
+    cols |= _share_cols("win_rate", *m.ratio("win"), rows)
+    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.S("plays"))
+    cols |= _interval_cols("points_per_placement", *m.ratio("pp", "plays"), dof)
+    cols |= _interval_cols("bonus_mean", *m.ratio("bonus"), dof)
+    if tiers:
+        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), rows)
+        for t in tiers:
+            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), rows)
+    cols |= _share_cols("blocked_share", *m.ratio("blocked"), rows)
+    cols |= _interval_cols("tiles_placed", *m.ratio("tiles"), dof)
+    return df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
+
+
+def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
+    """Scoring rate (share of placements that score) and points per placement by move number."""
+    results = [results] if isinstance(results, Results) else list(results)
+    missing = [str(r.path) for r in results if r.moves is None]
+    if missing:
+        from simdom.stats.io import ResultsError
+        raise ResultsError(f"{', '.join(missing)}: no move data; run the scenario with `simdom run --moves`")
+    frames = [r.moves.with_columns(pl.lit(r.name).alias(RESULTS_KEY)) for r in results]
+    lf = frames[0] if len(frames) == 1 else pl.concat(frames)
+    keys = ([RESULTS_KEY] if len(results) > 1 else []) + list(by) + ["move"]
+    q = {"scored": pl.col("points") > 0, "pts": pl.col("points"), "fdb": pl.col("bonus")}
+    pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
+    df = cluster_moments(lf, keys, q, pairs, max(r.block for r in results))
+    m = Moments(df)
+    rows = m.S(ROWS)
+    cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
+    cols |= _share_cols("scoring_rate", *m.ratio("scored"), rows)
+    cols |= _interval_cols("points_per_placement", *m.ratio("pts"), m.G - 1)
+    cols |= _interval_cols("bonus_per_placement", *m.ratio("fdb"), m.G - 1)
+    return df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})

@@ -1,0 +1,75 @@
+"""Interval estimators against textbook values and simulated truth."""
+import numpy as np
+import pytest
+
+from simdom.stats.estimators import (chi2_equal, diff_test, mean_ci, paired_diff_ci, two_proportion_test, welch,
+                                     wilson, wilson_clustered)
+from simdom.stats.moments import influence, se_of
+
+
+def test_wilson_matches_textbook_value():
+    # 8 successes out of 10: Wilson 95% interval is [0.4902, 0.9433]
+    lo, hi = wilson(0.8, 10)
+    assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
+
+
+def test_wilson_zero_successes_has_positive_upper_bound():
+    lo, hi = wilson(0.0, 100)
+    assert lo == 0 and 0.03 < hi < 0.04
+
+
+def test_wilson_clustered_uses_effective_n_and_is_exact_for_a_fixed_share():
+    # se of an iid proportion gives back the plain Wilson interval
+    p, n = 0.3, 400
+    assert np.allclose(wilson_clustered(p, np.sqrt(p * (1 - p) / n), 10_000), wilson(p, n))
+    # a proportion fixed by construction (se = 0) has a degenerate interval
+    assert wilson_clustered(0.25, 0.0, 1000) == (0.25, 0.25)
+
+
+def test_mean_ci_matches_t_interval():
+    x = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    m, lo, hi = mean_ci(x)
+    assert m == 3.0 and hi - m == pytest.approx(2.776445 * np.sqrt(2.5 / 5), rel=1e-5)
+
+
+def test_diff_test_p_value():
+    lo, hi, p = diff_test(1.96, 1.0)
+    assert p == pytest.approx(0.05, abs=1e-3) and lo == pytest.approx(0.0, abs=1e-3)
+
+
+def test_chi2_equal_seats():
+    stat, df, p = chi2_equal([100, 100, 100, 100])
+    assert stat == 0 and df == 3 and p == 1
+    stat, df, p = chi2_equal([130, 100, 90, 80])
+    assert stat == pytest.approx((900 + 0 + 100 + 400) / 100) and p < 0.01
+
+
+def test_two_proportion_test_detects_known_difference():
+    d, lo, hi, p = two_proportion_test(600, 1000, 500, 1000)
+    assert d == pytest.approx(0.1) and lo < 0.1 < hi and p < 1e-4
+
+
+def test_paired_interval_narrower_than_unpaired_on_correlated_data():
+    rng = np.random.default_rng(0)
+    common = rng.normal(0, 5, 3000)                    # the deal: shared by both arms
+    a = 30 + common + rng.normal(0, 1, 3000)
+    b = 29 + common + rng.normal(0, 1, 3000)           # truth: a - b = 1
+    d, lo, hi, _ = paired_diff_ci(a, b)
+    du, ulo, uhi, _ = welch(a, b)
+    assert lo < 1 < hi and ulo < 1 < uhi
+    assert (hi - lo) < 0.3 * (uhi - ulo)
+
+
+def test_cluster_influence_paired_vs_unpaired():
+    # the same comparison on cluster sums, as `simdom doubles` computes it
+    rng = np.random.default_rng(1)
+    G = 2000
+    common = rng.normal(0, 5, G)
+    y = np.column_stack([4 * (29 + common) + rng.normal(0, 2, G), 4 * (30 + common) + rng.normal(0, 2, G)])
+    n = np.full((G, 2), 4.0)
+    r, z = influence(y, n)
+    se = se_of(z)
+    paired = se_of(z[:, [1]] - z[:, [0]])[0]
+    unpaired = np.sqrt(se[0] ** 2 + se[1] ** 2)
+    assert r[1] - r[0] == pytest.approx(1.0, abs=4 * paired)
+    assert paired < 0.3 * unpaired

@@ -1,0 +1,163 @@
+"""`simdom stats`, `doubles`, `compare` on synthetic results with known answers."""
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from simdom.cli_stats import register
+from simdom.stats.compare import compare_table
+from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
+from simdom.stats.io import open_results
+from simdom.stats.synth import move_score_rate
+from simdom.stats.tables import moves_table, stats_table
+from synthdata import SWEEP, mix_spec, sweep_spec, truth, write
+
+runner = CliRunner()
+
+
+def app() -> typer.Typer:
+    a = typer.Typer()
+    register(a)
+    return a
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    root = tmp_path_factory.mktemp("res")
+    specs = {"sweep": sweep_spec(seed=3, moves=True), "threes": mix_spec(seed=4),
+             "fives": mix_spec(seed=5, preset="fives", shift=5.0)}
+    return {k: (write(root / k, s), s) for k, s in specs.items()}
+
+
+def _se(row, name):
+    return (row[f"{name}_hi"] - row[f"{name}_lo"]) / (2 * 1.96)
+
+
+def test_stats_estimates_match_the_known_truth(folders):
+    path, spec = folders["sweep"]
+    df = stats_table(open_results(path), ["arm", "player"])
+    t = truth(spec)
+    assert df.height == 16
+    for row in df.iter_rows(named=True):
+        want = t[row["arm"]]
+        for name, key in [("mean_points", "points"), ("win_rate", "win"), ("scoring_rate", "scoring_rate")]:
+            assert abs(row[name] - want[key][row["player"]]) < 4 * _se(row, name), (row["arm"], name)
+            assert row[f"{name}_lo"] < row[name] < row[f"{name}_hi"]
+        assert row["deals"] == spec.deals and row["rows"] == spec.deals * 4
+
+
+def test_stats_equal_an_independent_recomputation_from_the_rows(folders):
+    path, spec = folders["threes"]
+    rows = pl.read_parquet(path / "deals" / "*.parquet")
+    got = stats_table(open_results(path), ["seat"]).sort("seat")
+    want = rows.group_by("seat").agg(
+        deals=pl.col("deal").n_unique(), mean_points=pl.col("points").mean(), points_sd=pl.col("points").std(ddof=0),
+        win_rate=pl.col("win").mean(), scoring_rate=pl.col("scoring_plays").sum() / pl.col("plays").sum(),
+        points_per_placement=pl.col("play_points").sum() / pl.col("plays").sum(), bonus_mean=pl.col("bonus").mean(),
+        bonus_share_2=(pl.col("bonus") == 2).mean(), bonus_share_none=(pl.col("bonus") == 0).mean(),
+    ).sort("seat")
+    for c in want.columns:
+        assert np.allclose(got[c].to_numpy(), want[c].to_numpy(), rtol=1e-12), c
+    # per-deal facts: dedupe by (arm, deal, rotation)
+    per_deal = rows.unique(["arm", "deal", "rotation"])
+    arm = stats_table(open_results(path), ["arm"]).row(0, named=True)
+    assert arm["blocked_share"] == pytest.approx((per_deal["end"] == "blocked").mean(), rel=1e-12)
+    assert arm["tiles_placed"] == pytest.approx(per_deal["tiles_placed"].mean(), rel=1e-12)
+    assert arm["win_rate"] == pytest.approx(0.25) and arm["win_rate_lo"] == pytest.approx(0.25)
+
+
+def test_scoring_rate_by_move_matches_the_generator(folders):
+    path, _ = folders["sweep"]
+    df = moves_table(open_results(path), ["arm"]).filter(pl.col("placements") > 2000)
+    truth_rate = move_score_rate(df["move"].to_numpy())
+    se = (df["scoring_rate_hi"] - df["scoring_rate_lo"]).to_numpy() / 3.92
+    assert np.all(np.abs(df["scoring_rate"].to_numpy() - truth_rate) < 4.5 * se)
+
+
+def test_doubles_sweep_paired_differences_and_best_k(folders):
+    path, spec = folders["sweep"]
+    res = open_results(path)
+    sweep = detect_sweep(res)
+    assert sweep.focal == 0 and sweep.ks == ["1", "5", "9", "never"] and sweep.baseline == "K=1"
+    per_k, best = sweep_tables(res, sweep)
+    t = truth(spec)
+    for row in per_k.iter_rows(named=True):
+        want = t[row["arm"]]["points"][0] - t["K=1"]["points"][0]
+        assert abs(row["points_diff"] - want) <= 4 * _se(row, "points_diff")
+        if row["K"] != "1":
+            # common random numbers: the paired interval is much narrower than the unpaired one
+            assert (row["points_diff_hi"] - row["points_diff_lo"]) < 0.6 * (
+                row["points_diff_unpaired_hi"] - row["points_diff_unpaired_lo"])
+        shares = row["bonus_share_none"] + row["bonus_share_2"] + row["bonus_share_4"] + row["bonus_share_8"]
+        assert shares == pytest.approx(1.0)
+    b = best.row(0, named=True)
+    assert (b["best_K"], b["runner_up_K"]) == ("9", "5") and b["significant"] and b["points_diff_lo"] > 0
+    rows = pl.read_parquet(path / "deals" / "*.parquet").filter(pl.col("player") == 0)
+    lost = rows.group_by("arm").agg(pl.col("lost_first_double").mean()).sort("arm")
+    assert np.allclose(per_k.sort("arm")["bonus_lost_share"].to_numpy(), lost["lost_first_double"].to_numpy())
+
+
+def test_doubles_by_move_and_taker(folders):
+    path, spec = folders["sweep"]
+    res = open_results(path)
+    bm = by_move_table(res)
+    expect_bonus = np.where(bm["move"].to_numpy() <= 4, 2, np.where(bm["move"].to_numpy() <= 8, 4, 8))
+    assert np.array_equal(bm["bonus"].to_numpy(), expect_bonus)
+    total = bm.group_by("arm").agg(pl.col("share").sum())["share"].to_numpy()
+    assert np.all(np.abs(total - spec.fd_prob) < 0.03)
+    tk = taker_table(res)
+    assert set(tk["bonus_tier"].unique()) == {"2", "4", "8"}
+    assert tk["deal_plays"].sum() == bm["deal_plays"].sum()
+
+
+def test_compare_known_differences(folders):
+    (pa_, sa), (pb, sb) = folders["threes"], folders["fives"]
+    df, notes = compare_table(open_results(pa_), open_results(pb))
+    got = {r["metric"]: r for r in df.iter_rows(named=True)}
+    ta, tb = truth(sa)["mix"], truth(sb)["mix"]
+    checks = {"mean_points": np.mean(ta["points"]) - np.mean(tb["points"]),
+              "scoring_rate": np.mean(ta["scoring_rate"]) - np.mean(tb["scoring_rate"]),
+              "blocked_share": 0.1 - 0.2,
+              "skill_gap": 0.0, "seat_advantage": 0.0}
+    for metric, want in checks.items():
+        r = got[metric]
+        assert abs(r["diff"] - want) < 4 * _se(r, "diff"), metric
+    assert got["mean_points"]["p_value"] < 1e-6
+    assert any("equal seats" in n for n in notes)
+
+
+def test_cli_stats_json_csv_md(folders, tmp_path):
+    path, _ = folders["threes"]
+    out = tmp_path / "s.json"
+    r = runner.invoke(app(), ["stats", str(path), "--by", "arm,policy", "--format", "json", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert isinstance(data, list) and [d["policy"] for d in data] == ["greedy", "random"]
+    for key in ["arm", "deals", "mean_points", "mean_points_lo", "mean_points_hi", "win_rate", "win_rate_lo",
+                "win_rate_hi", "scoring_rate", "points_per_placement", "bonus_mean", "blocked_share", "tiles_placed"]:
+        assert key in data[0]
+    assert data[0]["win_rate"] > data[1]["win_rate"]
+    csv = tmp_path / "s.csv"
+    assert runner.invoke(app(), ["stats", str(path), "--by", "seat", "-o", str(csv)]).exit_code == 0
+    assert pl.read_csv(csv).height == 4
+    md = tmp_path / "s.md"
+    assert runner.invoke(app(), ["stats", str(path), "--format", "md", "-o", str(md)]).exit_code == 0
+    assert md.read_text().splitlines()[2].startswith("| arm | deals |")
+    r = runner.invoke(app(), ["stats", str(path)])
+    assert r.exit_code == 0 and "mean_points" in r.output and "[" in r.output
+
+
+def test_cli_doubles_and_compare(folders, tmp_path):
+    path, _ = folders["sweep"]
+    r = runner.invoke(app(), ["doubles", str(path)])
+    assert r.exit_code == 0 and "best K = 9" in r.output
+    out = tmp_path / "best.json"
+    r = runner.invoke(app(), ["doubles", str(path), "--table", "best", "-o", str(out)])
+    assert r.exit_code == 0 and json.loads(out.read_text())[0]["best_K"] == "9"
+    out = tmp_path / "cmp.json"
+    r = runner.invoke(app(), ["compare", str(folders["threes"][0]), str(folders["fives"][0]), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert {d["metric"] for d in json.loads(out.read_text())} >= {"scoring_rate", "skill_gap", "seat_advantage"}
