@@ -266,22 +266,12 @@ def bench_cmd(
       simdom bench --rules threes --players 4 --policy random --seconds 5
       simdom bench -r fives -p greedy -t 3 --json
     """
-    from .engine.api import simulate
+    from .engine.api import measure
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
-    simulate(r, pols, seed=1, n_deals=10)  # compile or load the kernel
-    batch = 2000
-    done = 0
-    t0 = time.perf_counter()
     with console.status(f"measuring {rules}, {players} players, {', '.join(map(str, pols))} ..."):
-        while True:
-            simulate(r, pols, seed=1, deal0=done, n_deals=batch)
-            done += batch
-            el = time.perf_counter() - t0
-            if el >= seconds:
-                break
-            batch = min(max(batch, int(done / el * 0.25)), 2_000_000)
+        done, el = measure(r, pols, seconds)
     rate = done / el
     pol_text = ",".join(map(str, pols)) if len(set(map(str, pols))) > 1 else str(pols[0])
     console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "

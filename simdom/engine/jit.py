@@ -11,5 +11,5 @@ inline across its compiled functions otherwise, and a call passing the game tupl
 """
 from numba import njit
 
-kernel = njit(cache=True, _nrt=False, inline="always")
-entry = njit(cache=True, _nrt=False)
+kernel = njit(cache=True, _nrt=False, inline="always", error_model="numpy")
+entry = njit(cache=True, _nrt=False, error_model="numpy")

@@ -1,0 +1,111 @@
+"""`make bench`: every speed target of simdom, measured in one run on this machine.
+
+1. The kernel on one core (`simdom bench`) against the C program of ../shared/bench/limit, built out
+   of tree and timed in the same run: threes 4 players random and greedy (target: ratio >= 0.5),
+   and fives 4 players greedy (no C counterpart).
+2. `simdom run` end to end: 1 million threes deals, 4 greedy seats, 2 workers, Parquet output,
+   against the single-core kernel rate (target: >= 1.2x).
+3. `simdom stats` over 10 million deals (target < 10 s) and `simdom report` (target < 30 s).
+
+Prints a table and writes bench/last.json. Options: --quick (shorter runs, for a smoke test),
+--skip run,stats.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+SIMDOM = [str(Path(sys.executable).with_name("simdom"))]
+
+
+def sh(cmd: list[str], **kw) -> str:
+    print("$", " ".join(cmd), flush=True)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+    return out.stdout
+
+
+def last_json(text: str) -> dict:
+    for line in reversed(text.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            return json.loads(line)
+    raise RuntimeError(f"no JSON line in output:\n{text}")
+
+
+def c_rates(seconds: float) -> dict[str, float]:
+    build = SHARED / "bench" / "limit" / "build.sh"
+    if not build.exists():
+        print(f"warning: {build} not found; no C reference", file=sys.stderr)
+        return {}
+    exe = sh(["sh", str(build), tempfile.mkdtemp(prefix="threes_limit_")]).strip().splitlines()[-1]
+    rates = {}
+    for pol in ("random", "greedy"):
+        out = sh([exe, "-p", "4", "-t", str(seconds), "-P", pol])
+        m = re.search(r"RESULT policy=(\w+).*deals_per_s=([\d.]+)", out)
+        rates[pol] = float(m.group(2))
+    return rates
+
+
+def kernel(rules: str, policy: str, seconds: float) -> float:
+    out = sh(SIMDOM + ["bench", "--rules", rules, "--players", "4", "--policy", policy,
+                       "--seconds", str(seconds), "--json"])
+    return last_json(out)["deals_per_s"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="short runs (smoke test)")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats")
+    args = ap.parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    secs = 1.0 if args.quick else 4.0
+    res: dict = {}
+    # warm the kernel cache first so that no timing includes a compile
+    sh(SIMDOM + ["bench", "--seconds", "0.1"])
+    # the C program and the kernel alternate, so that both see the same machine load
+    c = c_rates(secs)
+    res["kernel"] = {}
+    for rules, pol in (("threes", "random"), ("threes", "greedy"), ("fives", "greedy")):
+        rate = kernel(rules, pol, secs)
+        row = {"deals_per_s": rate}
+        if rules == "threes" and pol in c:
+            row["c_deals_per_s"] = c[pol]
+            row["ratio_to_c"] = rate / c[pol]
+        res["kernel"][f"{rules}/{pol}"] = row
+    if "run" not in skip and (ROOT / "bench" / "bench_run.py").exists():
+        deals = 100_000 if args.quick else 1_000_000
+        out = sh([sys.executable, str(ROOT / "bench" / "bench_run.py"), "--deals", str(deals)])
+        run = last_json(out)
+        run["ratio_to_kernel"] = run["deals_per_s"] / res["kernel"]["threes/greedy"]["deals_per_s"]
+        res["run"] = run
+    if "stats" not in skip and (ROOT / "bench" / "bench_stats.py").exists():
+        cmd = [sys.executable, str(ROOT / "bench" / "bench_stats.py")]
+        if args.quick:
+            cmd += ["--deals", "200000"]
+        res["stats"] = last_json(sh(cmd))
+    (ROOT / "bench" / "last.json").write_text(json.dumps(res, indent=2) + "\n")
+    print("\nsimdom benchmark")
+    for k, v in res["kernel"].items():
+        extra = (f"  C {v['c_deals_per_s']:,.0f}/s  ratio {v['ratio_to_c']:.2f} (target >= 0.5)"
+                 if "ratio_to_c" in v else "")
+        print(f"  kernel {k:15s} {v['deals_per_s']:>12,.0f} deals/s{extra}")
+    if "run" in res:
+        r = res["run"]
+        print(f"  simdom run, {r.get('deals', '?'):,} threes deals, 2 workers: {r['deals_per_s']:,.0f} deals/s, "
+              f"{r['ratio_to_kernel']:.2f}x the one-core kernel (target >= 1.2)")
+    if "stats" in res:
+        s = res["stats"]
+        print(f"  simdom stats on {s.get('deals', s.get('rows', '?'))} : {s.get('stats_seconds')} s (target < 10); "
+              f"report {s.get('report_seconds')} s (target < 30)")
+    print("  (bench/last.json)")
+
+
+if __name__ == "__main__":
+    main()
