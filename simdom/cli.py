@@ -240,7 +240,7 @@ def replay_cmd(
         bad = []
     try:
         st, steps = replay_record(rec)
-    except (ReplayError, RulesError, KeyError) as e:
+    except (ReplayError, RulesError, KeyError, TypeError, ValueError) as e:
         fail(f"the deal does not replay: {e}")
     render(rec, steps, st, console, title)
     if script is not None:

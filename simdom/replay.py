@@ -50,7 +50,10 @@ def replay_record(record: dict[str, Any]) -> tuple[DealState, list[Step]]:
     mp = rules.max_pip
     hands = [[parse_tile(t, mp) for t in h] for h in record["hands"]]
     bone = [parse_tile(t, mp) for t in record["boneyard"]]
-    st = DealState(rules, hands, bone, int(record["first"]))
+    try:
+        st = DealState(rules, hands, bone, int(record["first"]))
+    except ValueError as e:
+        raise ReplayError(f"the record is not a deal of its rules: {e}") from None
     steps: list[Step] = []
     plays = [a for a in record["actions"] if a["act"] == "play"]
     for a in plays:

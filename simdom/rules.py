@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
-from .tiles import n_tiles, parse_tile
+from .tiles import n_tiles, parse_tile, tile_name
 
 
 class RulesError(ValueError):
@@ -178,10 +178,10 @@ class Rules:
             return value
         if isinstance(value, str) and value.startswith("tile:"):
             try:
-                parse_tile(value[5:], self.max_pip)
+                t = parse_tile(value[5:], self.max_pip)
             except ValueError as e:
                 raise RulesError(f"rules: lead = {value!r} is invalid ({e}); allowed: {allowed}") from None
-            return "tile:" + value[5:].strip()
+            return "tile:" + tile_name(t, self.max_pip)
         raise _fail("lead", value, allowed)
 
     @staticmethod

@@ -100,7 +100,10 @@ def load_script(path: str | Path) -> Script:
 
 def run_script(script: Script, seed: int = 0) -> tuple[DealState, list[tuple[int, int, int, int]]]:
     """Replay the script's moves; returns the deal state and each move's (points, bonus, k, S)."""
-    st = DealState(script.rules, script.hands, script.boneyard, script.first)
+    try:
+        st = DealState(script.rules, script.hands, script.boneyard, script.first)
+    except ValueError as err:
+        raise ScriptError(f"not a deal of its rules: {err}") from None
     results = []
     for i, (t, e) in enumerate(script.moves):
         try:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..policies import Policy, kernel_arrays, seat_policies
 from ..rules import Rules
-from ..tiles import END_NAMES, tile_name
+from ..tiles import END_NAMES, parse_tile, tile_name
 from . import layout as L
 from .batch import (make_work, new_deal, run_batch, setup_hands, step_advance, step_counted, step_finish,
                     step_legal, step_place)
@@ -82,10 +82,43 @@ def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", se
     return Batch(rules, pols, int(seed), deal0, seat, deal, rec[:n] if records else None)
 
 
+def check_deal(rules: Rules, hands: Sequence[Sequence[int]], boneyard: Sequence[int], first: int) -> None:
+    """Raise ValueError unless the hands and boneyard are a deal of ``rules`` (RULES.md 2 and 6):
+    every tile of the set exactly once, ``hand_size[n]`` tiles per seat, and the holder of the lead
+    tile (lead = tile:A-B) leading."""
+    n, mp = rules.players, rules.max_pip
+    if len(hands) != n:
+        raise ValueError(f"{len(hands)} hands for {n} players; allowed: one hand per seat")
+    for s, h in enumerate(hands):
+        if len(h) != rules.hand:
+            raise ValueError(f"seat {s} holds {len(h)} tiles; allowed: hand_size[{n}] = {rules.hand}")
+    dealt = [t for h in hands for t in h] + list(boneyard)
+    seen: set[int] = set()
+    for t in dealt:
+        if not 0 <= t < rules.n_tiles:
+            raise ValueError(f"tile index {t} is not in the double-{mp} set")
+        if t in seen:
+            raise ValueError(f"tile {tile_name(t, mp)} is dealt twice; allowed: every tile exactly once")
+        seen.add(t)
+    if len(seen) != rules.n_tiles:
+        missing = " ".join(tile_name(t, mp) for t in range(rules.n_tiles) if t not in seen)
+        raise ValueError(f"tiles missing from the hands and the boneyard: {missing}; allowed: every tile "
+                         f"of the double-{mp} set exactly once")
+    if not 0 <= first < n:
+        raise ValueError(f"first = {first}; allowed: a seat 0..{n - 1}")
+    if rules.lead.startswith("tile:"):
+        lead = parse_tile(rules.lead[5:], mp)
+        holder = next((s for s, h in enumerate(hands) if lead in h), None)
+        if holder is not None and holder != first:
+            raise ValueError(f"lead = {rules.lead}: seat {holder} holds {rules.lead[5:]} and must lead it, "
+                             f"but first = {first}")
+
+
 class DealState:
     """One deal held in kernel state, stepped from Python (scripted deals, replays, tests)."""
 
     def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], boneyard: Sequence[int], first: int):
+        check_deal(rules, hands, boneyard, first)
         self.rules = rules
         self.G = compile_rules(rules)
         self.work = make_work(rules.n_tiles)

@@ -8,10 +8,15 @@ Public API::
     detect_sweep / sweep_tables / by_move_table / taker_table    `simdom doubles`
     compare_table(a, b) -> (DataFrame, notes)                     `simdom compare`
 """
-from simdom.stats.compare import compare_table
-from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
-from simdom.stats.io import Results, ResultsError, open_results
-from simdom.stats.tables import InputError, moves_table, stats_table
+import importlib
 
-__all__ = ["Results", "ResultsError", "InputError", "open_results", "stats_table", "moves_table", "detect_sweep",
-           "sweep_tables", "by_move_table", "taker_table", "compare_table"]
+_WHERE = {"compare_table": "compare", "by_move_table": "doubles", "detect_sweep": "doubles",
+          "sweep_tables": "doubles", "taker_table": "doubles", "Results": "io", "ResultsError": "io",
+          "open_results": "io", "InputError": "tables", "moves_table": "tables", "stats_table": "tables"}
+__all__ = list(_WHERE)
+
+
+def __getattr__(name: str):  # lazy, so that the CLI starts without importing scipy
+    if name in _WHERE:
+        return getattr(importlib.import_module(f"simdom.stats.{_WHERE[name]}"), name)
+    raise AttributeError(name)

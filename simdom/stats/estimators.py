@@ -6,7 +6,18 @@ or floats; ``df = inf`` gives the normal approximation.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as st
+
+
+class _LazyScipyStats:
+    """scipy.stats, imported on first use (it takes seconds; the CLI should start fast)."""
+
+    def __getattr__(self, name: str):
+        from scipy import stats
+
+        return getattr(stats, name)
+
+
+st = _LazyScipyStats()
 
 LEVEL = 0.95
 
