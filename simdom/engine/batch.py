@@ -20,10 +20,10 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, 
         n, nrec = advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal)
         if n == 0:
             break
-        s = St[TURN]
+        s = St[TURN] & 3  # the masks tell LLVM the ranges: no negative-index checks
         i = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, n, scratch)
-        t = mv_t[i]
-        e = mv_e[i]
+        t = mv_t[i] & 127
+        e = mv_e[i] & 7
         pts, bonus, k, ssum = place(G, St, s, t, e)
         if rec_mode != REC_NONE:
             nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)

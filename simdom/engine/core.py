@@ -187,7 +187,7 @@ def legal_moves(G, St, s, mv_t, mv_e):
                 m &= m - 1
         return n
     for e in range(n_open_ends(G, St)):
-        v = St[EV + e]
+        v = St[EV + e] & 15  # masks state index ranges: no negative-index checks
         m = St[hb] & VM[v, 0]
         while m != 0:
             mv_t[n] = ctz(m)
@@ -244,7 +244,7 @@ def place(G, St, s, t, e):
     R = G[0]
     TA, TB = G[1], G[2]
     k, ssum = ends_after(G, St, t, e)
-    pts = G[5][k, ssum]
+    pts = G[5][k & 7, ssum & 127]
     bonus = 0
     move = St[NPL] + 1
     a = TA[t]
@@ -344,7 +344,7 @@ def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
     while True:
         if St[ENDED]:
             return 0, nrec
-        s = St[TURN]
+        s = St[TURN] & 3
         n = legal_moves(G, St, s, mv_t, mv_e)
         if n > 0:
             return n, nrec
@@ -356,7 +356,7 @@ def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
                 # what it could not play before drawing; older knowledge is void once it draws
                 St[sb + VOID] = ends_value_mask(G, St)
             while St[BTOP] < limit:
-                t = bone[St[BTOP]]
+                t = bone[St[BTOP] & 127]
                 St[BTOP] += 1
                 give(G, St, s, t)
                 St[sb + DRAWS] += 1

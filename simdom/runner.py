@@ -1,0 +1,563 @@
+"""`simdom run`: a scenario's deals in chunks on joblib workers (local processes or a dask cluster),
+written as a Parquet dataset that resumes after any crash.
+
+* A chunk is the deal range ``[c * chunk_size, (c + 1) * chunk_size)`` played for every arm and
+  rotation. Deal i's randomness comes from the root seed (numpy SeedSequence -> root key) and i
+  alone, so the rows never depend on the chunking, the workers, their order or the backend.
+* Workers play a chunk and return its Parquet files as bytes plus a few sums for the summary; the
+  parent (the only writer) writes each part under a temporary name and renames it, so a part under
+  its final name is always whole, and the parent never holds more than a few chunks.
+* Each part carries the run's settings hash, its chunk number and row count in its Parquet footer
+  and page checksums. A new start verifies the parts it finds and computes only the missing or
+  damaged chunks; a folder holding other results is refused unless ``overwrite``.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .schema import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
+
+if TYPE_CHECKING:  # the scenario module (pydantic) is not needed by the workers
+    from .scenario import Scenario
+
+KIND, FORMAT = "simdom-results", 1
+PART = "part-{:05d}.parquet"
+META_KEY = b"simdom"
+LOCK = ".simdom.lock"
+#: Parquet options: dictionary + zstd (small files, readers decode them fast), page CRCs for resume.
+PARQUET = dict(compression="zstd", compression_level=1, write_statistics=False, write_page_checksum=True)
+#: Per summary group (arm, policy): deals, sum and sum of squares of the per-deal mean points, of the
+#: win share, and of their paired differences against the first arm (same deals, same players).
+AGG = ("n", "pts", "pts2", "win", "win2", "dpts", "dpts2", "dwin", "dwin2")
+
+
+class RunError(Exception):
+    """A run that cannot start (folder in use, other results, bad option): a clear message."""
+
+
+class RunInterrupted(Exception):
+    """The run stopped early (Ctrl-C); the parts written so far are kept for a resume."""
+
+
+def simdom_version() -> str:
+    try:
+        return version("simdom")
+    except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
+        return "0+unknown"
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+# ---- the plan: everything a worker needs, small and picklable ------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    rules: tuple[str, ...]              # per arm: the resolved rules as JSON (Rules.to_dict)
+    policies: tuple[tuple[str, ...], ...]  # per arm: one policy text per player
+    arm_names: tuple[str, ...]
+    players: int
+    rotations: int
+    seed: int
+    deals: int
+    chunk_size: int
+    moves: bool
+    settings_hash: str
+    sim_version: int = 0
+
+    @classmethod
+    def of(cls, sc: Scenario, moves: bool, settings_hash: str) -> "Plan":
+        from .engine.api import SIM_VERSION
+        return cls(tuple(json.dumps(a.rules.to_dict(), sort_keys=True) for a in sc.arms),
+                   tuple(a.policies for a in sc.arms), tuple(a.name for a in sc.arms), sc.players,
+                   sc.rotations, sc.seed, sc.deals, sc.chunk_size, bool(moves), settings_hash, SIM_VERSION)
+
+    def chunk_range(self, c: int) -> tuple[int, int]:
+        return c * self.chunk_size, min(self.deals, (c + 1) * self.chunk_size)
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.deals // self.chunk_size)
+
+    def deal_rows(self, c: int) -> int:
+        d0, d1 = self.chunk_range(c)
+        return (d1 - d0) * len(self.arm_names) * self.rotations * self.players
+
+    def policy_vocab(self) -> list[str]:
+        return sorted({p for pols in self.policies for p in pols})
+
+    def groups(self) -> list[tuple[int, str, tuple[int, ...]]]:
+        """Summary groups: (arm, policy, the players of that arm playing it), in arm order."""
+        out = []
+        for a, pols in enumerate(self.policies):
+            for pol in dict.fromkeys(pols):
+                out.append((a, pol, tuple(p for p, q in enumerate(pols) if q == pol)))
+        return out
+
+
+@dataclass
+class ChunkResult:
+    chunk: int
+    deals: bytes
+    moves: bytes | None
+    rows: int
+    move_rows: int
+    agg: np.ndarray                     # float64[len(groups), len(AGG)]
+    n_deals: int = 0
+
+
+# ---- worker side ---------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _rules(text: str):
+    from .rules import from_dict
+    d = json.loads(text)
+    return from_dict(d)
+
+
+_WARM: list[bool] = []
+PARENT_ENV = "SIMDOM_RUN_PARENT"
+
+
+def _exit_with_parent() -> None:
+    """A local worker whose `simdom run` died (kill -9) exits too instead of lingering."""
+    import threading
+    import time
+    parent = os.environ.get(PARENT_ENV)
+    if parent != str(os.getppid()):
+        return  # not a local worker of ours (a dask worker, or the run's own process)
+
+    def watch() -> None:
+        while os.getppid() == int(parent):
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="simdom-parent-watch", daemon=True).start()
+
+
+def _warm() -> None:
+    """Load (or, the first time on this machine, compile) the kernel once per process; a file lock
+    makes concurrent workers wait for one compile instead of each compiling."""
+    if _WARM:
+        return
+    _exit_with_parent()
+    import numba
+    from .engine.api import simulate
+    from .rules import preset
+    lock = Path(numba.config.CACHE_DIR) / ".simdom-warm.lock"
+    with contextlib.ExitStack() as stack:
+        try:
+            import fcntl
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            fh = stack.enter_context(open(lock, "a"))
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        except (ImportError, OSError):  # pragma: no cover - no locking: each process compiles
+            pass
+        simulate(preset("threes", 4), "greedy", 0, 0, 1, records=1)
+    _WARM.append(True)
+
+
+def _strings(codes: np.ndarray, vocab: list[str]) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32, copy=False)),
+                                          pa.array(vocab, pa.string())).cast(pa.string())
+
+
+def _int(values: np.ndarray, typ: pa.DataType, null_when: np.ndarray | None = None) -> pa.Array:
+    arr = values.astype(typ.to_pandas_dtype(), copy=False)
+    return pa.array(arr, typ, mask=null_when) if null_when is not None else pa.array(arr, typ)
+
+
+def _parquet(table: pa.Table, plan: Plan, chunk: int) -> bytes:
+    meta = json.dumps({"settings_hash": plan.settings_hash, "chunk": chunk, "rows": table.num_rows})
+    table = table.replace_schema_metadata({META_KEY: meta.encode()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, **PARQUET)
+    return sink.getvalue().to_pybytes()
+
+
+def aggregate(plan: Plan, points: np.ndarray, win: np.ndarray) -> np.ndarray:
+    """Summary sums of a chunk from its points and win shares shaped [arm, deal, rotation, seat]."""
+    P = plan.players
+    # by player: seat s plays player (s + r) % P in rotation r, so rolling seat s to (s + r) % P
+    Xp = np.stack([np.roll(points[:, :, r, :], r, axis=-1) for r in range(points.shape[2])]).mean(axis=0)
+    Xw = np.stack([np.roll(win[:, :, r, :], r, axis=-1) for r in range(win.shape[2])]).mean(axis=0)
+    out = np.zeros((len(plan.groups()), len(AGG)))
+    for g, (a, _, players) in enumerate(plan.groups()):
+        idx = list(players)
+        y, w = Xp[a][:, idx].mean(axis=1), Xw[a][:, idx].mean(axis=1)
+        dy, dw = y - Xp[0][:, idx].mean(axis=1), w - Xw[0][:, idx].mean(axis=1)
+        out[g] = (len(y), y.sum(), (y * y).sum(), w.sum(), (w * w).sum(), dy.sum(), (dy * dy).sum(),
+                  dw.sum(), (dw * dw).sum())
+    return out
+
+
+def _win(points: np.ndarray) -> np.ndarray:
+    top = points == points.max(axis=-1, keepdims=True)
+    return top / top.sum(axis=-1, keepdims=True)
+
+
+def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
+    """Play chunk ``chunk`` for every arm and rotation; return its Parquet parts and summary sums."""
+    from .engine import layout as L
+    from .engine.api import SIM_VERSION, simulate
+    from .tiles import END_NAMES, tile_name
+    if SIM_VERSION != plan.sim_version:  # a cluster worker with another simdom installed
+        raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
+                           f"{plan.sim_version}: install the same simdom on every worker")
+    _warm()
+    d0, d1 = plan.chunk_range(chunk)
+    n, A, R, P = d1 - d0, len(plan.arm_names), plan.rotations, plan.players
+    vocab = plan.policy_vocab()
+    pcode = np.array([[vocab.index(p) for p in pols] for pols in plan.policies])
+    seat = np.empty((A, R, n, P, len(L.SEAT_COLS)), np.int32)
+    deal = np.empty((A, R, n, len(L.DEAL_COLS)), np.int32)
+    moves: list[tuple[int, int, np.ndarray]] = []
+    for a in range(A):
+        rules = _rules(plan.rules[a])
+        for r in range(R):
+            pols = [plan.policies[a][(s + r) % P] for s in range(P)]
+            b = simulate(rules, pols, plan.seed, d0, n, records=L.REC_PLAYS if plan.moves else L.REC_NONE)
+            seat[a, r], deal[a, r] = b.seat, b.deal
+            if plan.moves:
+                moves.append((a, r, b.records))
+    # rows in the order arm, deal, rotation, seat
+    seat = seat.transpose(0, 2, 1, 3, 4).reshape(A * n * R * P, -1)
+    deal = np.repeat(deal.transpose(0, 2, 1, 3).reshape(A * n * R, -1), P, axis=0)
+    points = seat[:, L.SEAT_COLS.index("points")]
+    win = _win(points.reshape(-1, P)).reshape(-1)
+    arm = np.repeat(np.arange(A), n * R * P)
+    rot = np.tile(np.repeat(np.arange(R), P), A * n)
+    seat_no = np.tile(np.arange(P), A * n * R)
+    player = (seat_no + rot) % P
+    dc = {c: deal[:, i] for i, c in enumerate(L.DEAL_COLS)}
+    cols: dict[str, pa.Array] = {
+        "arm": _strings(arm, list(plan.arm_names)),
+        "deal": pa.array(np.tile(np.repeat(np.arange(d0, d1, dtype=np.int64), R * P), A)),
+        "rotation": _int(rot, pa.int8()), "seat": _int(seat_no, pa.int8()), "player": _int(player, pa.int8()),
+        "policy": _strings(pcode[arm, player], vocab),
+        "win": pa.array(win),
+        "end": _strings(dc["end"] - 1, ["domino", "blocked"]),
+    }
+    for i, c in enumerate(L.SEAT_COLS):
+        typ = DEAL_SCHEMA.field(c).type
+        cols[c] = pa.array(seat[:, i] != 0) if typ == pa.bool_() else _int(seat[:, i], typ)
+    for c in ("first_seat", "tiles_placed"):
+        cols[c] = _int(dc[c], DEAL_SCHEMA.field(c).type)
+    for c in ("first_double", "spinner"):
+        cols[f"{c}_move"] = _int(dc[f"{c}_move"], pa.int16(), dc[f"{c}_move"] <= 0)
+        cols[f"{c}_seat"] = _int(dc[f"{c}_seat"], pa.int8(), dc[f"{c}_move"] <= 0)
+    table = pa.Table.from_arrays([cols[f.name] for f in DEAL_SCHEMA], schema=DEAL_SCHEMA)
+    agg = aggregate(plan, points.reshape(A, n, R, P), win.reshape(A, n, R, P))
+    deals_bytes = _parquet(table, plan, chunk)
+    del table, cols, seat, deal
+    moves_bytes, move_rows = None, 0
+    if plan.moves:
+        mt = _moves_table(plan, moves, d0, n, vocab, pcode, tile_name, END_NAMES)
+        move_rows = mt.num_rows
+        moves_bytes = _parquet(mt, plan, chunk)
+    return ChunkResult(chunk, deals_bytes, moves_bytes, A * n * R * P, move_rows, agg, n)
+
+
+def _moves_table(plan: Plan, blocks: list, d0: int, n: int, vocab: list[str], pcode: np.ndarray, tile_name,
+                 end_names) -> pa.Table:
+    """One row per placement, ordered arm, deal, rotation, move (records come per arm and rotation)."""
+    max_pips = [json.loads(t)["max_pip"] for t in plan.rules]
+    sizes = {m: (m + 1) * (m + 2) // 2 for m in set(max_pips)}
+    tiles = sorted({tile_name(t, m) for m in sizes for t in range(sizes[m])},
+                   key=lambda s: tuple(map(int, s.split("-"))))
+    tcode = {m: np.array([tiles.index(tile_name(t, m)) for t in range(sizes[m])]) for m in sizes}
+    A, R, P = len(plan.arm_names), plan.rotations, plan.players
+    counts = np.zeros((A, n, R), np.int64)
+    for a, r, rec in blocks:
+        counts[a, :, r] = np.bincount(rec[:, 0], minlength=n)
+    starts = np.concatenate([[0], np.cumsum(counts.reshape(-1))[:-1]]).reshape(A, n, R)
+    total = int(counts.sum())
+    names = ("arm", "deal", "rotation", "move", "seat", "policy", "tile", "end", "ends", "ends_sum", "points",
+             "bonus")
+    out = {c: np.empty(total, np.int64 if c == "deal" else np.int32) for c in names}
+    for a, r, rec in blocks:
+        dl = rec[:, 0]  # records are in deal order
+        first = np.concatenate([[0], np.cumsum(counts[a, :, r])[:-1]])
+        move = np.arange(len(dl)) - first[dl] + 1
+        dest = starts[a, dl, r] + move - 1
+        seat = rec[:, 1]
+        for c, v in (("arm", a), ("deal", d0 + dl), ("rotation", r), ("move", move), ("seat", seat),
+                     ("policy", pcode[a, (seat + r) % P]), ("tile", tcode[max_pips[a]][rec[:, 3]]),
+                     ("end", rec[:, 4]), ("ends", rec[:, 7]), ("ends_sum", rec[:, 8]), ("points", rec[:, 5]),
+                     ("bonus", rec[:, 6])):
+            out[c][dest] = v
+    vocabs = {"arm": list(plan.arm_names), "policy": vocab, "tile": tiles, "end": list(end_names)}
+    cols = [_strings(out[f.name], vocabs[f.name]) if f.name in vocabs else
+            pa.array(out[f.name]) if f.name == "deal" else _int(out[f.name], f.type) for f in MOVE_SCHEMA]
+    return pa.Table.from_arrays(cols, schema=MOVE_SCHEMA)
+
+
+# ---- parent side: the folder ---------------------------------------------------------------------
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` under a temporary name in the same folder, then rename: never half-written."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def read_part(path: Path, plan: Plan, chunk: int, rows: int | None) -> pa.Table | None:
+    """The part's table if it is whole and belongs to this run (footer, metadata, rows, page CRCs)."""
+    try:
+        pf = pq.ParquetFile(path, page_checksum_verification=True)
+        meta = json.loads((pf.schema_arrow.metadata or {}).get(META_KEY, b"{}"))
+        if meta.get("settings_hash") != plan.settings_hash or meta.get("chunk") != chunk:
+            return None
+        n = pf.metadata.num_rows
+        if n != meta.get("rows") or (rows is not None and n != rows):
+            return None
+        table = pf.read()
+        return table if table.num_rows == n else None
+    except Exception:  # a truncated or corrupt file: anything pyarrow refuses
+        return None
+
+
+@dataclass
+class Folder:
+    """A results folder: its lock, manifest and parts."""
+
+    path: Path
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    def part(self, kind: str, c: int) -> Path:
+        return self.path / kind / PART.format(c)
+
+    def write_manifest(self) -> None:
+        write_atomic(self.path / MANIFEST, (json.dumps(self.manifest, indent=1) + "\n").encode())
+
+
+def _describe(m: dict[str, Any]) -> str:
+    return (f"scenario {m.get('scenario_name')!r}, {m.get('deals')} deals, seed {m.get('seed')}, "
+            f"chunk size {m.get('chunk_size')}, moves {m.get('moves')}, arms "
+            f"{[a.get('name') for a in m.get('arms') or []]}, behaviour version {m.get('sim_version')}")
+
+
+def _our_files(path: Path) -> list[Path]:
+    out = [path / MANIFEST] if (path / MANIFEST).exists() else []
+    for sub in (DEALS_DIR, MOVES_DIR):
+        d = path / sub
+        if d.is_dir():
+            out += [f for f in d.iterdir() if f.name.endswith((".parquet", ".tmp"))]
+    return out
+
+
+def check_folder(path: Path, new_manifest: dict[str, Any], overwrite: bool) -> dict[str, Any] | None:
+    """The old manifest to resume from, or None for a fresh start; RunError when the folder holds other
+    results and ``overwrite`` is off. Touches nothing."""
+    if path.exists() and not path.is_dir():
+        raise RunError(f"--out {path} is a file, not a folder; choose a folder")
+    if not path.is_dir() or not any(f for f in path.iterdir() if f.name != LOCK):
+        return None
+    mpath = path / MANIFEST
+    old: Any = None
+    if mpath.is_file():
+        try:
+            old = json.loads(mpath.read_text())
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            old = None
+    if isinstance(old, dict) and old.get("kind") == KIND and old.get("settings_hash") == new_manifest["settings_hash"]:
+        return old
+    if overwrite:
+        return None
+    if isinstance(old, dict) and old.get("kind") == KIND:
+        raise RunError(f"{path} holds other results: {_describe(old)}; this run is {_describe(new_manifest)}. "
+                       "Use --overwrite to replace them, or --out to write elsewhere")
+    raise RunError(f"{path} is not empty and holds no simdom results of this scenario ({MANIFEST} missing or "
+                   "not a simdom manifest); use --out to write elsewhere, or --overwrite to write into it "
+                   "(only simdom's own files are replaced)")
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    with open(path / LOCK, "a") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise RunError(f"another simdom run is writing into {path}; wait for it or use --out") from None
+        yield
+
+
+# ---- the run -------------------------------------------------------------------------------------
+@dataclass
+class RunSummary:
+    plan: Plan
+    path: Path
+    agg: np.ndarray
+    computed: int
+    reused: int
+    seconds: float
+    complete: bool
+    deals_done: int = 0
+
+
+def manifest_for(sc: Scenario, moves: bool) -> dict[str, Any]:
+    from .engine.api import SIM_VERSION, root_key
+    h = sc.settings_hash(moves, SIM_VERSION)
+    return {"kind": KIND, "format": FORMAT, "simdom_version": simdom_version(), "sim_version": SIM_VERSION,
+            "scenario_name": sc.name, "scenario": sc.source, "description": sc.description,
+            "settings_hash": h, "seed": sc.seed, "root_key": format(int(root_key(sc.seed)), "016x"),
+            "deals": sc.deals, "chunk_size": sc.chunk_size, "n_chunks": sc.n_chunks,
+            "rotations": sc.rotations, "players": sc.players, "moves": bool(moves),
+            "arms": [a.to_manifest() for a in sc.arms], "chunks_done": [], "created": now(), "finished": None,
+            "complete": False}
+
+
+def _parallel(backend: str, workers: int | None, scheduler: str | None):
+    """(joblib Parallel kwargs, context manager) for the backend."""
+    from joblib import parallel_config
+    if backend == "local":
+        n = workers or os.cpu_count() or 1
+        # Arrow's system allocator returns freed chunk buffers to the OS: flat worker memory
+        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+        os.environ[PARENT_ENV] = str(os.getpid())
+        return n, parallel_config(backend="loky", n_jobs=n, inner_max_num_threads=1)
+    if backend != "dask":
+        raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
+    if not scheduler:
+        raise RunError("--backend dask needs --scheduler tcp://HOST:PORT (the address of a running dask scheduler)")
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover
+        raise RunError("--backend dask needs the distributed package: pip install 'dask[distributed]'") from None
+    stack = contextlib.ExitStack()
+    try:
+        client = stack.enter_context(Client(scheduler, timeout="20s"))
+    except (OSError, TimeoutError) as e:
+        raise RunError(f"cannot reach the dask scheduler at {scheduler}: {e}") from None
+    n = workers or max(1, sum(client.nthreads().values()))
+    stack.enter_context(parallel_config(backend="dask", n_jobs=n))
+    return n, stack
+
+
+def run(sc: Scenario, out: Path, *, moves: bool = False, workers: int | None = None, backend: str = "local",
+        scheduler: str | None = None, overwrite: bool = False,
+        on_start: Callable[[int, int], None] | None = None,
+        on_chunk: Callable[[int], None] | None = None) -> RunSummary:
+    """Run the scenario into ``out``; resume what is there. ``on_start(deals_total, deals_already_done)``
+    and ``on_chunk(deals)`` report progress. Raises RunError before touching anything, RunInterrupted
+    on Ctrl-C (the parts written are kept)."""
+    import time
+    t0 = time.perf_counter()
+    if workers is not None and workers < 1:
+        raise RunError(f"--workers {workers} is invalid; allowed: an integer >= 1")
+    new = manifest_for(sc, moves)
+    out = Path(out)
+    old = check_folder(out, new, overwrite)
+    plan = Plan.of(sc, moves, new["settings_hash"])
+    groups = len(plan.groups())
+    agg = np.zeros((groups, len(AGG)))
+    with locked(out):
+        folder = Folder(out, new)
+        if old is None:  # fresh start (or --overwrite): remove simdom's own files only
+            for f in _our_files(out):
+                f.unlink()
+        else:
+            folder.manifest["created"] = old.get("created", new["created"])
+        for sub in (DEALS_DIR, MOVES_DIR) if moves else (DEALS_DIR,):
+            (out / sub).mkdir(exist_ok=True)
+            for f in (out / sub).glob(".*.tmp"):
+                f.unlink()  # left by a killed run
+        done: list[int] = []
+        if old is not None:
+            for c in range(plan.n_chunks):
+                t = read_part(folder.part(DEALS_DIR, c), plan, c, plan.deal_rows(c))
+                if t is None or (moves and read_part(folder.part(MOVES_DIR, c), plan, c, None) is None):
+                    continue
+                d0, d1 = plan.chunk_range(c)
+                shape = (len(plan.arm_names), d1 - d0, plan.rotations, plan.players)
+                agg += aggregate(plan, t.column("points").to_numpy().reshape(shape),
+                                 t.column("win").to_numpy().reshape(shape))
+                done.append(c)
+        todo = [c for c in range(plan.n_chunks) if c not in set(done)]
+        folder.manifest["chunks_done"] = sorted(done)
+        folder.write_manifest()
+        deals_done = sum(plan.chunk_range(c)[1] - plan.chunk_range(c)[0] for c in done)
+        if on_start:
+            on_start(plan.deals, int(deals_done))
+        computed = 0
+        folder.manifest["last_session"] = {"started": now(), "backend": backend, "workers": workers,
+                                           "chunks_computed": 0, "seconds": None, "first_chunk_seconds": None}
+        if todo:
+            try:
+                computed = _compute(plan, folder, todo, agg, backend, workers, scheduler, on_chunk, t0)
+            except KeyboardInterrupt:
+                folder.write_manifest()
+                raise RunInterrupted(f"interrupted: {len(folder.manifest['chunks_done'])} of {plan.n_chunks} "
+                                     "chunks are written; run the same command again to finish") from None
+        folder.manifest["last_session"].update(chunks_computed=computed,
+                                               seconds=round(time.perf_counter() - t0, 3))
+        folder.manifest.update(chunks_done=list(range(plan.n_chunks)), finished=now(), complete=True)
+        folder.write_manifest()
+    return RunSummary(plan, out, agg, computed, len(done), time.perf_counter() - t0, True, plan.deals)
+
+
+def _compute(plan: Plan, folder: Folder, todo: list[int], agg: np.ndarray, backend: str, workers: int | None,
+             scheduler: str | None, on_chunk: Callable[[int], None] | None, t0: float) -> int:
+    import time
+    from joblib import Parallel, delayed
+    n_jobs, ctx = _parallel(backend, workers, scheduler)
+    computed, last = 0, time.monotonic()
+    with ctx:
+        if n_jobs == 1 and backend == "local":
+            results = (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
+        else:
+            results = Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
+                delayed(play_chunk)(plan, c) for c in todo)
+        for res in results:
+            if res.moves is not None:
+                write_atomic(folder.part(MOVES_DIR, res.chunk), res.moves)
+            write_atomic(folder.part(DEALS_DIR, res.chunk), res.deals)
+            agg += res.agg
+            computed += 1
+            if computed == 1:
+                folder.manifest["last_session"]["first_chunk_seconds"] = round(time.perf_counter() - t0, 3)
+            folder.manifest["chunks_done"] = sorted([*folder.manifest["chunks_done"], res.chunk])
+            if time.monotonic() - last > 2.0:
+                folder.write_manifest()
+                last = time.monotonic()
+            if on_chunk:
+                on_chunk(res.n_deals)
+    return computed
+
+
+# ---- the summary ---------------------------------------------------------------------------------
+def summary_rows(s: RunSummary) -> list[dict[str, Any]]:
+    """Per (arm, policy): deals, mean points and win rate per deal (players of that policy averaged,
+    rotations averaged) with 95% intervals, and the paired difference against the first arm."""
+    rows = []
+    for (a, pol, players), v in zip(s.plan.groups(), s.agg):
+        n = max(v[0], 1.0)
+
+        def mean_ci(s1: float, s2: float) -> tuple[float, float]:
+            m = s1 / n
+            var = max(s2 / n - m * m, 0.0) * n / max(n - 1, 1)
+            return m, 1.96 * (var / n) ** 0.5
+
+        rows.append({"arm": s.plan.arm_names[a], "policy": pol, "players": list(players), "deals": int(v[0]),
+                     "points": mean_ci(v[1], v[2]), "win": mean_ci(v[3], v[4]),
+                     "d_points": mean_ci(v[5], v[6]) if a else None, "d_win": mean_ci(v[7], v[8]) if a else None})
+    return rows

@@ -1,0 +1,273 @@
+"""Scenario files (TOML): what `simdom run` plays, validated into resolved arms.
+
+A scenario names a study: the rules (a preset plus overrides), the players, the policy of each seat,
+optional *arms* (variants of the seat policies or of the rules that all play the same deals),
+optional seat rotation, the number of deals, the seed and the chunk size::
+
+    name = "threes-doubles"
+    players = 4
+    policies = ["greedy", "greedy", "greedy", "greedy"]   # or one policy for every seat
+    rotation = true
+    deals = 100_000
+    seed = 2024
+
+    [rules]
+    preset = "threes"          # then any RULES.md section 8 parameter, e.g. min_ends = 2
+
+    [[arms]]
+    name = "K=5"
+    policies = ["hold:until=5", "greedy", "greedy", "greedy"]
+
+    [[arms]]
+    name = "no bonus"
+    rules = { first_double_bonus = [] }   # merged over the scenario's [rules]
+
+:func:`load` validates the file (pydantic) and every rule set and policy; any error raises
+:class:`ScenarioError` whose message names the file, the field and the allowed values.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .policies import PolicyError, seat_policies
+from .rules import PARAMETERS, PRESETS, Rules, RulesError, preset
+
+#: Rows of one chunk (deals x arms x rotations x seats) aimed at when chunk_size is not given.
+AUTO_CHUNK_ROWS = 200_000
+NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.=+-]*$"
+MAX_DEALS = 10**12
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be run: names the file, the field and what it allows."""
+
+
+_RULES_DOC = f"a table with preset (one of {', '.join(PRESETS)}) and any of: {', '.join(PARAMETERS[:-1])}"
+_POLICY_DOC = "a policy (e.g. \"greedy\", \"hold:until=9\") or a list with one policy per seat"
+
+
+class ArmModel(BaseModel):
+    """One variant: its own policies and/or rule overrides (merged over the scenario's [rules])."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(pattern=NAME_RE, max_length=64)
+    policies: Optional[Union[str, list[str]]] = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+    description: str = ""
+
+
+class ScenarioModel(BaseModel):
+    """The TOML file as written (field names are the file's keys)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(pattern=NAME_RE, max_length=64)
+    description: str = ""
+    rules: dict[str, Any] = Field(default_factory=lambda: {"preset": "threes"})
+    players: int = Field(ge=2, le=4)
+    policies: Union[str, list[str]] = "greedy"
+    arms: list[ArmModel] = Field(default_factory=list)
+    rotation: bool = False
+    deals: int = Field(ge=1, le=MAX_DEALS)
+    seed: int = Field(ge=0, lt=2**63)
+    chunk_size: Optional[int] = Field(default=None, ge=1, le=10_000_000)
+
+    @field_validator("arms")
+    @classmethod
+    def _unique_arms(cls, arms: list[ArmModel]) -> list[ArmModel]:
+        seen: set[str] = set()
+        for a in arms:
+            if a.name in seen:
+                raise ValueError(f"arm name {a.name!r} is used twice; allowed: distinct names")
+            seen.add(a.name)
+        return arms
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A resolved arm: its validated rules and one canonical policy text per seat."""
+
+    name: str
+    rules: Rules
+    policies: tuple[str, ...]
+    rules_table: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def preset(self) -> str:
+        return str(self.rules.preset)
+
+    def to_manifest(self) -> dict[str, Any]:
+        return {"name": self.name, "rules": self.rules.to_dict(), "preset": self.preset,
+                "policies": list(self.policies)}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario, ready to run (CLI overrides already applied)."""
+
+    name: str
+    description: str
+    players: int
+    arms: tuple[Arm, ...]
+    rotation: bool
+    deals: int
+    seed: int
+    chunk_size: int
+    source: dict[str, Any]
+    path: str = ""
+
+    @property
+    def rotations(self) -> int:
+        """Times each deal is played: once per rotation of the seat policies, or once."""
+        return self.players if self.rotation else 1
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.deals // self.chunk_size)
+
+    def chunk_range(self, c: int) -> tuple[int, int]:
+        d0 = c * self.chunk_size
+        return d0, min(self.deals, d0 + self.chunk_size)
+
+    def rows_per_deal(self) -> int:
+        return len(self.arms) * self.rotations * self.players
+
+    def replace(self, deals: int | None = None, seed: int | None = None) -> "Scenario":
+        """The scenario with the CLI's --deals / --seed (chunk size kept unless it was automatic)."""
+        if deals is None and seed is None:
+            return self
+        src = dict(self.source)
+        if deals is not None:
+            src["deals"] = deals
+        if seed is not None:
+            src["seed"] = seed
+        return from_dict(src, self.path or "<scenario>")
+
+    def settings(self, moves: bool, sim_version: int) -> dict[str, Any]:
+        """Everything that decides the rows of a run (never the workers or the backend)."""
+        return {"name": self.name, "players": self.players, "rotations": self.rotations,
+                "arms": [a.to_manifest() for a in self.arms], "deals": self.deals, "seed": self.seed,
+                "chunk_size": self.chunk_size, "moves": bool(moves), "sim_version": sim_version}
+
+    def settings_hash(self, moves: bool, sim_version: int) -> str:
+        text = json.dumps(self.settings(moves, sim_version), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+# ---- loading --------------------------------------------------------------------------------------
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("str", "list[str]", "int", "bool") or str(part).startswith(("list[", "function-")):
+            continue  # pydantic union-branch labels
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+_HINTS = {
+    "name": "letters, digits and _ . = + - (it names the results folder)",
+    "players": "2, 3 or 4",
+    "deals": f"an integer from 1 to {MAX_DEALS}",
+    "seed": "an integer >= 0",
+    "chunk_size": "an integer from 1 to 10000000, or leave it out (automatic)",
+    "rotation": "true or false",
+    "policies": _POLICY_DOC,
+    "rules": _RULES_DOC,
+    "arms": "a list of [[arms]] tables with name and policies and/or rules",
+    "description": "a string",
+}
+
+
+def _pydantic_message(path: str, exc: ValidationError) -> str:
+    lines = []
+    seen: set[str] = set()
+    for err in exc.errors():
+        where = _loc(err["loc"])
+        if where in seen:
+            continue
+        seen.add(where)
+        key = str(err["loc"][-1]) if err["loc"] else ""
+        if err["type"] == "extra_forbidden":
+            parent = "arms[]" if "arms" in where else "the scenario"
+            allowed = ", ".join(ArmModel.model_fields if "arms" in where else ScenarioModel.model_fields)
+            lines.append(f"{path}: unknown field {where!r} in {parent}; allowed: {allowed}")
+            continue
+        if err["type"] == "missing":
+            lines.append(f"{path}: field {where!r} is missing; allowed: {_HINTS.get(key, 'see the README')}")
+            continue
+        leaf = next((str(p) for p in reversed(err["loc"]) if isinstance(p, str) and p in _HINTS), key)
+        value = err.get("input")
+        shown = f" = {value!r}" if not isinstance(value, (dict, list)) or len(repr(value)) < 80 else ""
+        lines.append(f"{path}: field {where!r}{shown} is invalid ({err['msg']}); "
+                     f"allowed: {_HINTS.get(leaf, 'see the README')}")
+    return "\n".join(lines)
+
+
+def _resolve_rules(table: dict[str, Any], players: int, where: str, path: str) -> Rules:
+    params = dict(table)
+    name = params.pop("preset", "threes")
+    if "players" in params:
+        raise ScenarioError(f"{path}: field {where}.players: players is set once, at the top of the scenario "
+                            "(every arm of a run has the same players); allowed: " + _RULES_DOC)
+    try:
+        return preset(name, players=players, **params)
+    except RulesError as e:
+        raise ScenarioError(f"{path}: field {where}: {str(e).removeprefix('rules: ')}") from None
+    except TypeError as e:  # pragma: no cover - defensive: a parameter of an unexpected type
+        raise ScenarioError(f"{path}: field {where}: {e}; allowed: {_RULES_DOC}") from None
+
+
+def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
+    """Validate a parsed scenario (the TOML as a dict) and resolve its arms."""
+    try:
+        m = ScenarioModel.model_validate(data)
+    except ValidationError as e:
+        raise ScenarioError(_pydantic_message(path, e)) from None
+    base_rules = _resolve_rules(m.rules, m.players, "rules", path)
+    arm_models = m.arms or [ArmModel(name="base")]
+    arms = []
+    for i, am in enumerate(arm_models):
+        where = f"arms[{i}] ({am.name})" if m.arms else ""
+        table = {**m.rules, **am.rules}
+        rules = _resolve_rules(table, m.players, f"{where}.rules" if where else "rules", path) \
+            if am.rules else base_rules
+        pol_src = am.policies if am.policies is not None else m.policies
+        pfield = f"{where}.policies" if am.policies is not None else "policies"
+        if isinstance(pol_src, list) and not pol_src:
+            raise ScenarioError(f"{path}: field {pfield} is empty; allowed: {_POLICY_DOC}")
+        try:
+            pols = tuple(str(p) for p in seat_policies(pol_src, m.players))
+        except PolicyError as e:
+            raise ScenarioError(f"{path}: field {pfield}: {e}") from None
+        arms.append(Arm(am.name, rules, pols, table))
+    rows = len(arms) * (m.players if m.rotation else 1) * m.players
+    chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_ROWS // rows // 1000 * 1000 or 1000))
+    return Scenario(name=m.name, description=m.description.strip(), players=m.players, arms=tuple(arms),
+                    rotation=m.rotation, deals=m.deals, seed=m.seed, chunk_size=min(chunk, m.deals),
+                    source=dict(data), path=path)
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and validate a scenario file."""
+    p = Path(path)
+    if not p.is_file():
+        raise ScenarioError(f"{p}: no such scenario file" + (" (it is a folder)" if p.is_dir() else ""))
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{p}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{p}: not a text file (TOML must be UTF-8)") from None
+    if "hands" in data and "deals" not in data:
+        raise ScenarioError(f"{p}: a scripted deal (it has hands), not a scenario; replay it with "
+                            f"`simdom replay --script {p}`")
+    return from_dict(data, str(p))

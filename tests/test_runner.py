@@ -1,0 +1,245 @@
+"""`simdom run` (issue 3): identical rows whatever the workers, chunk order or backend; resume after a
+crash or a kill -9; damaged parts recomputed; other results refused; the result schema."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from simdom.cli_run import register
+from simdom.engine.api import simulate
+from simdom.rules import preset
+from simdom.runner import Plan, RunError, play_chunk, run
+from simdom.scenario import from_dict
+from simdom.schema import DEAL_SCHEMA, MOVE_SCHEMA
+
+SIMDOM = str(Path(sys.executable).with_name("simdom"))
+SMALL = {
+    "name": "small", "players": 4, "rotation": True, "deals": 1200, "seed": 7, "chunk_size": 200,
+    "policies": ["greedy", "greedy", "greedy", "greedy"], "rules": {"preset": "threes"},
+    "arms": [{"name": "K=1", "policies": ["hold:until=1", "greedy", "greedy", "greedy"]},
+             {"name": "K=9", "policies": ["hold:until=9", "random", "greedy", "greedy"]},
+             {"name": "no-bonus", "rules": {"first_double_bonus": []}}],
+}
+
+
+def scenario(**changes):
+    return from_dict({**SMALL, **changes}, "test.toml")
+
+
+def read(folder: Path, kind: str = "deals") -> pa.Table:
+    files = sorted((folder / kind).glob("*.parquet"))
+    return pa.concat_tables([pq.read_table(f) for f in files])
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> Path:
+    """The uninterrupted run of SMALL, in this process (one worker), with the moves table."""
+    out = tmp_path_factory.mktemp("ref")
+    run(scenario(), out, moves=True, workers=1)
+    return out
+
+
+def test_schema_and_manifest(reference):
+    deals, moves = read(reference), read(reference, "moves")
+    assert deals.schema.equals(DEAL_SCHEMA) and moves.schema.equals(MOVE_SCHEMA)
+    assert deals.num_rows == 1200 * 3 * 4 * 4
+    m = json.loads((reference / "manifest.json").read_text())
+    for key in ("kind", "format", "simdom_version", "sim_version", "scenario_name", "scenario", "settings_hash",
+                "seed", "root_key", "deals", "chunk_size", "n_chunks", "rotations", "players", "moves", "arms",
+                "chunks_done", "created", "finished", "complete"):
+        assert key in m, key
+    assert m["complete"] is True and m["chunks_done"] == list(range(6)) and m["rotations"] == 4
+    assert [a["name"] for a in m["arms"]] == ["K=1", "K=9", "no-bonus"]
+    assert m["arms"][2]["rules"]["first_double_bonus"] == [] and m["arms"][0]["preset"] == "threes"
+    # any Parquet reader reads the dataset as it is
+    assert pl.scan_parquet(str(reference / "deals" / "*.parquet")).select(pl.len()).collect().item() == deals.num_rows
+
+
+def test_rows_are_the_engine_results(reference):
+    """Arm K=9, rotation 2, deals 400..409: the rows are what simulate() gives for that seating."""
+    t = pl.from_arrow(read(reference))
+    pols = ["hold:until=9", "random", "greedy", "greedy"]
+    seated = [pols[(s + 2) % 4] for s in range(4)]
+    b = simulate(preset("threes", 4), seated, 7, 400, 10)
+    rows = t.filter((pl.col("arm") == "K=9") & (pl.col("rotation") == 2) & pl.col("deal").is_between(400, 409))
+    assert rows["policy"].to_list()[:4] == seated and rows["player"].to_list()[:4] == [2, 3, 0, 1]
+    assert (rows["points"].to_numpy().reshape(10, 4) == b.column("points")).all()
+    assert (rows["win"].to_numpy().reshape(10, 4) == b.win()).all()
+    assert (rows["first_seat"].to_numpy()[::4] == b.column("first_seat")).all()
+
+
+def test_arms_play_the_same_deals(reference):
+    """Deal i's shuffle and lot come from the seed and i alone: the same in every arm."""
+    t = pl.from_arrow(read(reference))
+    by_arm = {a: t.filter(pl.col("arm") == a).sort("deal", "rotation", "seat") for a in ("K=1", "K=9", "no-bonus")}
+    for col in ("doubles_dealt", "first_seat"):
+        assert by_arm["K=1"][col].equals(by_arm["K=9"][col]) and by_arm["K=1"][col].equals(by_arm["no-bonus"][col])
+
+
+def test_win_shares_and_nulls(reference):
+    t = pl.from_arrow(read(reference))
+    shares = t.group_by("arm", "deal", "rotation").agg(pl.col("win").sum())["win"].to_numpy()
+    assert np.allclose(shares, 1.0)
+    assert t["spinner_move"].is_null().equals(t["spinner_seat"].is_null())
+    assert t["first_double_move"].is_null().equals(t["first_double_seat"].is_null())
+    assert set(t["end"].unique()) <= {"domino", "blocked"}
+    assert (t["points"] == t["play_points"] + t["bonus"] + t["end_bonus"]).all()
+
+
+def test_moves_table_matches_deals(reference):
+    d, m = pl.from_arrow(read(reference)), pl.from_arrow(read(reference, "moves"))
+    keys = ["arm", "deal", "rotation", "seat"]
+    per_seat = m.group_by(keys).agg(pl.len().alias("n"), pl.col("points").sum().alias("pts"),
+                                    pl.col("bonus").sum().alias("bon"))
+    j = d.join(per_seat, on=keys, how="left").fill_null(0)
+    assert (j["plays"] == j["n"]).all() and (j["play_points"] == j["pts"]).all() and (j["bonus"] == j["bon"]).all()
+    per_deal = m.group_by("arm", "deal", "rotation").agg(pl.col("move").max().alias("last"),
+                                                          pl.col("move").min().alias("first"))
+    tiles = d.group_by("arm", "deal", "rotation").agg(pl.col("tiles_placed").first())
+    j = per_deal.join(tiles, on=["arm", "deal", "rotation"])
+    assert (j["last"] == j["tiles_placed"]).all() and (j["first"] == 1).all()
+    assert (m.filter(pl.col("move") == 1)["end"] == "lead").all()
+
+
+def test_two_workers_give_identical_rows(reference, tmp_path):
+    run(scenario(), tmp_path, moves=True, workers=2)
+    assert read(tmp_path).equals(read(reference))
+    assert read(tmp_path, "moves").equals(read(reference, "moves"))
+
+
+def test_chunk_order_and_chunk_size_never_matter(reference, tmp_path):
+    sc = scenario(chunk_size=450)
+    plan = Plan.of(sc, False, "h")
+    parts = {c: pq.read_table(pa.BufferReader(play_chunk(plan, c).deals)) for c in reversed(range(plan.n_chunks))}
+    keys = ["arm", "deal", "rotation", "seat"]
+    got = pl.from_arrow(pa.concat_tables([parts[c] for c in sorted(parts)])).sort(keys)
+    assert got.equals(pl.from_arrow(read(reference)).sort(keys))
+
+
+def test_resume_recomputes_only_missing_or_damaged_parts(reference, tmp_path):
+    import shutil
+    shutil.copytree(reference, tmp_path / "r")
+    out = tmp_path / "r"
+    (out / "deals" / "part-00001.parquet").unlink()                       # missing
+    p2 = out / "deals" / "part-00002.parquet"
+    p2.write_bytes(p2.read_bytes()[: p2.stat().st_size // 2])              # truncated
+    p3 = out / "moves" / "part-00003.parquet"
+    raw = bytearray(p3.read_bytes())
+    raw[200:260] = bytes(60)                                              # corrupt, footer intact
+    p3.write_bytes(bytes(raw))
+    (out / "deals" / ".part-00004.999.tmp").write_bytes(b"half a part")   # left by a killed run
+    m = json.loads((out / "manifest.json").read_text())
+    m.update(complete=False, finished=None)
+    (out / "manifest.json").write_text(json.dumps(m))
+    s = run(scenario(), out, moves=True, workers=1)
+    assert (s.computed, s.reused) == (3, 3)
+    assert not list(out.glob("*/.*.tmp"))
+    assert read(out).equals(read(reference)) and read(out, "moves").equals(read(reference, "moves"))
+    assert run(scenario(), out, moves=True, workers=1).computed == 0      # complete: nothing to do
+
+
+def test_other_settings_are_refused_unless_overwrite(reference, tmp_path):
+    import shutil
+    shutil.copytree(reference, tmp_path / "r")
+    out = tmp_path / "r"
+    before = {f: f.stat().st_mtime_ns for f in out.rglob("*")}
+    for other in (scenario(seed=8), scenario(name="other"), scenario(deals=1000)):
+        with pytest.raises(RunError, match="holds other results"):
+            run(other, out, moves=True, workers=1)
+    with pytest.raises(RunError, match="holds other results"):
+        run(scenario(), out, moves=False, workers=1)                      # other settings: no moves
+    assert {f: f.stat().st_mtime_ns for f in out.rglob("*")} == before  # nothing touched
+    # the CLI: one clear message, exit code 2
+    scen = tmp_path / "s.toml"
+    scen.write_text('name = "small"\nplayers = 4\ndeals = 100\nseed = 1\n')
+    app = typer.Typer()
+    register(app)
+    app.command("noop")(lambda: None)
+    res = CliRunner().invoke(app, ["run", str(scen), "--out", str(out), "--quiet"])
+    assert res.exit_code == 2 and "holds other results" in res.output and "--overwrite" in res.output
+    assert {f: f.stat().st_mtime_ns for f in out.rglob("*")} == before
+    s = run(scenario(seed=8), out, workers=1, overwrite=True)
+    assert s.computed == 6 and not (out / "moves").exists() or not list((out / "moves").glob("*.parquet"))
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 8
+
+
+def test_a_foreign_folder_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="not empty"):
+        run(scenario(deals=10, chunk_size=10), tmp_path, workers=1)
+    run(scenario(deals=10, chunk_size=10), tmp_path, workers=1, overwrite=True)
+    assert (tmp_path / "notes.txt").read_text() == "mine"                 # only simdom's files replaced
+
+
+def test_cli_run_prints_the_summary(tmp_path):
+    scen = tmp_path / "s.toml"
+    scen.write_text('name = "cli"\nplayers = 3\ndeals = 300\nseed = 1\nrotation = true\n'
+                    'policies = ["greedy", "random", "random"]\n[rules]\npreset = "fives"\n')
+    app = typer.Typer()
+    register(app)
+    app.command("noop")(lambda: None)
+    res = CliRunner().invoke(app, ["run", str(scen), "--out", str(tmp_path / "o"), "--workers", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    assert "greedy" in res.output and "random" in res.output and "win %" in res.output
+    bad = CliRunner().invoke(app, ["run", str(scen), "--workers", "0"])
+    assert bad.exit_code == 2 and "--workers" in bad.output
+
+
+def _parts(folder: Path) -> int:
+    return len(list((folder / "deals").glob("*.parquet")))
+
+
+def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
+    """A real `simdom run` stopped by Ctrl-C, then by SIGKILL at a random moment, then started again."""
+    scen = tmp_path / "k.toml"
+    scen.write_text('name = "kill"\nplayers = 4\ndeals = 150000\nseed = 3\nchunk_size = 1500\n'
+                    'policies = ["greedy", "random", "greedy", "random"]\n')
+    out = tmp_path / "out"
+    cmd = [SIMDOM, "run", str(scen), "--out", str(out), "--workers", "2", "--quiet"]
+    rng = random.Random(int(os.environ.get("SIMDOM_TEST_SEED", "0")) or None)
+    stopped = []
+    for sig in (signal.SIGINT, signal.SIGKILL):
+        before = _parts(out) if out.exists() else 0
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and (not out.exists() or _parts(out) <= before) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.3))
+        if proc.poll() is None:
+            os.kill(proc.pid, sig)
+            stopped.append(proc.wait())
+        proc.wait()
+    assert stopped, "the run finished before it could be interrupted"
+    assert stopped[0] in (130, -signal.SIGKILL)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["complete"] is False and _parts(out) < 100
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((out / "manifest.json").read_text())["complete"] is True
+    assert not list(out.glob("*/.*.tmp"))
+    ref = tmp_path / "ref"
+    run(from_dict(__import__("tomllib").loads(scen.read_text()), str(scen)), ref, workers=1)
+    assert read(out).replace_schema_metadata(None).equals(read(ref).replace_schema_metadata(None))
+
+
+@pytest.mark.slow
+def test_dask_cluster_gives_identical_rows(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl:
+        run(scenario(), tmp_path, moves=True, backend="dask", scheduler=cl.scheduler_address)
+    assert read(tmp_path).equals(read(reference))
+    assert read(tmp_path, "moves").equals(read(reference, "moves"))
