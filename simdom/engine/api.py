@@ -20,7 +20,7 @@ from .batch import (make_work, new_deal, run_batch, setup_hands, step_advance, s
 from .tables import compile_rules
 
 #: Behaviour version: changes only when the same rules, policies and seed would give other results.
-SIM_VERSION = 1
+SIM_VERSION = 2
 
 
 def root_key(seed: int) -> np.uint64:

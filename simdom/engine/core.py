@@ -38,83 +38,67 @@ def end_count(G, v, dbl):
 
 
 @kernel
+def line_part(G, St):
+    """(k, S) of the line ends L and R: one counted end while a double lead stands alone."""
+    c0 = end_count(G, St[EV], St[ED])
+    if St[LONE]:
+        return 1, c0
+    return 2, c0 + end_count(G, St[EV + 1], St[ED + 1])
+
+
+@kernel
+def arm_count(G, St, j):
+    """What arm j (0 = U, 1 = D) adds: (1, its end's count) once it has a tile, else (0, 0)."""
+    if St[USED + j]:
+        return 1, end_count(G, St[EV + 2 + j], St[ED + 2 + j])
+    return 0, 0
+
+
+@kernel
 def counted_ends(G, St):
     """(k, S): the number of counted ends of the layout and their sum (RULES.md 3, 'Counting the ends')."""
     if St[NPL] == 0:
         return 0, 0
-    if St[LONE]:
-        k = 1
-        s = end_count(G, St[EV], St[ED])
-    else:
-        k = 2
-        s = end_count(G, St[EV], St[ED]) + end_count(G, St[EV + 1], St[ED + 1])
-    for j in range(2):
-        if St[USED + j]:
-            k += 1
-            s += end_count(G, St[EV + 2 + j], St[ED + 2 + j])
-    return k, s
+    k, s = line_part(G, St)
+    ku, su = arm_count(G, St, 0)
+    kd, sd = arm_count(G, St, 1)
+    return k + ku + kd, s + su + sd
+
+
+@kernel
+def end_base(G, St, e):
+    """(k, S) of the counted ends once a tile lies on open end e, apart from end e's own count:
+    a placement on e leaving count c there makes k ends summing to S + c."""
+    ku, su = arm_count(G, St, 0)
+    kd, sd = arm_count(G, St, 1)
+    if e < 2:  # the other line end (the lead double, if it stood alone) and the arms
+        o = 1 - e
+        return 2 + ku + kd, end_count(G, St[EV + o], St[ED + o]) + su + sd
+    k, s = line_part(G, St)
+    if e == 2:
+        return k + 1 + kd, s + sd
+    return k + 1 + ku, s + su
 
 
 @kernel
 def ends_after(G, St, t, e):
     """(k, S) after placing tile ``t`` on end ``e``, without changing the state."""
-    TA, TB = G[1], G[2]
-    a = TA[t]
-    b = TB[t]
+    a = G[1][t]
+    b = G[2][t]
     dbl = a == b
     if e == E_LEAD:
         if dbl:
             return 1, end_count(G, a, True)
         return 2, a + b
-    nv = b if a == St[EV + e] else a
-    c_new = end_count(G, nv, dbl)
-    if e < 2:
-        o = 1 - e
-        k = 2
-        s = c_new + end_count(G, St[EV + o], St[ED + o])
-        for j in range(2):
-            if St[USED + j]:
-                k += 1
-                s += end_count(G, St[EV + 2 + j], St[ED + 2 + j])
-        return k, s
-    if St[LONE]:
-        k = 1
-        s = end_count(G, St[EV], St[ED])
-    else:
-        k = 2
-        s = end_count(G, St[EV], St[ED]) + end_count(G, St[EV + 1], St[ED + 1])
-    for j in range(2):
-        if 2 + j == e:
-            k += 1
-            s += c_new
-        elif St[USED + j]:
-            k += 1
-            s += end_count(G, St[EV + 2 + j], St[ED + 2 + j])
-    return k, s
+    k, s = end_base(G, St, e)
+    return k, s + end_count(G, b if a == St[EV + e] else a, dbl)
 
 
 @kernel
 def end_bases(G, St, kb, sb):
-    """For each open end e: kb[e], sb[e] = the counted ends and their sum *apart from* end e itself,
-    once a tile is placed on e (k includes e). Then a placement on e leaving end count c scores
-    SCORE[kb[e], sb[e] + c]: the same numbers as ends_after, computed once per turn (layout not empty).
-    """
-    u0 = St[USED]
-    u1 = St[USED + 1]
-    a0 = end_count(G, St[EV + 2], St[ED + 2]) if u0 else 0
-    a1 = end_count(G, St[EV + 3], St[ED + 3]) if u1 else 0
-    c0 = end_count(G, St[EV], St[ED])
-    c1 = end_count(G, St[EV + 1], St[ED + 1])
-    kb[0] = 2 + u0 + u1
-    sb[0] = c1 + a0 + a1
-    kb[1] = 2 + u0 + u1
-    sb[1] = c0 + a0 + a1
-    line_k = 1 if St[LONE] else 2
-    line_s = c0 if St[LONE] else c0 + c1
-    kb[2] = line_k + 1 + u1
-    sb[2] = line_s + a1
-    kb[3] = line_k + 1 + u0
-    sb[3] = line_s + a0
+    """kb[e], sb[e] = end_base(e) for the four ends, computed once per turn (layout not empty)."""
+    for e in range(4):
+        kb[e], sb[e] = end_base(G, St, e)
 
 
 @kernel

@@ -10,11 +10,12 @@ Policy ids and their parameters (``par``: float64[4]) are assigned in :mod:`simd
 from __future__ import annotations
 
 import numpy as np
-from .jit import kernel
+from .jit import entry, kernel
 
-from .core import end_bases, end_count, move_value
-from .layout import EV, FD_MOVE, NPL, ST_SIZE
-from .rng import below
+from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
+from .layout import (BON, BTOP, EB, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PLAYED, PTS, R_NT,
+                     R_PLAYERS, REC_COLS, REC_NONE, ST_SIZE, TURN, VOID)
+from .rng import GAMMA, below, mix64, next64
 
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
 N_PARAMS = 4
@@ -85,13 +86,283 @@ def heavy_pick(G, St, mv_t, mv_e, n):
     return best
 
 
+
+# ---- what a seat knows -------------------------------------------------------------------------
+
+
+@kernel
+def unseen_tiles(G, St, s, out):
+    """Fill ``out`` with the tiles seat s cannot see (in no hand of its own, not on the layout), in
+    index order; returns how many: the other hands and the boneyard hold exactly these."""
+    hb = seat_base(s) + HAND
+    u = 0
+    for t in range(G[0][R_NT]):
+        w = t >> 6
+        if ((St[hb + w] | St[PLAYED + w]) >> (t & 63)) & 1 == 0:
+            out[u] = t
+            u += 1
+    return u
+
+
+@kernel
+def may_hold(G, void, t):
+    """A seat seen unable to play the values of ``void`` (bit v) may hold tile t."""
+    return ((void >> G[1][t]) | (void >> G[2][t])) & 1 == 0
+
+
+@kernel
+def copy_known(G, St, s, W):
+    """W = St as seat s sees it: the other seats' hands emptied (their counts kept)."""
+    for k in range(ST_SIZE):
+        W[k] = St[k]
+    for o in range(G[0][R_PLAYERS]):
+        if o != s:
+            b = seat_base(o)
+            W[b + HAND] = 0
+            W[b + HAND + 1] = 0
+            W[b + HPIPS] = 0
+
+
+# ---- defensive -----------------------------------------------------------------------------------
+
+
+@kernel
+def expected_reply(G, P, cand, c, h, vals, kb, sb):
+    """E[best immediate points of a hand of h tiles drawn uniformly from cand[0:c]] in state P
+    (0 for a hand with no scoring move): the best reply's points sorted, weighted by the
+    probability that each is the best tile the hand holds, C(c - i, h - 1) / C(c, h)."""
+    TA, TB, SCORE = G[1], G[2], G[5]
+    nend = n_open_ends(G, P)
+    end_bases(G, P, kb, sb)
+    fd = G[6][P[NPL] + 1] if P[FD_MOVE] == 0 else 0
+    z = 0
+    for i in range(c):
+        t = cand[i]
+        a = TA[t]
+        b = TB[t]
+        best = 0
+        for e in range(nend):
+            ev = P[EV + e]
+            if a == ev or b == ev:
+                if a == b:
+                    v = SCORE[kb[e], sb[e] + end_count(G, a, True)] + fd
+                else:
+                    v = SCORE[kb[e], sb[e] + (b if a == ev else a)]
+                if v > best:
+                    best = v
+        if best > 0:
+            j = z
+            while j > 0 and vals[j - 1] < best:
+                vals[j] = vals[j - 1]
+                j -= 1
+            vals[j] = best
+            z += 1
+    if h <= 0 or c == 0:
+        return 0.0
+    q = h / c
+    out = 0.0
+    for i in range(z):
+        out += q * vals[i]
+        if c - i - 1 <= 0:
+            break
+        q *= (c - i - h) / (c - i - 1)
+    return out
+
+
+@entry
+def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
+    """Greedy's immediate points minus the next seat's expected best reply (:func:`expected_reply`)
+    over the unseen tiles it may hold (none carrying a value it was seen unable to play, unless that
+    leaves fewer than its hand count); ties to the heavier tile, then the first listed.
+    Not inlined (as rollout_pick): it keeps the batch kernel's compile time down."""
+    PIPS = G[3]
+    P, vals, cand, kb, sb = scratch[0], scratch[2], scratch[4], scratch[6], scratch[7]
+    nxt = next_seat(G, s)
+    void = St[seat_base(nxt) + VOID]
+    h = St[seat_base(nxt) + HCNT]
+    u = unseen_tiles(G, St, s, cand)
+    allowed = 0
+    for i in range(u):
+        if may_hold(G, void, cand[i]):
+            allowed += 1
+    c = u
+    if allowed >= h:
+        c = 0
+        for i in range(u):
+            if may_hold(G, void, cand[i]):
+                cand[c] = cand[i]
+                c += 1
+    best = -1
+    bv = 0.0
+    bp = -1
+    for i in range(n):
+        copy_known(G, St, s, P)
+        pts, bonus, _, _ = place(G, P, s, mv_t[i], mv_e[i])
+        v = float(pts + bonus)
+        if P[ENDED] == 0:
+            v -= expected_reply(G, P, cand, c, h, vals, kb, sb)
+        p = PIPS[mv_t[i]]
+        if best < 0 or v > bv or (v == bv and p > bp):
+            best = i
+            bv = v
+            bp = p
+    return best
+
+
+# ---- rollout -------------------------------------------------------------------------------------
+
+DEAL_TRIES = 8  # constrained re-deals of a sampled world before the hand constraints are relaxed
+
+
+@kernel
+def shuffle(deck, m, loc):
+    for i in range(m - 1, 0, -1):
+        j = below(loc, 0, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+
+
+@kernel
+def deal_to(G, W, o, deck, rem, loc, relax):
+    """Give seat o its hand count of tiles from deck[0:rem] (shuffled first): the first tiles it may
+    hold; with ``relax``, any tiles when those are too few. The rest stay, in order, in deck[0:].
+    Returns the tiles left, or -1 when o could not be dealt."""
+    b = seat_base(o)
+    need = W[b + HCNT]
+    void = W[b + VOID]
+    shuffle(deck, rem, loc)
+    got = 0
+    for rnd in range(2):
+        k = 0
+        for i in range(rem):
+            t = deck[i]
+            if got < need and (rnd == 1 or may_hold(G, void, t)):
+                W[b + HAND + (t >> 6)] |= 1 << (t & 63)
+                W[b + HPIPS] += G[3][t]
+                got += 1
+            else:
+                deck[k] = t
+                k += 1
+        rem = k
+        if got == need or not relax:
+            break
+    return rem if got == need else -1
+
+
+@kernel
+def sample_world(G, St, s, W, bone2, pool, u, deck, loc):
+    """W, bone2: a deal consistent with what seat s knows. The unseen tiles pool[0:u] are dealt to the
+    other seats with their exact hand counts, most constrained seat first, each a uniform draw among
+    the tiles it may hold (VOID), and the rest, shuffled, become the boneyard still to draw. After
+    DEAL_TRIES failed deals the constraints give way, so that it always ends."""
+    npl = G[0][R_PLAYERS]
+    for attempt in range(DEAL_TRIES + 1):
+        copy_known(G, St, s, W)
+        for i in range(u):
+            deck[i] = pool[i]
+        rem = u
+        done = 1 << s
+        for r in range(npl - 1):
+            o = -1
+            slack = 1 << 30
+            for q in range(npl):
+                if (done >> q) & 1:
+                    continue
+                void = W[seat_base(q) + VOID]
+                cnt = 0
+                for i in range(rem):
+                    if may_hold(G, void, deck[i]):
+                        cnt += 1
+                if cnt - W[seat_base(q) + HCNT] < slack:
+                    slack = cnt - W[seat_base(q) + HCNT]
+                    o = q
+            done |= 1 << o
+            rem = deal_to(G, W, o, deck, rem, loc, attempt == DEAL_TRIES)
+            if rem < 0:
+                break
+        if rem >= 0:
+            break
+    shuffle(deck, rem, loc)
+    top = W[BTOP]
+    for i in range(rem):
+        bone2[top + i] = deck[i]
+
+
+@kernel
+def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
+    """Seat s places tile t on end e in P, then every seat plays greedy to the end; settle it."""
+    q = s
+    while True:
+        place(G, P, q, t, e)
+        m, _ = advance(G, P, bone2, pt, pe, rec, 0, REC_NONE, 0)
+        if m == 0:
+            break
+        q = P[TURN]
+        i = greedy_pick(G, P, pt, pe, m, False, scratch)
+        t = pt[i]
+        e = pe[i]
+    finish(G, P)
+
+
+@kernel
+def margin(G, P, s):
+    """Seat s's total minus the best other seat's total."""
+    best = -(1 << 30)
+    own = 0
+    for o in range(G[0][R_PLAYERS]):
+        b = seat_base(o)
+        tot = P[b + PTS] + P[b + BON] + P[b + EB]
+        if o == s:
+            own = tot
+        elif tot > best:
+            best = tot
+    return own - best
+
+
+@entry
+def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
+    """Monte Carlo: for each of ``nsamp`` worlds (:func:`sample_world`; world j from its own stream
+    seeded by ``key`` and j, so every move meets the same worlds), place each legal move and play to
+    the end with greedy for every seat; the move with the best summed margin wins, ties to greedy's
+    choice, then the first listed. Not inlined: compiled once, called once per decision."""
+    P, bone2, pt, pe, pool, acc = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
+    W, deck, loc, rec = scratch[8], scratch[9], scratch[10], scratch[11]
+    for i in range(n):
+        acc[i] = 0.0
+    u = unseen_tiles(G, St, s, pool)
+    for j in range(nsamp):
+        loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
+        sample_world(G, St, s, W, bone2, pool, u, deck, loc)
+        for i in range(n):
+            for k in range(ST_SIZE):
+                P[k] = W[k]
+            playout(G, P, bone2, s, mv_t[i], mv_e[i], pt, pe, rec, scratch)
+            acc[i] += margin(G, P, s)
+    best = greedy_pick(G, St, mv_t, mv_e, n, False, scratch)
+    for i in range(n):
+        if acc[i] > acc[best]:
+            best = i
+    return best
+
+
+# ---- dispatch ------------------------------------------------------------------------------------
+
+
 def make_scratch(nt):
-    """Work arrays of the policies: (state copy, boneyard copy, move lists, tiles, values, end bases k, S)."""
+    """Work arrays of the policies, indexed in the kernel:
+
+    0 state copy, 1 boneyard copy, 2-3 move lists (tiles, ends), 4 tiles (int64[nt]), 5 float64 per
+    move, 6-7 end bases k, S, 8 second state copy (a sampled world), 9 tiles (int64[nt]),
+    10 a local random stream (uint64[1]), 11 an unused action-record row (int32[1, REC_COLS]).
+    """
     m = 4 * nt + 4
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
             np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
             np.zeros(nt, dtype=np.int64), np.zeros(m, dtype=np.float64),
-            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
+            np.zeros(1, dtype=np.uint64), np.zeros((1, REC_COLS), dtype=np.int32))
 
 
 @kernel
@@ -103,6 +374,16 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch):
         return below(rng, 1 + s, n)
     if pid == POL_HEAVY:
         return heavy_pick(G, St, mv_t, mv_e, n)
+    if pid == POL_DEFENSIVE:
+        return defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
+    if pid == POL_ROLLOUT:
+        return rollout_pick(G, St, s, np.int64(par[0]), next64(rng, 1 + s), mv_t, mv_e, n, scratch)
     # greedy, and hold:until=K = greedy that keeps the first double back before move K
     hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[0]
     return greedy_pick(G, St, mv_t, mv_e, n, hold, scratch)
+
+
+@entry
+def choose_entry(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch):
+    """:func:`choose` called from Python (tests)."""
+    return choose(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch)

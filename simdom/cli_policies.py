@@ -1,0 +1,67 @@
+"""`simdom policies`: the bot policies of the registry, their parameters and what they do."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from .policies import NEVER, REGISTRY, PolicyError, parse_policy
+
+
+def _value(v: float) -> str:
+    return "never" if v >= NEVER else str(int(v)) if float(v).is_integer() else str(v)
+
+
+def policies_cmd(
+    policy: Optional[str] = typer.Argument(None, help="A policy text to check, e.g. hold:until=9; omit to list them all."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """List the bot policies: name, parameters (with defaults) and what each does.
+
+    A policy is written NAME or NAME:KEY=VALUE,... wherever one is accepted: scenario files,
+    simdom trace --policy, simdom bench --policy. Given a policy text, check it and print its
+    canonical form and parameter values.
+
+    [bold]Examples[/]
+
+      simdom policies
+      simdom policies rollout:samples=64
+      simdom policies hold:until=never --json
+      simdom trace -r threes -p rollout:samples=32 -p greedy -p greedy -p greedy -d 10 -o r.jsonl
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if policy is not None:
+        try:
+            p = parse_policy(policy)
+        except PolicyError as e:
+            Console(stderr=True).print(f"[bold red]Error:[/] {e}", highlight=False, soft_wrap=True)
+            raise typer.Exit(2)
+        values = {q.name: _value(v) for q, v in zip(p.info.params, p.values)}
+        if as_json:
+            print(json.dumps({"policy": str(p), "name": p.info.name, "parameters": values, "doc": p.info.doc}))
+            return
+        shown = ", ".join(f"{k} = {v}" for k, v in values.items()) or "no parameters"
+        console.print(f"[bold]{p}[/]: {p.info.doc} ({shown})", highlight=False)
+        return
+    if as_json:
+        print(json.dumps([{"name": i.name, "doc": i.doc,
+                           "parameters": [{"name": q.name, "default": _value(q.default), "doc": q.doc}
+                                          for q in i.params]} for i in REGISTRY.values()]))
+        return
+    t = Table(title="Bot policies (write NAME or NAME:KEY=VALUE,...)")
+    t.add_column("policy", style="bold", no_wrap=True)
+    t.add_column("parameters (default)")
+    t.add_column("what it does")
+    for i in REGISTRY.values():
+        params = "\n".join(f"{q.name}={_value(q.default)}: {q.doc}" for q in i.params) or "-"
+        t.add_row(i.name, params, i.doc)
+    console.print(t)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command ``policies`` to ``app``."""
+    app.command("policies")(policies_cmd)
