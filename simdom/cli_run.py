@@ -13,7 +13,7 @@ from rich.text import Text
 
 
 class Backend(str, Enum):
-    local = "local"  #: joblib's loky processes on this machine
+    local = "local"  #: processes on this machine, forked from the run with the kernel loaded
     dask = "dask"  #: an existing dask.distributed cluster (--scheduler)
 
 

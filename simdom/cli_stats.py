@@ -6,10 +6,14 @@ from typing import List, Optional
 
 import typer
 
-from simdom.stats.io import ResultsError, open_results
-from simdom.stats.output import FORMATS, check_writable, emit, resolve_format
-from simdom.stats.tables import BY_COLUMNS, MOVE_BY_COLUMNS, InputError
-
+# The statistics modules (polars) are imported inside the commands: every simdom command (`simdom run`
+# too) loads this module to register the commands, and should not pay polars' import. The help texts'
+# constants are copies of simdom.stats.output.FORMATS and simdom.stats.tables.BY_COLUMNS /
+# MOVE_BY_COLUMNS; tests/test_runner.py checks that they are equal.
+FORMATS = ("table", "csv", "json", "md")
+BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "first_seat", "leader", "end", "went_out",
+              "doubles_dealt", "lost_first_double", "first_double_seat")
+MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
 FORMAT_HELP = f"output format: {', '.join(FORMATS)} (default: table, or from the -o suffix)"
 DOUBLES_TABLES = ("sweep", "best", "by-move", "taker")
 
@@ -20,6 +24,7 @@ def _fail(msg: str) -> None:
 
 
 def _open(paths: list[Path]):
+    from simdom.stats.io import open_results
     return [open_results(p) for p in paths]
 
 
@@ -44,7 +49,9 @@ def stats(
 
       simdom stats results/threes-doubles --moves --by arm --format csv -o by_move.csv
     """
-    from simdom.stats.tables import moves_table, parse_by, stats_table
+    from simdom.stats.io import ResultsError
+    from simdom.stats.output import check_writable, emit, resolve_format
+    from simdom.stats.tables import InputError, moves_table, parse_by, stats_table
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
@@ -80,6 +87,9 @@ def doubles(
       simdom doubles results/threes-default --table by-move --format csv -o first_double.csv
     """
     from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
+    from simdom.stats.io import ResultsError, open_results
+    from simdom.stats.output import check_writable, emit, resolve_format
+    from simdom.stats.tables import InputError
     try:
         f = resolve_format(fmt, out)
         if table is not None and table not in DOUBLES_TABLES:
@@ -132,6 +142,9 @@ def compare(
       simdom compare results/threes results/fives --format md -o threes_vs_fives.md
     """
     from simdom.stats.compare import compare_table
+    from simdom.stats.io import ResultsError, open_results
+    from simdom.stats.output import check_writable, emit, resolve_format
+    from simdom.stats.tables import InputError
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
@@ -159,6 +172,9 @@ def report(
       simdom report results/threes results/fives -o balance.md
     """
     from simdom.report import build_report
+    from simdom.stats.io import ResultsError
+    from simdom.stats.output import check_writable
+    from simdom.stats.tables import InputError
     try:
         suffix = out.suffix.lower()
         if suffix not in (".html", ".htm", ".md"):

@@ -1,5 +1,6 @@
-"""`simdom run`: a scenario's deals in chunks on joblib workers (local processes or a dask cluster),
-written as a Parquet dataset that resumes after any crash.
+"""`simdom run`: a scenario's deals in chunks on worker processes (local: forked from the run once it has
+loaded the kernel, so they start in milliseconds; or a dask cluster through joblib), written as a
+Parquet dataset that resumes after any crash.
 
 * A chunk is the deal range ``[c * chunk_size, (c + 1) * chunk_size)`` played for every arm and
   rotation. Deal i's randomness comes from the root seed (numpy SeedSequence -> root key) and i
@@ -17,6 +18,7 @@ import contextlib
 import datetime as _dt
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
@@ -130,17 +132,19 @@ _WARM: list[bool] = []
 PARENT_ENV = "SIMDOM_RUN_PARENT"
 
 
-def _exit_with_parent() -> None:
+def _exit_with_parent(parent: int | None = None) -> None:
     """A local worker whose `simdom run` died (kill -9) exits too instead of lingering."""
     import threading
     import time
-    parent = os.environ.get(PARENT_ENV)
-    if parent != str(os.getppid()):
-        return  # not a local worker of ours (a dask worker, or the run's own process)
+    if parent is None:
+        env = os.environ.get(PARENT_ENV)
+        if env != str(os.getppid()):
+            return  # not a local worker of ours (a dask worker, or the run's own process)
+        parent = int(env)
 
     def watch() -> None:
-        while os.getppid() == int(parent):
-            time.sleep(0.5)
+        while os.getppid() == parent:
+            time.sleep(0.2)
         os._exit(1)
 
     threading.Thread(target=watch, name="simdom-parent-watch", daemon=True).start()
@@ -169,8 +173,16 @@ def _warm() -> None:
 
 
 def _strings(codes: np.ndarray, vocab: list[str]) -> pa.Array:
-    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32, copy=False)),
-                                          pa.array(vocab, pa.string())).cast(pa.string())
+    """A string column as a dictionary array: written to Parquet as it is (no casting, no hashing of every
+    value); read back as plain strings (the files store no Arrow schema, see ``_parquet``)."""
+    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32, copy=False)), pa.array(vocab, pa.string()))
+
+
+@lru_cache(maxsize=4)
+def _written(schema: pa.Schema) -> pa.Schema:
+    """The schema as written: string columns dictionary-encoded (same Parquet schema, same nullability)."""
+    return pa.schema([f.with_type(pa.dictionary(pa.int32(), pa.string())) if f.type == pa.string() else f
+                      for f in schema])
 
 
 def _int(values: np.ndarray, typ: pa.DataType, null_when: np.ndarray | None = None) -> pa.Array:
@@ -178,12 +190,29 @@ def _int(values: np.ndarray, typ: pa.DataType, null_when: np.ndarray | None = No
     return pa.array(arr, typ, mask=null_when) if null_when is not None else pa.array(arr, typ)
 
 
-def _parquet(table: pa.Table, plan: Plan, chunk: int) -> bytes:
+def _parquet(table: pa.Table, plan: Plan, chunk: int, options: dict[str, Any]) -> bytes:
     meta = json.dumps({"settings_hash": plan.settings_hash, "chunk": chunk, "rows": table.num_rows})
-    table = table.replace_schema_metadata({META_KEY: meta.encode()})
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, **PARQUET)
+    if hasattr(pq.ParquetWriter, "add_key_value_metadata"):
+        # no stored Arrow schema: readers take the types from the Parquet schema (string, int8, bool, ...),
+        # so the dictionary-typed string columns read back as the declared strings
+        with pq.ParquetWriter(sink, table.schema, store_schema=False, **PARQUET, **options) as w:
+            w.write_table(table, row_group_size=max(table.num_rows, 1))
+            w.add_key_value_metadata({META_KEY.decode(): meta})
+    else:  # pragma: no cover - an older pyarrow: plain string columns, the Arrow schema stored
+        table = table.cast(pa.schema([f.with_type(pa.string()) if pa.types.is_dictionary(f.type) else f
+                                      for f in table.schema]))
+        pq.write_table(table.replace_schema_metadata({META_KEY: meta.encode()}), sink, **PARQUET, **options)
     return sink.getvalue().to_pybytes()
+
+
+#: Per deals column: Parquet dictionary encoding (string columns, few distinct values that compress
+#: well so), DELTA_BINARY_PACKED (deal numbers and counts) or plain; all zstd-compressed. Chosen per
+#: column for encode time and bytes (measured on threes and fives chunks).
+DEAL_DICT = ("arm", "policy", "end", "win", "points", "play_points", "bonus", "pips_left")
+DEAL_DELTA = ("deal", "scoring_plays", "plays", "draws", "doubles_dealt")
+DEAL_PARQUET = dict(use_dictionary=list(DEAL_DICT), column_encoding={c: "DELTA_BINARY_PACKED" for c in DEAL_DELTA})
+MOVE_PARQUET: dict[str, Any] = dict(use_dictionary=True)
 
 
 def aggregate(plan: Plan, points: np.ndarray, win: np.ndarray) -> np.ndarray:
@@ -219,7 +248,7 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     d0, d1 = plan.chunk_range(chunk)
     n, A, R, P = d1 - d0, len(plan.arm_names), plan.rotations, plan.players
     vocab = plan.policy_vocab()
-    pcode = np.array([[vocab.index(p) for p in pols] for pols in plan.policies])
+    pcode = np.array([[vocab.index(p) for p in pols] for pols in plan.policies], np.int32)
     seat = np.empty((A, R, n, P, len(L.SEAT_COLS)), np.int32)
     deal = np.empty((A, R, n, len(L.DEAL_COLS)), np.int32)
     moves: list[tuple[int, int, np.ndarray]] = []
@@ -231,42 +260,49 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
             seat[a, r], deal[a, r] = b.seat, b.deal
             if plan.moves:
                 moves.append((a, r, b.records))
-    # rows in the order arm, deal, rotation, seat
-    seat = seat.transpose(0, 2, 1, 3, 4).reshape(A * n * R * P, -1)
-    deal = np.repeat(deal.transpose(0, 2, 1, 3).reshape(A * n * R, -1), P, axis=0)
-    points = seat[:, L.SEAT_COLS.index("points")]
+    # rows in the order arm, deal, rotation, seat; one contiguous array per column
+    rows = A * n * R * P
+    seat = np.ascontiguousarray(seat.transpose(4, 0, 2, 1, 3)).reshape(len(L.SEAT_COLS), rows)
+    deal = np.ascontiguousarray(deal.transpose(3, 0, 2, 1)).reshape(len(L.DEAL_COLS), A * n * R)
+    points = seat[L.SEAT_COLS.index("points")]
     win = _win(points.reshape(-1, P)).reshape(-1)
-    arm = np.repeat(np.arange(A), n * R * P)
-    rot = np.tile(np.repeat(np.arange(R), P), A * n)
-    seat_no = np.tile(np.arange(P), A * n * R)
-    player = (seat_no + rot) % P
-    dc = {c: deal[:, i] for i, c in enumerate(L.DEAL_COLS)}
+    # the row pattern of one deal (rotation, seat) and of one arm
+    rot1 = np.repeat(np.arange(R, dtype=np.int8), P)
+    seat1 = np.tile(np.arange(P, dtype=np.int8), R)
+    player1 = ((seat1 + rot1) % P).astype(np.int8)
     cols: dict[str, pa.Array] = {
-        "arm": _strings(arm, list(plan.arm_names)),
+        "arm": _strings(np.repeat(np.arange(A, dtype=np.int32), n * R * P), list(plan.arm_names)),
         "deal": pa.array(np.tile(np.repeat(np.arange(d0, d1, dtype=np.int64), R * P), A)),
-        "rotation": _int(rot, pa.int8()), "seat": _int(seat_no, pa.int8()), "player": _int(player, pa.int8()),
-        "policy": _strings(pcode[arm, player], vocab),
+        "rotation": pa.array(np.tile(rot1, A * n)), "seat": pa.array(np.tile(seat1, A * n)),
+        "player": pa.array(np.tile(player1, A * n)),
+        "policy": _strings(np.repeat(pcode[:, player1], n, axis=0).reshape(-1), vocab),
         "win": pa.array(win),
-        "end": _strings(dc["end"] - 1, ["domino", "blocked"]),
     }
     for i, c in enumerate(L.SEAT_COLS):
         typ = DEAL_SCHEMA.field(c).type
-        cols[c] = pa.array(seat[:, i] != 0) if typ == pa.bool_() else _int(seat[:, i], typ)
+        cols[c] = pa.array(seat[i] != 0) if typ == pa.bool_() else _int(seat[i], typ)
+
+    def per_deal(c: str) -> np.ndarray:
+        return np.repeat(deal[L.DEAL_COLS.index(c)], P)
+
+    cols["end"] = _strings(per_deal("end") - 1, ["domino", "blocked"])
     for c in ("first_seat", "tiles_placed"):
-        cols[c] = _int(dc[c], DEAL_SCHEMA.field(c).type)
+        cols[c] = _int(per_deal(c), DEAL_SCHEMA.field(c).type)
     for c in ("first_double", "spinner"):
-        cols[f"{c}_move"] = _int(dc[f"{c}_move"], pa.int16(), dc[f"{c}_move"] <= 0)
-        cols[f"{c}_seat"] = _int(dc[f"{c}_seat"], pa.int8(), dc[f"{c}_move"] <= 0)
-    table = pa.Table.from_arrays([cols[f.name] for f in DEAL_SCHEMA], schema=DEAL_SCHEMA)
+        mv = per_deal(f"{c}_move")
+        none = mv <= 0
+        cols[f"{c}_move"] = _int(mv, pa.int16(), none)
+        cols[f"{c}_seat"] = _int(per_deal(f"{c}_seat"), pa.int8(), none)
+    table = pa.Table.from_arrays([cols[f.name] for f in DEAL_SCHEMA], schema=_written(DEAL_SCHEMA))
     agg = aggregate(plan, points.reshape(A, n, R, P), win.reshape(A, n, R, P))
-    deals_bytes = _parquet(table, plan, chunk)
+    deals_bytes = _parquet(table, plan, chunk, DEAL_PARQUET)
     del table, cols, seat, deal
     moves_bytes, move_rows = None, 0
     if plan.moves:
         mt = _moves_table(plan, moves, d0, n, vocab, pcode, tile_name, END_NAMES)
         move_rows = mt.num_rows
-        moves_bytes = _parquet(mt, plan, chunk)
-    return ChunkResult(chunk, deals_bytes, moves_bytes, A * n * R * P, move_rows, agg, n)
+        moves_bytes = _parquet(mt, plan, chunk, MOVE_PARQUET)
+    return ChunkResult(chunk, deals_bytes, moves_bytes, rows, move_rows, agg, n)
 
 
 def _moves_table(plan: Plan, blocks: list, d0: int, n: int, vocab: list[str], pcode: np.ndarray, tile_name,
@@ -300,7 +336,7 @@ def _moves_table(plan: Plan, blocks: list, d0: int, n: int, vocab: list[str], pc
     vocabs = {"arm": list(plan.arm_names), "policy": vocab, "tile": tiles, "end": list(end_names)}
     cols = [_strings(out[f.name], vocabs[f.name]) if f.name in vocabs else
             pa.array(out[f.name]) if f.name == "deal" else _int(out[f.name], f.type) for f in MOVE_SCHEMA]
-    return pa.Table.from_arrays(cols, schema=MOVE_SCHEMA)
+    return pa.Table.from_arrays(cols, schema=_written(MOVE_SCHEMA))
 
 
 # ---- parent side: the folder ---------------------------------------------------------------------
@@ -324,7 +360,7 @@ def read_part(path: Path, plan: Plan, chunk: int, rows: int | None) -> pa.Table 
         n = pf.metadata.num_rows
         if n != meta.get("rows") or (rows is not None and n != rows):
             return None
-        table = pf.read()
+        table = pf.read(use_threads=False)  # no Arrow thread pool: workers are forked later
         return table if table.num_rows == n else None
     except Exception:  # a truncated or corrupt file: anything pyarrow refuses
         return None
@@ -386,19 +422,20 @@ def check_folder(path: Path, new_manifest: dict[str, Any], overwrite: bool) -> d
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[int | None]:
+    """Hold the folder's lock; yields its file descriptor (forked workers close their copy)."""
     path.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
     except ImportError:  # pragma: no cover
-        yield
+        yield None
         return
     with open(path / LOCK, "a") as fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             raise RunError(f"another simdom run is writing into {path}; wait for it or use --out") from None
-        yield
+        yield fh.fileno()
 
 
 # ---- the run -------------------------------------------------------------------------------------
@@ -453,6 +490,64 @@ def _parallel(backend: str, workers: int | None, scheduler: str | None):
     return n, stack
 
 
+def _fork_available() -> bool:
+    import multiprocessing as mp
+    return sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods()
+
+
+def _worker_init(parent: int, close_fd: int | None) -> None:
+    """A forked local worker: Ctrl-C is the parent's business (it stops the pool), the folder lock stays
+    with the parent alone (a worker finishing its chunk after a kill -9 must not hold it), freed Arrow
+    buffers go back to the OS, and the worker exits when the parent dies."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if close_fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(close_fd)
+    pa.set_memory_pool(pa.system_memory_pool())
+    _exit_with_parent(parent)
+
+
+class LocalPool:
+    """Local workers forked from this process once it has loaded the kernel: they start in milliseconds
+    with the kernel in memory (no interpreter start, no imports, no cache load). Created before the
+    process starts any thread (the progress bar, Arrow's thread pools): forking a process with live
+    threads can deadlock."""
+
+    def __init__(self, n: int, lock_fd: int | None) -> None:
+        import multiprocessing as mp
+        _warm()
+        self.n = n
+        self.pool = mp.get_context("fork").Pool(n, _worker_init, (os.getpid(), lock_fd))
+
+    def results(self, plan: Plan, todo: list[int]) -> Iterator[ChunkResult]:
+        """The chunks' results as they finish; at most ``n + 2`` chunks in flight (bounded memory)."""
+        import queue
+        done: queue.SimpleQueue = queue.SimpleQueue()
+        left = iter(todo)
+
+        def submit() -> int:
+            c = next(left, None)
+            if c is None:
+                return 0
+            self.pool.apply_async(play_chunk, (plan, c), callback=done.put, error_callback=done.put)
+            return 1
+
+        busy = sum(submit() for _ in range(self.n + 2))
+        while busy:
+            try:
+                res = done.get(timeout=0.5)  # a timeout keeps Ctrl-C responsive
+            except queue.Empty:
+                continue
+            if isinstance(res, BaseException):
+                raise res
+            busy += submit() - 1  # the workers never wait for the parent's writes
+            yield res
+
+    def close(self) -> None:
+        self.pool.terminate()
+
+
 def run(sc: Scenario, out: Path, *, moves: bool = False, workers: int | None = None, backend: str = "local",
         scheduler: str | None = None, overwrite: bool = False,
         on_start: Callable[[int, int], None] | None = None,
@@ -470,7 +565,7 @@ def run(sc: Scenario, out: Path, *, moves: bool = False, workers: int | None = N
     plan = Plan.of(sc, moves, new["settings_hash"])
     groups = len(plan.groups())
     agg = np.zeros((groups, len(AGG)))
-    with locked(out):
+    with locked(out) as lock_fd, contextlib.ExitStack() as stack:
         folder = Folder(out, new)
         if old is None:  # fresh start (or --overwrite): remove simdom's own files only
             for f in _our_files(out):
@@ -496,6 +591,12 @@ def run(sc: Scenario, out: Path, *, moves: bool = False, workers: int | None = N
         folder.manifest["chunks_done"] = sorted(done)
         folder.write_manifest()
         deals_done = sum(plan.chunk_range(c)[1] - plan.chunk_range(c)[0] for c in done)
+        pool = None
+        n_local = workers or os.cpu_count() or 1
+        if backend == "local" and n_local > 1 and len(todo) > 1 and _fork_available():
+            # before anything starts a thread (the caller's progress bar; the reads above start none)
+            pool = LocalPool(min(n_local, len(todo)), lock_fd)
+            stack.callback(pool.close)
         if on_start:
             on_start(plan.deals, int(deals_done))
         computed = 0
@@ -503,7 +604,7 @@ def run(sc: Scenario, out: Path, *, moves: bool = False, workers: int | None = N
                                            "chunks_computed": 0, "seconds": None, "first_chunk_seconds": None}
         if todo:
             try:
-                computed = _compute(plan, folder, todo, agg, backend, workers, scheduler, on_chunk, t0)
+                computed = _compute(plan, folder, todo, agg, backend, workers, scheduler, on_chunk, t0, pool)
             except KeyboardInterrupt:
                 folder.write_manifest()
                 raise RunInterrupted(f"interrupted: {len(folder.manifest['chunks_done'])} of {plan.n_chunks} "
@@ -516,15 +617,21 @@ def run(sc: Scenario, out: Path, *, moves: bool = False, workers: int | None = N
 
 
 def _compute(plan: Plan, folder: Folder, todo: list[int], agg: np.ndarray, backend: str, workers: int | None,
-             scheduler: str | None, on_chunk: Callable[[int], None] | None, t0: float) -> int:
+             scheduler: str | None, on_chunk: Callable[[int], None] | None, t0: float,
+             pool: LocalPool | None = None) -> int:
     import time
-    from joblib import Parallel, delayed
-    n_jobs, ctx = _parallel(backend, workers, scheduler)
     computed, last = 0, time.monotonic()
+    if pool is not None:
+        n_jobs, ctx = pool.n, contextlib.nullcontext()
+    else:
+        n_jobs, ctx = _parallel(backend, workers, scheduler)
     with ctx:
-        if n_jobs == 1 and backend == "local":
+        if pool is not None:
+            results: Iterator[ChunkResult] = pool.results(plan, todo)
+        elif n_jobs == 1 and backend == "local":
             results = (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
         else:
+            from joblib import Parallel, delayed
             results = Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
                 delayed(play_chunk)(plan, c) for c in todo)
         for res in results:

@@ -243,3 +243,11 @@ def test_dask_cluster_gives_identical_rows(reference, tmp_path):
         run(scenario(), tmp_path, moves=True, backend="dask", scheduler=cl.scheduler_address)
     assert read(tmp_path).equals(read(reference))
     assert read(tmp_path, "moves").equals(read(reference, "moves"))
+
+
+def test_cli_stats_help_constants_match_the_stats_modules():
+    """cli_stats keeps copies of these constants so that loading the CLI (`simdom run` too) skips polars."""
+    from simdom import cli_stats
+    from simdom.stats import output, tables
+    assert cli_stats.FORMATS == output.FORMATS
+    assert (cli_stats.BY_COLUMNS, cli_stats.MOVE_BY_COLUMNS) == (tables.BY_COLUMNS, tables.MOVE_BY_COLUMNS)
