@@ -66,18 +66,24 @@ def counted_ends(G, St):
 
 
 @kernel
-def end_base(G, St, e):
-    """(k, S) of the counted ends once a tile lies on open end e, apart from end e's own count:
-    a placement on e leaving count c there makes k ends summing to S + c."""
-    ku, su = arm_count(G, St, 0)
-    kd, sd = arm_count(G, St, 1)
+def base_of(G, St, e, lk, ls, ku, su, kd, sd):
+    """end_base from the parts: line (lk, ls), arm U (ku, su), arm D (kd, sd)."""
     if e < 2:  # the other line end (the lead double, if it stood alone) and the arms
         o = 1 - e
         return 2 + ku + kd, end_count(G, St[EV + o], St[ED + o]) + su + sd
-    k, s = line_part(G, St)
     if e == 2:
-        return k + 1 + kd, s + sd
-    return k + 1 + ku, s + su
+        return lk + 1 + kd, ls + sd
+    return lk + 1 + ku, ls + su
+
+
+@kernel
+def end_base(G, St, e):
+    """(k, S) of the counted ends once a tile lies on open end e, apart from end e's own count:
+    a placement on e leaving count c there makes k ends summing to S + c."""
+    lk, ls = line_part(G, St)
+    ku, su = arm_count(G, St, 0)
+    kd, sd = arm_count(G, St, 1)
+    return base_of(G, St, e, lk, ls, ku, su, kd, sd)
 
 
 @kernel
@@ -97,8 +103,11 @@ def ends_after(G, St, t, e):
 @kernel
 def end_bases(G, St, kb, sb):
     """kb[e], sb[e] = end_base(e) for the four ends, computed once per turn (layout not empty)."""
+    lk, ls = line_part(G, St)
+    ku, su = arm_count(G, St, 0)
+    kd, sd = arm_count(G, St, 1)
     for e in range(4):
-        kb[e], sb[e] = end_base(G, St, e)
+        kb[e], sb[e] = base_of(G, St, e, lk, ls, ku, su, kd, sd)
 
 
 @kernel

@@ -42,17 +42,17 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
     if not lead:
         end_bases(G, St, kb, sb)
     for i in range(n):
-        t = mv_t[i]
-        e = mv_e[i]
+        t = mv_t[i] & 127  # the masks tell LLVM the index ranges: no negative-index checks
+        e = mv_e[i] & 7
         a = TA[t]
         b = TB[t]
         dbl = a == b
         if lead:
             v = move_value(G, St, t, e)
-        elif dbl:
-            v = SCORE[kb[e], sb[e] + end_count(G, a, True)] + fd_bonus
         else:
-            v = SCORE[kb[e], sb[e] + (b if a == St[EV + e] else a)]
+            e &= 3
+            c = end_count(G, a, True) if dbl else (b if a == St[EV + e] else a)
+            v = SCORE[kb[e] & 7, (sb[e] + c) & 127] + (fd_bonus if dbl else 0)
         p = PIPS[t]
         if hold and dbl and no_double_yet:
             if v > hv or (v == hv and p > hp):
