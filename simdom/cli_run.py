@@ -37,16 +37,21 @@ def _who(players: list[int]) -> str:
 
 
 def summary_table(summary) -> Table:
-    """Mean points and win rate per arm and policy; with several arms, the paired gain over the first."""
+    """Mean points and win rate per arm and policy; with several arms, the paired gain over the first arm
+    with the same rules."""
     from rich import box
 
     from .runner import summary_rows
     rows = summary_rows(summary)
-    base = summary.plan.arm_names[0]
+    plan = summary.plan
+    bases = sorted({plan.arm_names[plan.baseline(a)] for a in range(len(plan.arm_names))},
+                   key=plan.arm_names.index)
     several = len(summary.plan.arm_names) > 1
     title = f"{summary.plan.deals:,} deals x {summary.plan.rotations} rotation(s); mean per deal ± 95% interval"
     if several:
-        title += f"; Δ: paired difference against arm {base} on the same deals"
+        title += (f"; Δ: paired difference against arm {bases[0]} on the same deals" if len(bases) == 1 else
+                  f"; Δ: paired difference against the first arm with the same rules ({', '.join(bases)}) "
+                  "on the same deals")
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     t.add_column("arm", no_wrap=True)
     t.add_column("policy (players)", no_wrap=True)
@@ -66,7 +71,8 @@ def summary_table(summary) -> Table:
 
 
 def headlines(summary) -> list[str]:
-    """One line per arm and policy group that differs from the first arm: its paired gain."""
+    """One line per arm and policy group that differs from its baseline (the first arm with the same
+    rules): its paired gain."""
     from .runner import summary_rows
     plan = summary.plan
     out = []
@@ -74,11 +80,12 @@ def headlines(summary) -> list[str]:
         if r["d_points"] is None:
             continue
         a = plan.arm_names.index(r["arm"])
-        if {plan.policies[0][p] for p in r["players"]} == {r["policy"]} and plan.rules[a] == plan.rules[0]:
+        b = plan.baseline(a)
+        if {plan.policies[b][p] for p in r["players"]} == {r["policy"]}:
             continue
         (dp, hp), (dw, hw) = r["d_points"], r["d_win"]
         sure = "" if abs(dp) > hp else " (within noise)"
-        out.append(f"{r['arm']} vs {plan.arm_names[0]}, {_who(r['players'])} ({r['policy']}): "
+        out.append(f"{r['arm']} vs {plan.arm_names[b]}, {_who(r['players'])} ({r['policy']}): "
                    f"{dp:+.3f}±{hp:.3f} points per deal{sure}, win rate {100 * dw:+.2f}±{100 * hw:.2f} pp")
     return out
 

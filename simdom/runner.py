@@ -41,7 +41,8 @@ LOCK = ".simdom.lock"
 #: Parquet options: dictionary + zstd (small files, readers decode them fast), page CRCs for resume.
 PARQUET = dict(compression="zstd", compression_level=1, write_statistics=False, write_page_checksum=True)
 #: Per summary group (arm, policy): deals, sum and sum of squares of the per-deal mean points, of the
-#: win share, and of their paired differences against the first arm (same deals, same players).
+#: win share, and of their paired differences against the arm's baseline: the first arm with the same
+#: rules (same deals, same players).
 AGG = ("n", "pts", "pts2", "win", "win2", "dpts", "dpts2", "dwin", "dwin2")
 
 
@@ -85,6 +86,11 @@ class Plan:
         return cls(tuple(json.dumps(a.rules.to_dict(), sort_keys=True) for a in sc.arms),
                    tuple(a.policies for a in sc.arms), tuple(a.name for a in sc.arms), sc.players,
                    sc.rotations, sc.seed, sc.deals, sc.chunk_size, bool(moves), settings_hash, SIM_VERSION)
+
+    def baseline(self, a: int) -> int:
+        """The arm that arm ``a`` is compared with in the summary: the first arm with the same rules
+        (a Fives arm is not compared with a Threes arm)."""
+        return self.rules.index(self.rules[a])
 
     def chunk_range(self, c: int) -> tuple[int, int]:
         return c * self.chunk_size, min(self.deals, (c + 1) * self.chunk_size)
@@ -225,7 +231,8 @@ def aggregate(plan: Plan, points: np.ndarray, win: np.ndarray) -> np.ndarray:
     for g, (a, _, players) in enumerate(plan.groups()):
         idx = list(players)
         y, w = Xp[a][:, idx].mean(axis=1), Xw[a][:, idx].mean(axis=1)
-        dy, dw = y - Xp[0][:, idx].mean(axis=1), w - Xw[0][:, idx].mean(axis=1)
+        b = plan.baseline(a)
+        dy, dw = y - Xp[b][:, idx].mean(axis=1), w - Xw[b][:, idx].mean(axis=1)
         out[g] = (len(y), y.sum(), (y * y).sum(), w.sum(), (w * w).sum(), dy.sum(), (dy * dy).sum(),
                   dw.sum(), (dw * dw).sum())
     return out
@@ -654,7 +661,8 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], agg: np.ndarray, backe
 # ---- the summary ---------------------------------------------------------------------------------
 def summary_rows(s: RunSummary) -> list[dict[str, Any]]:
     """Per (arm, policy): deals, mean points and win rate per deal (players of that policy averaged,
-    rotations averaged) with 95% intervals, and the paired difference against the first arm."""
+    rotations averaged) with 95% intervals, and the paired difference against the first arm with the
+    same rules (none for that arm itself)."""
     rows = []
     for (a, pol, players), v in zip(s.plan.groups(), s.agg):
         n = max(v[0], 1.0)
@@ -666,5 +674,6 @@ def summary_rows(s: RunSummary) -> list[dict[str, Any]]:
 
         rows.append({"arm": s.plan.arm_names[a], "policy": pol, "players": list(players), "deals": int(v[0]),
                      "points": mean_ci(v[1], v[2]), "win": mean_ci(v[3], v[4]),
-                     "d_points": mean_ci(v[5], v[6]) if a else None, "d_win": mean_ci(v[7], v[8]) if a else None})
+                     "d_points": mean_ci(v[5], v[6]) if a != s.plan.baseline(a) else None,
+                     "d_win": mean_ci(v[7], v[8]) if a != s.plan.baseline(a) else None})
     return rows
