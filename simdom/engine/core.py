@@ -150,6 +150,17 @@ def hand_has(St, s, t):
 
 
 @kernel
+def push_moves(m, base, e, mv_t, mv_e, n):
+    """Append tile base + b on end e for every set bit b of mask word m; returns the new count."""
+    while m != 0:
+        mv_t[n] = base + ctz(m)
+        mv_e[n] = e
+        n += 1
+        m &= m - 1
+    return n
+
+
+@kernel
 def legal_moves(G, St, s, mv_t, mv_e):
     """Fill mv_t/mv_e with seat s's legal (tile, end) moves; returns how many.
 
@@ -159,41 +170,21 @@ def legal_moves(G, St, s, mv_t, mv_e):
     VM = G[4]
     hb = seat_base(s) + HAND
     two = G[0][R_W] > 1
-    n = 0
     if St[NPL] == 0:
         if St[FORCED] >= 0:
             mv_t[0] = St[FORCED]
             mv_e[0] = E_LEAD
             return 1
-        m = St[hb]
-        while m != 0:
-            mv_t[n] = ctz(m)
-            mv_e[n] = E_LEAD
-            n += 1
-            m &= m - 1
+        n = push_moves(St[hb], 0, E_LEAD, mv_t, mv_e, 0)
         if two:
-            m = St[hb + 1]
-            while m != 0:
-                mv_t[n] = 64 + ctz(m)
-                mv_e[n] = E_LEAD
-                n += 1
-                m &= m - 1
+            n = push_moves(St[hb + 1], 64, E_LEAD, mv_t, mv_e, n)
         return n
+    n = 0
     for e in range(n_open_ends(G, St)):
         v = St[EV + e] & 15  # masks state index ranges: no negative-index checks
-        m = St[hb] & VM[v, 0]
-        while m != 0:
-            mv_t[n] = ctz(m)
-            mv_e[n] = e
-            n += 1
-            m &= m - 1
+        n = push_moves(St[hb] & VM[v, 0], 0, e, mv_t, mv_e, n)
         if two:
-            m = St[hb + 1] & VM[v, 1]
-            while m != 0:
-                mv_t[n] = 64 + ctz(m)
-                mv_e[n] = e
-                n += 1
-                m &= m - 1
+            n = push_moves(St[hb + 1] & VM[v, 1], 64, e, mv_t, mv_e, n)
     return n
 
 

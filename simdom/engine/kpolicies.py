@@ -13,8 +13,8 @@ import numpy as np
 from .jit import entry, kernel
 
 from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
-from .layout import (BON, BTOP, EB, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PLAYED, PTS, R_NT,
-                     R_PLAYERS, REC_COLS, REC_NONE, ST_SIZE, TURN, VOID)
+from .layout import (BON, BTOP, E_LEAD, EB, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PLAYED, PTS, R_NT,
+                     R_DBL_BOTH, R_PLAYERS, REC_COLS, REC_NONE, ST_SIZE, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
 
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
@@ -26,43 +26,48 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
     """The move with the most immediate points; ties to the heavier tile, then the first listed.
 
     With ``hold``, a move placing the deal's first double is chosen only if no other move exists.
+    Each move's rank is one integer, points * 32 + pips (pips <= 24), and the first move with the
+    highest rank wins: one comparison per move, so the loop has few unpredictable branches.
     """
     TA, TB, PIPS, SCORE = G[1], G[2], G[3], G[5]
     best = -1
-    bv = -1
-    bp = -1
+    brank = -1
     held = -1  # the best first-double move, kept aside while holding
-    hv = -1
-    hp = -1
+    hrank = -1
     no_double_yet = St[FD_MOVE] == 0
-    fd_bonus = G[6][St[NPL] + 1] if no_double_yet else 0
-    lead = St[NPL] == 0
+    keep_back = hold and no_double_yet
+    if St[NPL] == 0:  # the lead
+        for i in range(n):
+            t = mv_t[i] & 127
+            rank = move_value(G, St, t, E_LEAD) * 32 + PIPS[t]
+            if keep_back and TA[t] == TB[t]:
+                if rank > hrank:
+                    held = i
+                    hrank = rank
+            elif rank > brank:
+                best = i
+                brank = rank
+        return best if best >= 0 else held
+    fd_bonus = G[6][(St[NPL] + 1) & 127] if no_double_yet else 0
+    both = G[0][R_DBL_BOTH]
     kb = scratch[6]
     sb = scratch[7]
-    if not lead:
-        end_bases(G, St, kb, sb)
+    end_bases(G, St, kb, sb)
     for i in range(n):
         t = mv_t[i] & 127  # the masks tell LLVM the index ranges: no negative-index checks
-        e = mv_e[i] & 7
+        e = mv_e[i] & 3
         a = TA[t]
-        b = TB[t]
-        dbl = a == b
-        if lead:
-            v = move_value(G, St, t, e)
-        else:
-            e &= 3
-            c = end_count(G, a, True) if dbl else (b if a == St[EV + e] else a)
-            v = SCORE[kb[e] & 7, (sb[e] + c) & 127] + (fd_bonus if dbl else 0)
-        p = PIPS[t]
-        if hold and dbl and no_double_yet:
-            if v > hv or (v == hv and p > hp):
+        dbl = a == TB[t]
+        # the end shows a + b - v afterwards; a double there counts twice its face if both
+        c = PIPS[t] - St[EV + e] + (a if dbl and both else 0)
+        rank = (SCORE[kb[e] & 7, (sb[e] + c) & 127] + (fd_bonus if dbl else 0)) * 32 + PIPS[t]
+        if keep_back and dbl:
+            if rank > hrank:
                 held = i
-                hv = v
-                hp = p
-        elif v > bv or (v == bv and p > bp):
+                hrank = rank
+        elif rank > brank:
             best = i
-            bv = v
-            bp = p
+            brank = rank
     return best if best >= 0 else held
 
 
