@@ -125,8 +125,8 @@ def doubles(
 
 
 def compare(
-    results_a: Path = typer.Argument(..., help="results folder A (e.g. Threes)"),
-    results_b: Path = typer.Argument(..., help="results folder B (e.g. Fives)"),
+    results_a: str = typer.Argument(..., help="results folder A (e.g. Threes), or one of its arms: FOLDER:ARM"),
+    results_b: str = typer.Argument(..., help="results folder B (e.g. Fives), or one of its arms: FOLDER:ARM"),
     strong: Optional[str] = typer.Option(None, "--strong", help="policy whose win-rate edge over random is the "
                                          "skill gap (default: greedy)"),
     fmt: Optional[str] = typer.Option(None, "--format", help=FORMAT_HELP),
@@ -135,20 +135,25 @@ def compare(
 ) -> None:
     """Two results side by side: each estimate, the difference A - B, its 95% interval and p-value.
 
+    A side is a results folder, or one arm of one (FOLDER:ARM); two arms of one run share their deals,
+    so their comparison is paired.
+
     Examples:
+
+      simdom compare results/threes-vs-fives:threes results/threes-vs-fives:fives
 
       simdom compare results/threes results/fives
 
       simdom compare results/threes results/fives --format md -o threes_vs_fives.md
     """
     from simdom.stats.compare import compare_table
-    from simdom.stats.io import ResultsError, open_results
+    from simdom.stats.io import ResultsError, open_selection
     from simdom.stats.output import check_writable, emit, resolve_format
     from simdom.stats.tables import InputError
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
-        a, b = open_results(results_a), open_results(results_b)
+        a, b = open_selection(results_a), open_selection(results_b)
         df, notes = compare_table(a, b, strong)
         emit([(f"{a.name} (A) against {b.name} (B)", df)], f, out, notes=notes)
     except (ResultsError, InputError) as exc:

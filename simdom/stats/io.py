@@ -126,3 +126,21 @@ def open_results(path: str | Path) -> Results:
         move_files = _parts(root / MOVES_DIR, MOVES_DIR, MOVE_SCHEMA.names, root)
         moves = pl.scan_parquet(move_files)
     return Results(root, manifest, pl.scan_parquet(deal_files), moves)
+
+
+def open_selection(text: str | Path) -> Results:
+    """A results folder, or one arm of it written ``FOLDER:ARM`` (Threes and Fives as two arms of one
+    run: ``results/threes-vs-fives:threes``). Two arms of one run share their deals, so comparisons
+    between them are paired."""
+    text = str(text)
+    if Path(text).exists() or ":" not in text:
+        return open_results(text)
+    folder, _, arm = text.rpartition(":")
+    res = open_results(folder)
+    names = [a["name"] for a in res.arms]
+    if arm not in names:
+        raise ResultsError(f"{folder}: no arm {arm!r}; allowed: {', '.join(names)} (write FOLDER:ARM)")
+    manifest = {**res.manifest, "arms": [res.arm(arm)],
+                "scenario_name": f"{res.name}:{arm}"}
+    only = pl.col("arm") == arm
+    return Results(res.path, manifest, res.deals.filter(only), None if res.moves is None else res.moves.filter(only))
