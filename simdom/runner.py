@@ -5,7 +5,7 @@ Parquet dataset that resumes after any crash.
 * A chunk is the deal range ``[c * chunk_size, (c + 1) * chunk_size)`` played for every arm and
   rotation. Deal i's randomness comes from the root seed (numpy SeedSequence -> root key) and i
   alone, so the rows never depend on the chunking, the workers, their order or the backend.
-* Workers play a chunk and return its Parquet files as bytes plus a few sums for the summary; the
+* Workers play a chunk (simdom/chunk.py, the worker side) and return its Parquet files as bytes plus a few sums for the summary; the
   parent (the only writer) writes each part under a temporary name and renames it, so a part under
   its final name is always whole, and the parent never holds more than a few chunks.
 * Each part carries the run's settings hash, its chunk number and row count in its Parquet footer
@@ -20,7 +20,6 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -29,21 +28,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .schema import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
+from .schema import DEALS_DIR, MANIFEST, MOVES_DIR
 
 if TYPE_CHECKING:  # the scenario module (pydantic) is not needed by the workers
     from .scenario import Scenario
 
 KIND, FORMAT = "simdom-results", 1
 PART = "part-{:05d}.parquet"
-META_KEY = b"simdom"
 LOCK = ".simdom.lock"
-#: Parquet options: dictionary + zstd (small files, readers decode them fast), page CRCs for resume.
-PARQUET = dict(compression="zstd", compression_level=1, write_statistics=False, write_page_checksum=True)
-#: Per summary group (arm, policy): deals, sum and sum of squares of the per-deal mean points, of the
-#: win share, and of their paired differences against the arm's baseline: the first arm with the same
-#: rules (same deals, same players).
-AGG = ("n", "pts", "pts2", "win", "win2", "dpts", "dpts2", "dwin", "dwin2")
 
 
 class RunError(Exception):
@@ -64,286 +56,7 @@ def simdom_version() -> str:
 def now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
-
-# ---- the plan: everything a worker needs, small and picklable ------------------------------------
-@dataclass(frozen=True)
-class Plan:
-    rules: tuple[str, ...]              # per arm: the resolved rules as JSON (Rules.to_dict)
-    policies: tuple[tuple[str, ...], ...]  # per arm: one policy text per player
-    arm_names: tuple[str, ...]
-    players: int
-    rotations: int
-    seed: int
-    deals: int
-    chunk_size: int
-    moves: bool
-    settings_hash: str
-    sim_version: int = 0
-
-    @classmethod
-    def of(cls, sc: Scenario, moves: bool, settings_hash: str) -> "Plan":
-        from .engine.api import SIM_VERSION
-        return cls(tuple(json.dumps(a.rules.to_dict(), sort_keys=True) for a in sc.arms),
-                   tuple(a.policies for a in sc.arms), tuple(a.name for a in sc.arms), sc.players,
-                   sc.rotations, sc.seed, sc.deals, sc.chunk_size, bool(moves), settings_hash, SIM_VERSION)
-
-    def baseline(self, a: int) -> int:
-        """The arm that arm ``a`` is compared with in the summary: the first arm with the same rules
-        (a Fives arm is not compared with a Threes arm)."""
-        return self.rules.index(self.rules[a])
-
-    def chunk_range(self, c: int) -> tuple[int, int]:
-        return c * self.chunk_size, min(self.deals, (c + 1) * self.chunk_size)
-
-    @property
-    def n_chunks(self) -> int:
-        return -(-self.deals // self.chunk_size)
-
-    def deal_rows(self, c: int) -> int:
-        d0, d1 = self.chunk_range(c)
-        return (d1 - d0) * len(self.arm_names) * self.rotations * self.players
-
-    def policy_vocab(self) -> list[str]:
-        return sorted({p for pols in self.policies for p in pols})
-
-    def groups(self) -> list[tuple[int, str, tuple[int, ...]]]:
-        """Summary groups: (arm, policy, the players of that arm playing it), in arm order."""
-        out = []
-        for a, pols in enumerate(self.policies):
-            for pol in dict.fromkeys(pols):
-                out.append((a, pol, tuple(p for p, q in enumerate(pols) if q == pol)))
-        return out
-
-
-@dataclass
-class ChunkResult:
-    chunk: int
-    deals: bytes
-    moves: bytes | None
-    rows: int
-    move_rows: int
-    agg: np.ndarray                     # float64[len(groups), len(AGG)]
-    n_deals: int = 0
-
-
-# ---- worker side ---------------------------------------------------------------------------------
-@lru_cache(maxsize=64)
-def _rules(text: str):
-    from .rules import from_dict
-    d = json.loads(text)
-    return from_dict(d)
-
-
-_WARM: list[bool] = []
-PARENT_ENV = "SIMDOM_RUN_PARENT"
-
-
-def _exit_with_parent(parent: int | None = None) -> None:
-    """A local worker whose `simdom run` died (kill -9) exits too instead of lingering."""
-    import threading
-    import time
-    if parent is None:
-        env = os.environ.get(PARENT_ENV)
-        if env != str(os.getppid()):
-            return  # not a local worker of ours (a dask worker, or the run's own process)
-        parent = int(env)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="simdom-parent-watch", daemon=True).start()
-
-
-def _warm() -> None:
-    """Load (or, the first time on this machine, compile) the kernel once per process; a file lock
-    makes concurrent workers wait for one compile instead of each compiling."""
-    if _WARM:
-        return
-    _exit_with_parent()
-    import numba
-    from .engine.api import simulate
-    from .rules import preset
-    lock = Path(numba.config.CACHE_DIR) / ".simdom-warm.lock"
-    with contextlib.ExitStack() as stack:
-        try:
-            import fcntl
-            lock.parent.mkdir(parents=True, exist_ok=True)
-            fh = stack.enter_context(open(lock, "a"))
-            fcntl.flock(fh, fcntl.LOCK_EX)
-        except (ImportError, OSError):  # pragma: no cover - no locking: each process compiles
-            pass
-        simulate(preset("threes", 4), "greedy", 0, 0, 1, records=1)
-    _WARM.append(True)
-
-
-def _strings(codes: np.ndarray, vocab: list[str]) -> pa.Array:
-    """A string column as a dictionary array: written to Parquet as it is (no casting, no hashing of every
-    value); read back as plain strings (the files store no Arrow schema, see ``_parquet``)."""
-    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32, copy=False)), pa.array(vocab, pa.string()))
-
-
-@lru_cache(maxsize=4)
-def _written(schema: pa.Schema) -> pa.Schema:
-    """The schema as written: string columns dictionary-encoded (same Parquet schema, same nullability)."""
-    return pa.schema([f.with_type(pa.dictionary(pa.int32(), pa.string())) if f.type == pa.string() else f
-                      for f in schema])
-
-
-def _int(values: np.ndarray, typ: pa.DataType, null_when: np.ndarray | None = None) -> pa.Array:
-    arr = values.astype(typ.to_pandas_dtype(), copy=False)
-    return pa.array(arr, typ, mask=null_when) if null_when is not None else pa.array(arr, typ)
-
-
-def _parquet(table: pa.Table, plan: Plan, chunk: int, options: dict[str, Any]) -> bytes:
-    meta = json.dumps({"settings_hash": plan.settings_hash, "chunk": chunk, "rows": table.num_rows})
-    sink = pa.BufferOutputStream()
-    if hasattr(pq.ParquetWriter, "add_key_value_metadata"):
-        # no stored Arrow schema: readers take the types from the Parquet schema (string, int8, bool, ...),
-        # so the dictionary-typed string columns read back as the declared strings
-        with pq.ParquetWriter(sink, table.schema, store_schema=False, **PARQUET, **options) as w:
-            w.write_table(table, row_group_size=max(table.num_rows, 1))
-            w.add_key_value_metadata({META_KEY.decode(): meta})
-    else:  # pragma: no cover - an older pyarrow: plain string columns, the Arrow schema stored
-        table = table.cast(pa.schema([f.with_type(pa.string()) if pa.types.is_dictionary(f.type) else f
-                                      for f in table.schema]))
-        pq.write_table(table.replace_schema_metadata({META_KEY: meta.encode()}), sink, **PARQUET, **options)
-    return sink.getvalue().to_pybytes()
-
-
-#: Per deals column: Parquet dictionary encoding (string columns, few distinct values that compress
-#: well so), DELTA_BINARY_PACKED (deal numbers and counts) or plain; all zstd-compressed. Chosen per
-#: column for encode time and bytes (measured on threes and fives chunks).
-DEAL_DICT = ("arm", "policy", "end", "win", "points", "play_points", "bonus", "pips_left")
-DEAL_DELTA = ("deal", "scoring_plays", "plays", "draws", "doubles_dealt")
-DEAL_PARQUET = dict(use_dictionary=list(DEAL_DICT), column_encoding={c: "DELTA_BINARY_PACKED" for c in DEAL_DELTA})
-MOVE_PARQUET: dict[str, Any] = dict(use_dictionary=True)
-
-
-def aggregate(plan: Plan, points: np.ndarray, win: np.ndarray) -> np.ndarray:
-    """Summary sums of a chunk from its points and win shares shaped [arm, deal, rotation, seat]."""
-    P = plan.players
-    # by player: seat s plays player (s + r) % P in rotation r, so rolling seat s to (s + r) % P
-    Xp = np.stack([np.roll(points[:, :, r, :], r, axis=-1) for r in range(points.shape[2])]).mean(axis=0)
-    Xw = np.stack([np.roll(win[:, :, r, :], r, axis=-1) for r in range(win.shape[2])]).mean(axis=0)
-    out = np.zeros((len(plan.groups()), len(AGG)))
-    for g, (a, _, players) in enumerate(plan.groups()):
-        idx = list(players)
-        y, w = Xp[a][:, idx].mean(axis=1), Xw[a][:, idx].mean(axis=1)
-        b = plan.baseline(a)
-        dy, dw = y - Xp[b][:, idx].mean(axis=1), w - Xw[b][:, idx].mean(axis=1)
-        out[g] = (len(y), y.sum(), (y * y).sum(), w.sum(), (w * w).sum(), dy.sum(), (dy * dy).sum(),
-                  dw.sum(), (dw * dw).sum())
-    return out
-
-
-def _win(points: np.ndarray) -> np.ndarray:
-    top = points == points.max(axis=-1, keepdims=True)
-    return top / top.sum(axis=-1, keepdims=True)
-
-
-def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
-    """Play chunk ``chunk`` for every arm and rotation; return its Parquet parts and summary sums."""
-    from .engine import layout as L
-    from .engine.api import SIM_VERSION, simulate
-    from .tiles import END_NAMES, tile_name
-    if SIM_VERSION != plan.sim_version:  # a cluster worker with another simdom installed
-        raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
-                           f"{plan.sim_version}: install the same simdom on every worker")
-    _warm()
-    d0, d1 = plan.chunk_range(chunk)
-    n, A, R, P = d1 - d0, len(plan.arm_names), plan.rotations, plan.players
-    vocab = plan.policy_vocab()
-    pcode = np.array([[vocab.index(p) for p in pols] for pols in plan.policies], np.int32)
-    seat = np.empty((A, R, n, P, len(L.SEAT_COLS)), np.int32)
-    deal = np.empty((A, R, n, len(L.DEAL_COLS)), np.int32)
-    moves: list[tuple[int, int, np.ndarray]] = []
-    for a in range(A):
-        rules = _rules(plan.rules[a])
-        for r in range(R):
-            pols = [plan.policies[a][(s + r) % P] for s in range(P)]
-            b = simulate(rules, pols, plan.seed, d0, n, records=L.REC_PLAYS if plan.moves else L.REC_NONE)
-            seat[a, r], deal[a, r] = b.seat, b.deal
-            if plan.moves:
-                moves.append((a, r, b.records))
-    # rows in the order arm, deal, rotation, seat; one contiguous array per column
-    rows = A * n * R * P
-    seat = np.ascontiguousarray(seat.transpose(4, 0, 2, 1, 3)).reshape(len(L.SEAT_COLS), rows)
-    deal = np.ascontiguousarray(deal.transpose(3, 0, 2, 1)).reshape(len(L.DEAL_COLS), A * n * R)
-    points = seat[L.SEAT_COLS.index("points")]
-    win = _win(points.reshape(-1, P)).reshape(-1)
-    # the row pattern of one deal (rotation, seat) and of one arm
-    rot1 = np.repeat(np.arange(R, dtype=np.int8), P)
-    seat1 = np.tile(np.arange(P, dtype=np.int8), R)
-    player1 = ((seat1 + rot1) % P).astype(np.int8)
-    cols: dict[str, pa.Array] = {
-        "arm": _strings(np.repeat(np.arange(A, dtype=np.int32), n * R * P), list(plan.arm_names)),
-        "deal": pa.array(np.tile(np.repeat(np.arange(d0, d1, dtype=np.int64), R * P), A)),
-        "rotation": pa.array(np.tile(rot1, A * n)), "seat": pa.array(np.tile(seat1, A * n)),
-        "player": pa.array(np.tile(player1, A * n)),
-        "policy": _strings(np.repeat(pcode[:, player1], n, axis=0).reshape(-1), vocab),
-        "win": pa.array(win),
-    }
-    for i, c in enumerate(L.SEAT_COLS):
-        typ = DEAL_SCHEMA.field(c).type
-        cols[c] = pa.array(seat[i] != 0) if typ == pa.bool_() else _int(seat[i], typ)
-
-    def per_deal(c: str) -> np.ndarray:
-        return np.repeat(deal[L.DEAL_COLS.index(c)], P)
-
-    cols["end"] = _strings(per_deal("end") - 1, ["domino", "blocked"])
-    for c in ("first_seat", "tiles_placed"):
-        cols[c] = _int(per_deal(c), DEAL_SCHEMA.field(c).type)
-    for c in ("first_double", "spinner"):
-        mv = per_deal(f"{c}_move")
-        none = mv <= 0
-        cols[f"{c}_move"] = _int(mv, pa.int16(), none)
-        cols[f"{c}_seat"] = _int(per_deal(f"{c}_seat"), pa.int8(), none)
-    table = pa.Table.from_arrays([cols[f.name] for f in DEAL_SCHEMA], schema=_written(DEAL_SCHEMA))
-    agg = aggregate(plan, points.reshape(A, n, R, P), win.reshape(A, n, R, P))
-    deals_bytes = _parquet(table, plan, chunk, DEAL_PARQUET)
-    del table, cols, seat, deal
-    moves_bytes, move_rows = None, 0
-    if plan.moves:
-        mt = _moves_table(plan, moves, d0, n, vocab, pcode, tile_name, END_NAMES)
-        move_rows = mt.num_rows
-        moves_bytes = _parquet(mt, plan, chunk, MOVE_PARQUET)
-    return ChunkResult(chunk, deals_bytes, moves_bytes, rows, move_rows, agg, n)
-
-
-def _moves_table(plan: Plan, blocks: list, d0: int, n: int, vocab: list[str], pcode: np.ndarray, tile_name,
-                 end_names) -> pa.Table:
-    """One row per placement, ordered arm, deal, rotation, move (records come per arm and rotation)."""
-    max_pips = [json.loads(t)["max_pip"] for t in plan.rules]
-    sizes = {m: (m + 1) * (m + 2) // 2 for m in set(max_pips)}
-    tiles = sorted({tile_name(t, m) for m in sizes for t in range(sizes[m])},
-                   key=lambda s: tuple(map(int, s.split("-"))))
-    tcode = {m: np.array([tiles.index(tile_name(t, m)) for t in range(sizes[m])]) for m in sizes}
-    A, R, P = len(plan.arm_names), plan.rotations, plan.players
-    counts = np.zeros((A, n, R), np.int64)
-    for a, r, rec in blocks:
-        counts[a, :, r] = np.bincount(rec[:, 0], minlength=n)
-    starts = np.concatenate([[0], np.cumsum(counts.reshape(-1))[:-1]]).reshape(A, n, R)
-    total = int(counts.sum())
-    names = ("arm", "deal", "rotation", "move", "seat", "policy", "tile", "end", "ends", "ends_sum", "points",
-             "bonus")
-    out = {c: np.empty(total, np.int64 if c == "deal" else np.int32) for c in names}
-    for a, r, rec in blocks:
-        dl = rec[:, 0]  # records are in deal order
-        first = np.concatenate([[0], np.cumsum(counts[a, :, r])[:-1]])
-        move = np.arange(len(dl)) - first[dl] + 1
-        dest = starts[a, dl, r] + move - 1
-        seat = rec[:, 1]
-        for c, v in (("arm", a), ("deal", d0 + dl), ("rotation", r), ("move", move), ("seat", seat),
-                     ("policy", pcode[a, (seat + r) % P]), ("tile", tcode[max_pips[a]][rec[:, 3]]),
-                     ("end", rec[:, 4]), ("ends", rec[:, 7]), ("ends_sum", rec[:, 8]), ("points", rec[:, 5]),
-                     ("bonus", rec[:, 6])):
-            out[c][dest] = v
-    vocabs = {"arm": list(plan.arm_names), "policy": vocab, "tile": tiles, "end": list(end_names)}
-    cols = [_strings(out[f.name], vocabs[f.name]) if f.name in vocabs else
-            pa.array(out[f.name]) if f.name == "deal" else _int(out[f.name], f.type) for f in MOVE_SCHEMA]
-    return pa.Table.from_arrays(cols, schema=_written(MOVE_SCHEMA))
+from .chunk import AGG, META_KEY, PARENT_ENV, ChunkResult, Plan, _exit_with_parent, _warm, aggregate, play_chunk
 
 
 # ---- parent side: the folder ---------------------------------------------------------------------
