@@ -59,8 +59,9 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
         a = TA[t]
         dbl = a == TB[t]
         # the end shows a + b - v afterwards; a double there counts twice its face if both
-        c = PIPS[t] - St[EV + e] + (a if dbl and both else 0)
-        rank = (SCORE[kb[e] & 7, (sb[e] + c) & 127] + (fd_bonus if dbl else 0)) * 32 + PIPS[t]
+        d = np.int64(dbl)
+        c = PIPS[t] - St[EV + e] + a * (d & both)
+        rank = (SCORE[kb[e] & 7, (sb[e] + c) & 127] + fd_bonus * d) * 32 + PIPS[t]
         if keep_back and dbl:
             if rank > hrank:
                 held = i
