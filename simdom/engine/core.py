@@ -48,9 +48,8 @@ def line_part(G, St):
 @kernel
 def arm_count(G, St, j):
     """What arm j (0 = U, 1 = D) adds: (1, its end's count) once it has a tile, else (0, 0)."""
-    if St[USED + j]:
-        return 1, end_count(G, St[EV + 2 + j], St[ED + 2 + j])
-    return 0, 0
+    u = St[USED + j]
+    return u, u * end_count(G, St[EV + 2 + j], St[ED + 2 + j])
 
 
 @kernel

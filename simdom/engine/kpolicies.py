@@ -57,18 +57,18 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
         t = mv_t[i] & 127  # the masks tell LLVM the index ranges: no negative-index checks
         e = mv_e[i] & 3
         a = TA[t]
-        dbl = a == TB[t]
+        d = np.int64(a == TB[t])
         # the end shows a + b - v afterwards; a double there counts twice its face if both
-        d = np.int64(dbl)
         c = PIPS[t] - St[EV + e] + a * (d & both)
         rank = (SCORE[kb[e] & 7, (sb[e] + c) & 127] + fd_bonus * d) * 32 + PIPS[t]
-        if keep_back and dbl:
+        if keep_back and d:
             if rank > hrank:
                 held = i
                 hrank = rank
-        elif rank > brank:
-            best = i
-            brank = rank
+            continue
+        better = rank > brank  # a select, not a jump: which move ranks higher is unpredictable
+        best = i if better else best
+        brank = rank if better else brank
     return best if best >= 0 else held
 
 
