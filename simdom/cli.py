@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-import time
 import tomllib
 from pathlib import Path
 from typing import Any, List, Optional
@@ -13,8 +11,8 @@ import typer
 from rich.console import Console
 
 from . import __version__
-from .policies import REGISTRY, PolicyError, seat_policies
-from .rules import PRESET_SOURCES, PRESETS, PARAMETERS, RulesError, preset, preset_params
+from .policies import PolicyError, seat_policies
+from .rules import PRESET_SOURCES, PRESETS, PARAMETERS, RulesError, preset
 
 app = typer.Typer(
     name="simdom",
@@ -123,11 +121,9 @@ def rules_cmd(
     t = Table(title=f"{name}, {players} players" + (" (with overrides)" if overrides else ""))
     t.add_column("parameter")
     t.add_column("value")
-    raw = preset_params(name)
     for k, v in d.items():
         t.add_row(k, json.dumps(v) if not isinstance(v, str) else v)
     console.print(t)
-    _ = raw
 
 
 def _open_out(path: Path, overwrite: bool) -> Path:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .engine.api import DealState
 from .rules import Rules, RulesError, preset
@@ -126,6 +125,3 @@ def check_expectations(script: Script, st: DealState, results: list[tuple[int, i
             bad.append(f"{key}: expected {list(want)}, got {got[key]}")
     return bad
 
-
-def script_dict(path: str | Path) -> dict[str, Any]:
-    return tomllib.loads(Path(path).read_text(encoding="utf-8"))

@@ -13,7 +13,7 @@ from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, take
 from simdom.stats.io import open_results
 from simdom.stats.synth import move_score_rate
 from simdom.stats.tables import moves_table, stats_table
-from synthdata import SWEEP, mix_spec, sweep_spec, truth, write
+from synthdata import mix_spec, sweep_spec, truth, write
 
 runner = CliRunner()
 

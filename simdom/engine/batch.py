@@ -8,7 +8,7 @@ from .core import (advance, counted_ends, deal_random, finish, give, legal_moves
                    seat_base, start)
 from .kpolicies import choose, make_scratch
 from .layout import (ACT_PLAY, BN, BON, BTOP, DDEALT, DRAWS, EB, ENDED, FD_MOVE, FD_SEAT, FIRST, HCNT,
-                     HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, R_NT, R_PLAYERS, REC_NONE, SP_MOVE, SP_SEAT,
+                     HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, R_PLAYERS, REC_NONE, SP_MOVE, SP_SEAT,
                      SPLAYS, ST_SIZE, TURN, WINNER)
 from .rng import N_STREAMS, seed_deal
 

@@ -10,11 +10,11 @@ from .jit import kernel
 
 from .bits import ctz
 from .rng import below
-from .layout import (ACT_DRAW, ACT_PASS, ACT_PLAY, ARMS, BN, BON, BTOP, COV, DDEALT, DRAWS, E_LEAD,
+from .layout import (ACT_DRAW, ACT_PASS, ARMS, BN, BON, BTOP, COV, DDEALT, DRAWS, E_LEAD,
                      EB, ED, ENDED, EV, FD_MOVE, FD_SEAT, FIRST, FORCED, HAND, HCNT, HPIPS, LONE,
                      LOSTFD, NPASS, NPL, PASSES, PLAYED, PLAYS, PTS, R_ARMS_AFTER, R_BLOCK_MODE,
                      R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE,
-                     R_ROUND, R_SPINNER, R_W, REC_ALL, REC_NONE, SB, SEAT0, SP_MOVE, SP_SEAT, SPAT,
+                     R_ROUND, R_SPINNER, R_W, REC_ALL, SB, SEAT0, SP_MOVE, SP_SEAT, SPAT,
                      SPIN, SPLAYS, ST_SIZE, TURN, USED, VOID, WINNER, BLOCK_OPP_MINUS_OWN,
                      BLOCK_OPP_PIPS, OUT_FIXED, OUT_OPP_PIPS)
 

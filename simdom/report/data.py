@@ -58,15 +58,10 @@ def _rates(sums: pl.DataFrame, keys: list[str], players: int) -> pl.DataFrame:
         blocked_share=m.ratio("blocked")[0], tiles_placed=m.ratio("tiles")[0])
 
 
-def _label(res: Results, multi: bool) -> str:
-    return res.name if not multi else f"{res.name}"
-
-
 def build_sections(results: list[Results]) -> list[Section]:
-    multi = len(results) > 1
     fine = {r.path: _fine_sums(r) for r in results}
     out = [_overview(results)]
-    out += _scores(results, fine, multi)
+    out += _scores(results, fine)
     out.append(_seats(results, fine))
     out.append(_first_player(results, fine))
     out.append(_points(results))
@@ -90,7 +85,7 @@ def _overview(results: list[Results]) -> Section:
         [("Results folders and arms", pl.DataFrame(rows))])
 
 
-def _scores(results, fine, multi) -> list[Section]:
+def _scores(results, fine) -> list[Section]:
     tables, figs = [], []
     for r in results:
         df = _rates(fine[r.path], ["arm", "policy"], r.players)

@@ -101,13 +101,6 @@ def welch(a, b, level: float = LEVEL) -> tuple[float, float, float, float]:
     return float(a.mean() - b.mean()), float(lo), float(hi), float(p)
 
 
-def welch_df(se1, df1, se2, df2):
-    """Welch-Satterthwaite degrees of freedom for two independent standard errors."""
-    v1, v2 = np.asarray(se1, float) ** 2, np.asarray(se2, float) ** 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (v1 + v2) ** 2 / (v1**2 / np.asarray(df1, float) + v2**2 / np.asarray(df2, float))
-
-
 def two_proportion_test(k1, n1, k2, n2, level: float = LEVEL) -> tuple[float, float, float, float]:
     """p1 - p2 with a Newcombe (Wilson hybrid) interval and the pooled z-test p-value."""
     p1, p2 = k1 / n1, k2 / n2
