@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# the ahead-of-time kernel (simdom/engine/aot.py): rebuilt when an engine source changes
+KERNEL := $(VENV)/.kernel-stamp
 
-.PHONY: run test test-fast bench clean venv
+.PHONY: run test test-fast bench clean venv kernel
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,19 +14,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-venv: $(STAMP)
+$(KERNEL): $(STAMP) $(wildcard simdom/engine/*.py)
+	$(BIN)/python -m simdom.engine.aot
+	touch $(KERNEL)
 
-run: $(STAMP)
+venv: $(KERNEL)
+
+kernel: $(KERNEL)
+
+run: $(KERNEL)
 	$(BIN)/simdom run scenarios/default.toml
 
-test: $(STAMP)
+test: $(KERNEL)
 	$(BIN)/python -m pytest -q
 
-test-fast: $(STAMP)
+test-fast: $(KERNEL)
 	$(BIN)/python -m pytest -q -m "not slow"
 
-bench: $(STAMP)
+bench: $(KERNEL)
 	$(BIN)/python bench/run_bench.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info simdom/engine/_kernel_*

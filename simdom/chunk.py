@@ -124,23 +124,26 @@ def _exit_with_parent(parent: int | None = None) -> None:
 
 
 def _warm() -> None:
-    """Load (or, the first time on this machine, compile) the kernel once per process; a file lock
-    makes concurrent workers wait for one compile instead of each compiling."""
+    """Load the kernel once per process: the ahead-of-time module when it is built (a millisecond, no
+    numba), else the just-in-time one from numba's cache (or, the first time on this machine, compile
+    it; a file lock makes concurrent workers wait for one compile instead of each compiling)."""
     if _WARM:
         return
     _exit_with_parent()
-    import numba
+    from .engine import aot
     from .engine.api import simulate
     from .rules import preset
-    lock = Path(numba.config.CACHE_DIR) / ".simdom-warm.lock"
     with contextlib.ExitStack() as stack:
-        try:
-            import fcntl
-            lock.parent.mkdir(parents=True, exist_ok=True)
-            fh = stack.enter_context(open(lock, "a"))
-            fcntl.flock(fh, fcntl.LOCK_EX)
-        except (ImportError, OSError):  # pragma: no cover - no locking: each process compiles
-            pass
+        if aot.load() is None:
+            from .engine.jit import cache_dir
+            lock = Path(cache_dir()) / ".simdom-warm.lock"
+            try:
+                import fcntl
+                lock.parent.mkdir(parents=True, exist_ok=True)
+                fh = stack.enter_context(open(lock, "a"))
+                fcntl.flock(fh, fcntl.LOCK_EX)
+            except (ImportError, OSError):  # pragma: no cover - no locking: each process compiles
+                pass
         simulate(preset("threes", 4), "greedy", 0, 0, 1, records=1)
     _WARM.append(True)
 

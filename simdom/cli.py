@@ -45,6 +45,11 @@ def _version(value: bool) -> None:
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                       help="Show the version and the behaviour version, then exit.")) -> None:
     """simdom: simulation and statistics for Threes and Fives."""
+    from .engine import aot
+    try:
+        aot.mode()  # SIMDOM_KERNEL, read by every command that plays deals
+    except RuntimeError as e:
+        fail(str(e))
 
 
 def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:

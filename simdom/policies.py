@@ -14,8 +14,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .engine.kpolicies import (N_PARAMS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM,
-                               POL_ROLLOUT)
+from .engine.layout import (N_PARAMS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM,
+                           POL_ROLLOUT)
 
 NEVER = 1 << 30
 

@@ -1,31 +1,41 @@
 """The simulation engine: a numba kernel over integer data (see layout.py for the data).
 
-Numba's on-disk cache checks only the source file of the function it compiled, not the files of
-the helpers inlined into it. So that a change anywhere in the engine can never run stale machine
-code, the cache lives in a folder named after a hash of every engine source file and the numba
-version (api.py, pure Python, is left out): ``$SIMDOM_CACHE_DIR`` (default ``~/.cache/simdom``) ``/numba-<hash>``. An explicit
-``NUMBA_CACHE_DIR`` wins.
+The kernel's source is compiled two ways, both keyed by :func:`engine_hash`, a hash of every engine
+source file that holds compiled code and of the numba version:
+
+* ahead of time (``python -m simdom.engine.aot``, run by ``make``): the batch entry ``run_batch`` as a
+  C extension, ``simdom/engine/_kernel_<hash>.so``. Importing it takes a millisecond and needs no
+  numba, so `simdom run`'s workers start playing at once (see aot.py);
+* just in time (jit.py): every entry, cached on disk in ``$SIMDOM_CACHE_DIR`` (default
+  ``~/.cache/simdom``) ``/numba-<hash>`` (an explicit ``NUMBA_CACHE_DIR`` wins). Numba's own cache
+  checks only the file of the function it compiled, not the files of the helpers inlined into it;
+  the hash in the folder's name makes sure a change anywhere in the engine never runs stale code.
+
+This module imports no numba: the batch path (layout, tables, work, api.simulate) is plain numpy.
 """
 from __future__ import annotations
 
 import hashlib
-import os
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-import numba
+#: Engine files without compiled code: they do not enter the hash.
+PURE = ("__init__.py", "api.py", "aot.py")
 
 
-def _cache_dir() -> str:
+@lru_cache(maxsize=1)
+def engine_hash() -> str:
+    """16 hex digits: the engine's compiled sources and the numba version."""
     here = Path(__file__).resolve().parent
-    h = hashlib.sha256(numba.__version__.encode())
+    try:
+        nb = version("numba")
+    except PackageNotFoundError:  # pragma: no cover - numba is a dependency
+        nb = "?"
+    h = hashlib.sha256(nb.encode())
     for p in sorted(here.glob("*.py")):
-        if p.name in ("__init__.py", "api.py"):  # no compiled code in these
+        if p.name in PURE:
             continue
         h.update(p.name.encode())
         h.update(p.read_bytes())
-    base = Path(os.environ.get("SIMDOM_CACHE_DIR", Path.home() / ".cache" / "simdom"))
-    return str(base / f"numba-{h.hexdigest()[:16]}")
-
-
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = _cache_dir()
+    return h.hexdigest()[:16]

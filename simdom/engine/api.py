@@ -15,9 +15,16 @@ from ..policies import Policy, kernel_arrays, seat_policies
 from ..rules import Rules
 from ..tiles import END_NAMES, parse_tile, tile_name
 from . import layout as L
-from .batch import (make_work, new_deal, run_batch, setup_hands, step_advance, step_counted, step_finish,
-                    step_legal, step_place)
+from .aot import run_batch as batch_kernel
 from .tables import compile_rules
+from .work import make_work
+
+
+def _steps():
+    """The just-in-time kernel module (batch.py): the entries that step one deal from Python. The batch
+    path (simulate, measure) does not need it and so imports no numba when the ahead-of-time kernel is built."""
+    from . import batch
+    return batch
 
 #: Behaviour version: changes only when the same rules, policies and seed would give other results.
 SIM_VERSION = 2
@@ -77,7 +84,7 @@ def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", se
     deal = np.zeros((n_deals, len(L.DEAL_COLS)), dtype=np.int32)
     cap = max_records(rules, records) * n_deals if records else 1
     rec = np.zeros((cap, L.REC_COLS), dtype=np.int32)
-    n = run_batch(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec, records,
+    n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec, records,
                   make_work(rules.n_tiles), True)
     return Batch(rules, pols, int(seed), deal0, seat, deal, rec[:n] if records else None)
 
@@ -127,7 +134,7 @@ class DealState:
         self.nrec = 0
         tiles = [t for h in hands for t in h] + list(boneyard)
         seats = [s for s, h in enumerate(hands) for _ in h] + [-1] * len(boneyard)
-        setup_hands(self.G, self.St, self.bone, np.array(tiles, dtype=np.int64),
+        _steps().setup_hands(self.G, self.St, self.bone, np.array(tiles, dtype=np.int64),
                     np.array(seats, dtype=np.int64), len(boneyard), first)
         self.hands0 = [list(h) for h in hands]
         self.boneyard0 = list(boneyard)
@@ -140,7 +147,7 @@ class DealState:
         """Deal number ``deal`` of the run with root ``seed``, as the batch kernel deals it."""
         work = make_work(rules.n_tiles)
         St, bone, perm, rng = work[0], work[1], work[2], work[3]
-        new_deal(compile_rules(rules), St, bone, perm, rng, root_key(seed), deal)
+        _steps().new_deal(compile_rules(rules), St, bone, perm, rng, root_key(seed), deal)
         hands = [cls._hand(St, s) for s in range(rules.players)]
         return cls(rules, hands, list(bone[: St[L.BN]]), int(St[L.FIRST]))
 
@@ -170,7 +177,7 @@ class DealState:
         return {END_NAMES[e]: int(self.St[L.EV + e]) for e in range(n)}
 
     def counted(self) -> tuple[int, int]:
-        k, s = step_counted(self.G, self.St)
+        k, s = _steps().step_counted(self.G, self.St)
         return int(k), int(s)
 
     def arms_used(self) -> tuple[bool, bool]:
@@ -194,13 +201,14 @@ class DealState:
         (empty when the deal has ended)."""
         mv_t, mv_e = self.work[4], self.work[5]
         start = self.nrec
-        n, self.nrec = step_advance(self.G, self.St, self.bone, mv_t, mv_e, self.rec, self.nrec, L.REC_ALL, 0)
+        n, self.nrec = _steps().step_advance(self.G, self.St, self.bone, mv_t, mv_e, self.rec, self.nrec,
+                                             L.REC_ALL, 0)
         self._log(start)
         return [(int(mv_t[i]), int(mv_e[i])) for i in range(n)]
 
     def legal(self) -> list[tuple[int, int]]:
         mv_t, mv_e = self.work[4], self.work[5]
-        n = step_legal(self.G, self.St, self.turn, mv_t, mv_e)
+        n = _steps().step_legal(self.G, self.St, self.turn, mv_t, mv_e)
         return [(int(mv_t[i]), int(mv_e[i])) for i in range(n)]
 
     def play(self, tile: int, end: int) -> tuple[int, int, int, int]:
@@ -212,7 +220,7 @@ class DealState:
             raise ValueError(f"seat {self.turn}: {tile_name(tile, mp)} {END_NAMES[end]} is not a legal move; "
                              f"allowed: {allowed}")
         s = self.turn
-        pts, bonus, k, ssum = step_place(self.G, self.St, s, tile, end)
+        pts, bonus, k, ssum = _steps().step_place(self.G, self.St, s, tile, end)
         self.rec[self.nrec] = (0, s, L.ACT_PLAY, tile, end, pts, bonus, k, ssum)
         self.nrec += 1
         self._log(self.nrec - 1)
@@ -234,7 +242,8 @@ class DealState:
         seat = np.zeros((1, self.rules.players, len(L.SEAT_COLS)), dtype=np.int32)
         deal_out = np.zeros((1, len(L.DEAL_COLS)), dtype=np.int32)
         rec = np.zeros((max_records(self.rules, L.REC_ALL), L.REC_COLS), dtype=np.int32)
-        n = run_batch(self.G, ids, par, root_key(seed), deal, 1, seat, deal_out, rec, L.REC_ALL, self.work, False)
+        n = batch_kernel()(self.G, ids, par, root_key(seed), deal, 1, seat, deal_out, rec, L.REC_ALL, self.work,
+                           False)
         start = self.nrec
         self.rec[start:start + n] = rec[:n]
         self.nrec += n
@@ -243,7 +252,7 @@ class DealState:
 
     def settle(self) -> None:
         if self.ended and not self.settled:
-            step_finish(self.G, self.St)
+            _steps().step_finish(self.G, self.St)
             self.settled = True
 
     def totals(self) -> list[int]:
@@ -289,6 +298,7 @@ def measure(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", sec
     rec = np.zeros((1, L.REC_COLS), dtype=np.int32)
     work = make_work(rules.n_tiles)
     key = root_key(seed)
+    run_batch = batch_kernel()
     run_batch(G, ids, par, key, 0, 10, seat, deal, rec, L.REC_NONE, work, True)
     done = 0
     t0 = time.perf_counter()

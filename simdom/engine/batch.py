@@ -6,11 +6,12 @@ from .jit import entry, kernel
 
 from .core import (advance, counted_ends, deal_random, finish, give, legal_moves, place, record, reset,
                    seat_base, start)
-from .kpolicies import choose, make_scratch
+from .kpolicies import choose
 from .layout import (ACT_PLAY, BN, BON, BTOP, DDEALT, DRAWS, EB, ENDED, FD_MOVE, FD_SEAT, FIRST, HCNT,
                      HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, R_PLAYERS, REC_NONE, SP_MOVE, SP_SEAT,
                      SPLAYS, ST_SIZE, TURN, WINNER)
-from .rng import N_STREAMS, seed_deal
+from .rng import seed_deal
+from .work import make_work  # noqa: F401
 
 
 @kernel
@@ -79,13 +80,6 @@ def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, r
         nrec = play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, i)
         collect(G, St, seat_out[i], deal_out[i])
     return nrec
-
-
-def make_work(nt: int) -> tuple:
-    """Every array the kernel needs for one deal at a time: (St, bone, perm, rng, mv_t, mv_e, scratch)."""
-    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64), np.zeros(nt, dtype=np.int64),
-            np.zeros(N_STREAMS, dtype=np.uint64), np.zeros(4 * nt + 4, dtype=np.int64),
-            np.zeros(4 * nt + 4, dtype=np.int64), make_scratch(nt))
 
 
 @entry

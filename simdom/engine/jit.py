@@ -1,4 +1,4 @@
-"""The decorators of kernel functions.
+"""The decorators of kernel functions, and numba's cache folder (see simdom/engine/__init__.py).
 
 ``_nrt=False``: kernel functions never allocate (the Python layer allocates every array and passes it
 in), so numba's reference counting is switched off. Without it, every call between kernel functions
@@ -9,7 +9,22 @@ increfs and decrefs each array argument, which costs ~10 ns per array per call a
 inline across its compiled functions otherwise, and a call passing the game tuple costs tens of ns).
 ``entry`` marks the functions called from Python.
 """
+import os
+from pathlib import Path
+
+import numba
 from numba import njit
+
+from . import engine_hash
+
+
+def cache_dir() -> str:
+    base = Path(os.environ.get("SIMDOM_CACHE_DIR", Path.home() / ".cache" / "simdom"))
+    return str(base / f"numba-{engine_hash()}")
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = cache_dir()
 
 kernel = njit(cache=True, _nrt=False, inline="always", error_model="numpy")
 entry = njit(cache=True, _nrt=False, error_model="numpy")

@@ -13,12 +13,12 @@ import numpy as np
 from .jit import entry, kernel
 
 from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
-from .layout import (BON, BTOP, E_LEAD, EB, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PLAYED, PTS, R_NT,
+from .layout import (POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT,  # noqa: F401
+                     BON, BTOP, E_LEAD, EB, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PLAYED, PTS, R_NT,
                      R_DBL_BOTH, R_PLAYERS, REC_COLS, REC_NONE, ST_SIZE, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
+from .work import make_scratch  # noqa: F401  (the policies' work arrays)
 
-POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
-N_PARAMS = 4
 
 
 @kernel
@@ -353,22 +353,6 @@ def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
 
 
 # ---- dispatch ------------------------------------------------------------------------------------
-
-
-def make_scratch(nt):
-    """Work arrays of the policies, indexed in the kernel:
-
-    0 state copy, 1 boneyard copy, 2-3 move lists (tiles, ends), 4 tiles (int64[nt]), 5 float64 per
-    move, 6-7 end bases k, S, 8 second state copy (a sampled world), 9 tiles (int64[nt]),
-    10 a local random stream (uint64[1]), 11 an unused action-record row (int32[1, REC_COLS]).
-    """
-    m = 4 * nt + 4
-    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
-            np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
-            np.zeros(nt, dtype=np.int64), np.zeros(m, dtype=np.float64),
-            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
-            np.zeros(1, dtype=np.uint64), np.zeros((1, REC_COLS), dtype=np.int32))
 
 
 @kernel

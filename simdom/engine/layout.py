@@ -67,6 +67,13 @@ ACT_PLAY, ACT_DRAW, ACT_PASS = 0, 1, 2
 REC_NONE, REC_PLAYS, REC_ALL = 0, 1, 2
 REC_COLS = 9
 
+# ---- policies and random streams ----------------------------------------------------------------
+#: Policy ids (simdom.policies assigns them to names) and the length of a policy's parameter vector.
+POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
+N_PARAMS = 4
+#: Random streams per deal: 0 deals (shuffle, lot); 1 + s is seat s's policy stream.
+N_STREAMS = 5
+
 # ---- per-seat and per-deal outputs of a batch ----------------------------------------------------
 SEAT_COLS = ("points", "play_points", "bonus", "end_bonus", "scoring_plays", "plays", "draws", "passes",
              "pips_left", "went_out", "doubles_dealt", "lost_first_double")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 from .jit import kernel
+from .layout import N_STREAMS
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -16,7 +17,6 @@ S27 = np.uint64(27)
 S31 = np.uint64(31)
 S32 = np.uint64(32)
 LOW32 = np.uint64(0xFFFFFFFF)
-N_STREAMS = 5  # stream 0: deal (shuffle, lot); 1..4: seat policy streams
 
 
 @kernel

@@ -4,7 +4,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from ..rules import Rules
 from ..tiles import halves, n_tiles, parse_tile
@@ -17,7 +16,6 @@ from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, OUT_FIXED,
 NO_LIMIT = 1 << 30
 
 
-@njit(cache=True)
 def score_table(R, divisors):
     """SCORE[k, S]: a placement scores when k >= min_ends, S > 0 and some divisor divides S (RULES.md 4)."""
     smax = R[R_SMAX]
@@ -44,7 +42,6 @@ def score_table(R, divisors):
     return out
 
 
-@njit(cache=True)
 def bonus_table(nt, last_moves, points):
     """BONUS[m]: points of the first pair whose last_move >= m (0 if none covers m)."""
     out = np.zeros(nt + 2, dtype=np.int64)

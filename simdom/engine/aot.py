@@ -1,0 +1,143 @@
+"""The batch kernel compiled ahead of time: ``run_batch`` as a C extension module.
+
+Why: a process that calls the just-in-time kernel first imports numba (~0.4 s) and loads the
+compiled code from numba's cache (~0.5-0.9 s). `simdom run`'s workers and `simdom bench` instead
+import ``simdom/engine/_kernel_<key>.so``, built from the same source by numba's ahead-of-time
+compiler (``numba.pycc``) for this machine's CPU: a millisecond, no numba. It is one engine compiled
+two ways, not a second copy: the module exports the same ``run_batch`` (batch.py) with its argument
+types fixed, and a test checks that both give identical results.
+
+``key`` is the engine hash (simdom/engine/__init__.py) plus the CPU it was built for, so editing the
+engine or moving to another CPU never runs a stale or foreign module: :func:`load` then finds none
+and the caller falls back to the just-in-time kernel (same results, slower start).
+
+    python -m simdom.engine.aot          # build it (``make`` does): ~10 s with a warm numba cache
+    SIMDOM_KERNEL=jit simdom run ...     # never use it; =aot: fail when it is missing
+
+This module imports numba only to build.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import platform
+import sys
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+
+from . import engine_hash
+
+HERE = Path(__file__).resolve().parent
+PREFIX = "_kernel_"
+MODES = ("auto", "aot", "jit")
+
+
+def _cpu() -> str:
+    """The CPU the module is built for: its model and instruction-set flags (Linux), else the platform."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            lines = [ln for ln in fh.read(1 << 16).splitlines() if ln.startswith(("model name", "flags"))]
+        return "\n".join(lines[:2])
+    except OSError:  # pragma: no cover - not Linux
+        return platform.processor() or platform.machine()
+
+
+@lru_cache(maxsize=1)
+def module_name() -> str:
+    cpu = hashlib.sha256(_cpu().encode()).hexdigest()[:8]
+    return f"{PREFIX}{engine_hash()}_{cpu}"
+
+
+def mode() -> str:
+    m = os.environ.get("SIMDOM_KERNEL", "auto").strip().lower() or "auto"
+    if m not in MODES:
+        raise RuntimeError(f"SIMDOM_KERNEL={m!r} is invalid; allowed: {', '.join(MODES)}")
+    return m
+
+
+@lru_cache(maxsize=1)
+def load() -> ModuleType | None:
+    """The ahead-of-time module of the current engine on this CPU, or None (not built, stale, or
+    SIMDOM_KERNEL=jit)."""
+    m = mode()
+    if m == "jit":
+        return None
+    try:
+        return importlib.import_module(f"{__package__}.{module_name()}")
+    except ImportError as e:
+        if m == "aot":
+            raise RuntimeError(f"SIMDOM_KERNEL=aot but the ahead-of-time kernel {module_name()} is not built "
+                               f"({e}); build it with `python -m simdom.engine.aot` (make does)") from None
+        return None
+
+
+def run_batch():
+    """The batch kernel: the ahead-of-time one when it is built, else the just-in-time one."""
+    mod = load()
+    if mod is not None:
+        return mod.run_batch
+    from .batch import run_batch as jit_run_batch
+    return jit_run_batch
+
+
+def signature():
+    """run_batch's argument types, read off the arrays the Python layer passes (api.simulate)."""
+    import numpy as np
+    from numba import typeof, types
+
+    from ..rules import preset
+    from . import layout as L
+    from .tables import compile_rules
+    from .work import make_work
+    from ..policies import kernel_arrays, seat_policies
+
+    rules = preset("threes", 4)
+    ids, par = kernel_arrays(seat_policies("greedy", 4))
+    seat = np.zeros((1, 4, len(L.SEAT_COLS)), np.int32)
+    deal = np.zeros((1, len(L.DEAL_COLS)), np.int32)
+    rec = np.zeros((1, L.REC_COLS), np.int32)
+    return types.int64(typeof(compile_rules(rules)), typeof(ids), typeof(par), types.uint64, types.int64,
+                       types.int64, typeof(seat), typeof(deal), typeof(rec), types.int64,
+                       typeof(make_work(rules.n_tiles)), types.boolean)
+
+
+def build(force: bool = False, quiet: bool = False) -> Path:
+    """Compile the module into this folder (if it is not there yet) and remove stale ones."""
+    import warnings
+
+    name = module_name()
+    say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr))
+    existing = [p for p in HERE.glob(f"{PREFIX}*") if p.name.split(".")[0] == name]
+    if existing and not force:
+        say(f"simdom: ahead-of-time kernel {name} is up to date")
+        return existing[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc is marked for deprecation; see the module doc
+        from numba.pycc import CC
+
+        from .batch import run_batch as kernel_run_batch
+
+        cc = CC(name)
+        cc.output_dir = str(HERE)
+        cc.target_cpu = "host"
+        cc.verbose = False
+
+        @cc.export("run_batch", signature())
+        def _run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh):  # pragma: no cover
+            return kernel_run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh)
+
+        say(f"simdom: compiling the ahead-of-time kernel {name} (a few minutes when numba's cache is cold)")
+        cc.compile()
+    out = next(p for p in HERE.glob(f"{PREFIX}*") if p.name.split(".")[0] == name)
+    for p in HERE.glob(f"{PREFIX}*"):
+        if p.name.split(".")[0] != name:
+            p.unlink()  # a stale build: another engine or CPU
+    load.cache_clear()
+    say(f"simdom: built {out.relative_to(HERE.parent.parent)}")
+    return out
+
+
+if __name__ == "__main__":
+    build(force="--force" in sys.argv[1:])

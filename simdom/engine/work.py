@@ -1,0 +1,30 @@
+"""The kernel's work arrays, allocated in Python (the kernel never allocates). Plain numpy: the batch
+path of `simdom run` needs them without importing numba."""
+from __future__ import annotations
+
+import numpy as np
+
+from .layout import N_STREAMS, REC_COLS, ST_SIZE
+
+
+def make_work(nt: int) -> tuple:
+    """Every array the kernel needs for one deal at a time: (St, bone, perm, rng, mv_t, mv_e, scratch)."""
+    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64), np.zeros(nt, dtype=np.int64),
+            np.zeros(N_STREAMS, dtype=np.uint64), np.zeros(4 * nt + 4, dtype=np.int64),
+            np.zeros(4 * nt + 4, dtype=np.int64), make_scratch(nt))
+
+
+def make_scratch(nt):
+    """Work arrays of the policies, indexed in the kernel:
+
+    0 state copy, 1 boneyard copy, 2-3 move lists (tiles, ends), 4 tiles (int64[nt]), 5 float64 per
+    move, 6-7 end bases k, S, 8 second state copy (a sampled world), 9 tiles (int64[nt]),
+    10 a local random stream (uint64[1]), 11 an unused action-record row (int32[1, REC_COLS]).
+    """
+    m = 4 * nt + 4
+    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
+            np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
+            np.zeros(nt, dtype=np.int64), np.zeros(m, dtype=np.float64),
+            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
+            np.zeros(1, dtype=np.uint64), np.zeros((1, REC_COLS), dtype=np.int32))
