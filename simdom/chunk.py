@@ -194,8 +194,11 @@ MOVE_PARQUET: dict[str, Any] = dict(use_dictionary=True)
 def aggregate(plan: Plan, points: np.ndarray, win: np.ndarray) -> np.ndarray:
     """Summary sums of a chunk from its points and win shares shaped [arm, deal, rotation, seat]."""
     # by player: seat s plays player (s + r) % P in rotation r, so rolling seat s to (s + r) % P
-    Xp = np.stack([np.roll(points[:, :, r, :], r, axis=-1) for r in range(points.shape[2])]).mean(axis=0)
-    Xw = np.stack([np.roll(win[:, :, r, :], r, axis=-1) for r in range(win.shape[2])]).mean(axis=0)
+    if points.shape[2] == 1:  # one rotation: seat s is player s
+        Xp, Xw = points[:, :, 0, :].astype(np.float64), win[:, :, 0, :]
+    else:
+        Xp = np.stack([np.roll(points[:, :, r, :], r, axis=-1) for r in range(points.shape[2])]).mean(axis=0)
+        Xw = np.stack([np.roll(win[:, :, r, :], r, axis=-1) for r in range(win.shape[2])]).mean(axis=0)
     out = np.zeros((len(plan.groups()), len(AGG)))
     for g, (a, _, players) in enumerate(plan.groups()):
         idx = list(players)
@@ -232,15 +235,25 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         rules = _rules(plan.rules[a])
         for r in range(R):
             pols = [plan.policies[a][(s + r) % P] for s in range(P)]
-            b = simulate(rules, pols, plan.seed, d0, n, records=L.REC_PLAYS if plan.moves else L.REC_NONE)
-            seat[a, r], deal[a, r] = b.seat, b.deal
+            b = simulate(rules, pols, plan.seed, d0, n, records=L.REC_PLAYS if plan.moves else L.REC_NONE,
+                         out=(seat[a, r], deal[a, r]))
             if plan.moves:
                 moves.append((a, r, b.records))
-    # rows in the order arm, deal, rotation, seat; one contiguous array per column
+    # rows in the order arm, deal, rotation, seat: each column is gathered from these views in one pass
+    # (with its conversion to the column's type), never through a transposed copy of the whole block
     rows = A * n * R * P
-    seat = np.ascontiguousarray(seat.transpose(4, 0, 2, 1, 3)).reshape(len(L.SEAT_COLS), rows)
-    deal = np.ascontiguousarray(deal.transpose(3, 0, 2, 1)).reshape(len(L.DEAL_COLS), A * n * R)
-    points = seat[L.SEAT_COLS.index("points")]
+    by_row = seat.transpose(0, 2, 1, 3, 4)             # [arm, deal, rotation, seat, column]
+    per_deal = deal.transpose(0, 2, 1, 3)[:, :, :, None, :]  # [arm, deal, rotation, 1, column]
+    shape = (A, n, R, P)
+
+    def seat_col(c: str, dtype) -> np.ndarray:
+        return by_row[..., L.SEAT_COLS.index(c)].astype(dtype, order="C").reshape(-1)
+
+    def deal_col(c: str, dtype) -> np.ndarray:
+        v = np.broadcast_to(per_deal[..., L.DEAL_COLS.index(c)], shape)
+        return v.astype(dtype, order="C").reshape(-1)
+
+    points = seat_col("points", np.int32)
     win = _win(points.reshape(-1, P)).reshape(-1)
     # the row pattern of one deal (rotation, seat) and of one arm
     rot1 = np.repeat(np.arange(R, dtype=np.int8), P)
@@ -252,27 +265,25 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         "rotation": pa.array(np.tile(rot1, A * n)), "seat": pa.array(np.tile(seat1, A * n)),
         "player": pa.array(np.tile(player1, A * n)),
         "policy": _strings(np.repeat(pcode[:, player1], n, axis=0).reshape(-1), vocab),
-        "win": pa.array(win),
+        "win": pa.array(win), "points": pa.array(points),
     }
-    for i, c in enumerate(L.SEAT_COLS):
+    for c in L.SEAT_COLS:
         typ = DEAL_SCHEMA.field(c).type
-        cols[c] = pa.array(seat[i] != 0) if typ == pa.bool_() else _int(seat[i], typ)
-
-    def per_deal(c: str) -> np.ndarray:
-        return np.repeat(deal[L.DEAL_COLS.index(c)], P)
-
-    cols["end"] = _strings(per_deal("end") - 1, ["domino", "blocked"])
+        if c != "points":
+            cols[c] = pa.array(seat_col(c, np.bool_ if typ == pa.bool_() else typ.to_pandas_dtype()), typ)
+    cols["end"] = _strings(deal_col("end", np.int32) - 1, ["domino", "blocked"])
     for c in ("first_seat", "tiles_placed"):
-        cols[c] = _int(per_deal(c), DEAL_SCHEMA.field(c).type)
+        typ = DEAL_SCHEMA.field(c).type
+        cols[c] = pa.array(deal_col(c, typ.to_pandas_dtype()), typ)
     for c in ("first_double", "spinner"):
-        mv = per_deal(f"{c}_move")
+        mv = deal_col(f"{c}_move", np.int16)
         none = mv <= 0
-        cols[f"{c}_move"] = _int(mv, pa.int16(), none)
-        cols[f"{c}_seat"] = _int(per_deal(f"{c}_seat"), pa.int8(), none)
+        cols[f"{c}_move"] = pa.array(mv, pa.int16(), mask=none)
+        cols[f"{c}_seat"] = pa.array(deal_col(f"{c}_seat", np.int8), pa.int8(), mask=none)
     table = pa.Table.from_arrays([cols[f.name] for f in DEAL_SCHEMA], schema=_written(DEAL_SCHEMA))
-    agg = aggregate(plan, points.reshape(A, n, R, P), win.reshape(A, n, R, P))
+    agg = aggregate(plan, points.reshape(shape), win.reshape(shape))
     deals_bytes = _parquet(table, plan, chunk, DEAL_PARQUET)
-    del table, cols, seat, deal
+    del table, cols, seat, deal, by_row, per_deal
     moves_bytes, move_rows = None, 0
     if plan.moves:
         mt = _moves_table(plan, moves, d0, n, vocab, pcode, tile_name, END_NAMES)

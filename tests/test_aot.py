@@ -99,3 +99,20 @@ def test_a_missing_module_falls_back_or_fails_as_asked(monkeypatch):
             aot.load()
     finally:
         aot.load.cache_clear()
+
+
+def test_simulate_fills_given_arrays_as_it_fills_its_own():
+    from simdom.engine.api import simulate
+    rules = preset("fives", 3)
+    own = simulate(rules, "greedy", 5, 100, 50)
+    seat = np.zeros((2, 50, 3, len(L.SEAT_COLS)), np.int32)  # views of a bigger block, as simdom run passes
+    deal = np.zeros((2, 50, len(L.DEAL_COLS)), np.int32)
+    b = simulate(rules, "greedy", 5, 100, 50, out=(seat[1], deal[1]))
+    assert b.seat is seat[1].base or np.shares_memory(b.seat, seat)
+    np.testing.assert_array_equal(seat[1], own.seat)
+    np.testing.assert_array_equal(deal[1], own.deal)
+    assert not seat[0].any()
+    with pytest.raises(ValueError, match="C-contiguous writable int32"):
+        simulate(rules, "greedy", 5, 100, 50, out=(seat[1].astype(np.int64), deal[1]))
+    with pytest.raises(ValueError, match="shapes"):
+        simulate(rules, "greedy", 5, 100, 49, out=(seat[1], deal[1]))

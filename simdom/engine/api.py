@@ -75,13 +75,22 @@ class Batch:
 
 
 def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal0: int = 0,
-             n_deals: int = 1, records: int = L.REC_NONE) -> Batch:
-    """Play deals ``deal0 .. deal0 + n_deals - 1`` of the run with root ``seed``."""
+             n_deals: int = 1, records: int = L.REC_NONE,
+             out: "tuple[np.ndarray, np.ndarray] | None" = None) -> Batch:
+    """Play deals ``deal0 .. deal0 + n_deals - 1`` of the run with root ``seed``. ``out``: the (seat,
+    deal) arrays to fill instead of new ones (C-contiguous int32 of the shapes :class:`Batch` gives)."""
     pols = seat_policies(policies, rules.players)
     ids, par = kernel_arrays(pols)
     G = compile_rules(rules)
-    seat = np.zeros((n_deals, rules.players, len(L.SEAT_COLS)), dtype=np.int32)
-    deal = np.zeros((n_deals, len(L.DEAL_COLS)), dtype=np.int32)
+    if out is None:
+        seat = np.zeros((n_deals, rules.players, len(L.SEAT_COLS)), dtype=np.int32)
+        deal = np.zeros((n_deals, len(L.DEAL_COLS)), dtype=np.int32)
+    else:
+        seat, deal = out
+        want = ((n_deals, rules.players, len(L.SEAT_COLS)), (n_deals, len(L.DEAL_COLS)))
+        if (seat.shape, deal.shape) != want or not all(a.dtype == np.int32 and a.flags.c_contiguous
+                                                        and a.flags.writeable for a in out):
+            raise ValueError(f"out: C-contiguous writable int32 arrays of shapes {want} needed")
     cap = max_records(rules, records) * n_deals if records else 1
     rec = np.zeros((cap, L.REC_COLS), dtype=np.int32)
     n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec, records,
