@@ -215,6 +215,19 @@ def _win(points: np.ndarray) -> np.ndarray:
     return top / top.sum(axis=-1, keepdims=True)
 
 
+_BLOCKS: dict[str, np.ndarray] = {}
+
+
+def _block(name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """The kernel's output block for a chunk, kept by the worker from chunk to chunk: a fresh 10+ MB
+    array per chunk would cost thousands of page faults each time. Every cell is overwritten."""
+    size = int(np.prod(shape))
+    buf = _BLOCKS.get(name)
+    if buf is None or buf.size < size:
+        buf = _BLOCKS[name] = np.empty(size, np.int32)
+    return buf[:size].reshape(shape)
+
+
 def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     """Play chunk ``chunk`` for every arm and rotation; return its Parquet parts and summary sums."""
     from .engine import layout as L
@@ -228,8 +241,8 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     n, A, R, P = d1 - d0, len(plan.arm_names), plan.rotations, plan.players
     vocab = plan.policy_vocab()
     pcode = np.array([[vocab.index(p) for p in pols] for pols in plan.policies], np.int32)
-    seat = np.empty((A, R, n, P, len(L.SEAT_COLS)), np.int32)
-    deal = np.empty((A, R, n, len(L.DEAL_COLS)), np.int32)
+    seat = _block("seat", (A, R, n, P, len(L.SEAT_COLS)))
+    deal = _block("deal", (A, R, n, len(L.DEAL_COLS)))
     moves: list[tuple[int, int, np.ndarray]] = []
     for a in range(A):
         rules = _rules(plan.rules[a])
