@@ -131,7 +131,7 @@ def _warm() -> None:
         return
     _exit_with_parent()
     from .engine import aot
-    from .engine.api import simulate
+    from .engine.api import SIM_VERSION, simulate
     from .rules import preset
     with contextlib.ExitStack() as stack:
         if aot.load() is None:
@@ -146,6 +146,10 @@ def _warm() -> None:
                 pass
         simulate(preset("threes", 4), "greedy", 0, 0, 1, records=1)
     _WARM.append(True)
+    # one deal through the whole chunk path: pyarrow's and numpy's one-time set-up (lazy imports, the
+    # Parquet writer, the codecs) is done here, once, and local workers inherit it when forked
+    rules = json.dumps(preset("threes", 4).to_dict(), sort_keys=True)
+    play_chunk(Plan((rules,), (("greedy",) * 4,), ("warm",), 4, 1, 0, 1, 1, True, "warm", SIM_VERSION), 0)
 
 
 def _strings(codes: np.ndarray, vocab: list[str]) -> pa.Array:
