@@ -165,9 +165,8 @@ def _written(schema: pa.Schema) -> pa.Schema:
                       for f in schema])
 
 
-def _int(values: np.ndarray, typ: pa.DataType, null_when: np.ndarray | None = None) -> pa.Array:
-    arr = values.astype(typ.to_pandas_dtype(), copy=False)
-    return pa.array(arr, typ, mask=null_when) if null_when is not None else pa.array(arr, typ)
+def _int(values: np.ndarray, typ: pa.DataType) -> pa.Array:
+    return pa.array(values.astype(typ.to_pandas_dtype(), copy=False), typ)
 
 
 def _parquet(table: pa.Table, plan: Plan, chunk: int, options: dict[str, Any]) -> bytes:
