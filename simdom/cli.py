@@ -275,11 +275,13 @@ def bench_cmd(
         done, el = measure(r, pols, seconds)
     rate = done / el
     pol_text = ",".join(map(str, pols)) if len(set(map(str, pols))) > 1 else str(pols[0])
+    from .engine import aot
+    kernel = "ahead-of-time" if aot.load() is not None else "just-in-time"
     console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "
-                  f"({done:,} deals in {el:.2f} s, one core)")
+                  f"({done:,} deals in {el:.2f} s, one core, {kernel} kernel)")
     if as_json:
         print(json.dumps({"rules": rules, "players": players, "policy": pol_text, "deals": done,
-                          "seconds": round(el, 3), "deals_per_s": round(rate, 1)}))
+                          "seconds": round(el, 3), "deals_per_s": round(rate, 1), "kernel": kernel}))
 
 
 def _register_extensions() -> None:
