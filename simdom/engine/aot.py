@@ -132,8 +132,8 @@ def build(force: bool = False, quiet: bool = False) -> Path:
         cc.compile()
     out = next(p for p in HERE.glob(f"{PREFIX}*") if p.name.split(".")[0] == name)
     for p in HERE.glob(f"{PREFIX}*"):
-        if p.name.split(".")[0] != name:
-            p.unlink()  # a stale build: another engine or CPU
+        if not p.name.startswith(f"{PREFIX}{engine_hash()}_"):
+            p.unlink()  # a stale build of another engine source (other CPUs' builds of this one stay)
     load.cache_clear()
     say(f"simdom: built {out.relative_to(HERE.parent.parent)}")
     return out
