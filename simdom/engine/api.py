@@ -94,7 +94,7 @@ def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", se
     cap = max_records(rules, records) * n_deals if records else 1
     rec = np.zeros((cap, L.REC_COLS), dtype=np.int32)
     n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec, records,
-                  make_work(rules.n_tiles), True)
+                       make_work(rules.n_tiles), True)
     return Batch(rules, pols, int(seed), deal0, seat, deal, rec[:n] if records else None)
 
 
@@ -144,7 +144,7 @@ class DealState:
         tiles = [t for h in hands for t in h] + list(boneyard)
         seats = [s for s, h in enumerate(hands) for _ in h] + [-1] * len(boneyard)
         _steps().setup_hands(self.G, self.St, self.bone, np.array(tiles, dtype=np.int64),
-                    np.array(seats, dtype=np.int64), len(boneyard), first)
+                             np.array(seats, dtype=np.int64), len(boneyard), first)
         self.hands0 = [list(h) for h in hands]
         self.boneyard0 = list(boneyard)
         self.first = first
