@@ -28,7 +28,7 @@ def command() -> list[str]:
     exe = ROOT / ".venv" / "bin" / "simdom"
     if exe.exists() and subprocess.run([str(exe), "stats", "--help"], capture_output=True).returncode == 0:
         return [str(exe)]
-    return [sys.executable, "-m", "simdom.cli_stats"]
+    return [sys.executable, "-m", "simdom.cli.stats"]
 
 
 def timed(args: list[str]) -> float:

@@ -10,7 +10,7 @@ import pytest
 from reference import check
 from simdom.engine import layout as L
 from simdom.engine.api import Batch, DealState, simulate, trace
-from simdom.replay import replay_record
+from simdom.deal.replay import replay_record
 from simdom.rules import preset
 from simdom.tiles import END_CODES, n_tiles, parse_tile, tile_name
 

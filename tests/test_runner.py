@@ -19,12 +19,12 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from simdom.cli_run import register
+from simdom.cli.run import register
 from simdom.engine.api import simulate
 from simdom.rules import preset
-from simdom.runner import Plan, RunError, play_chunk, run
-from simdom.scenario import from_dict
-from simdom.schema import DEAL_SCHEMA, MOVE_SCHEMA
+from simdom.run.runner import Plan, RunError, play_chunk, run
+from simdom.run.scenario import from_dict
+from simdom.results import DEAL_SCHEMA, MOVE_SCHEMA
 
 SIMDOM = str(Path(sys.executable).with_name("simdom"))
 SMALL = {
@@ -247,7 +247,7 @@ def test_dask_cluster_gives_identical_rows(reference, tmp_path):
 
 def test_cli_stats_help_constants_match_the_stats_modules():
     """cli_stats keeps copies of these constants so that loading the CLI (`simdom run` too) skips polars."""
-    from simdom import cli_stats
+    from simdom.cli import stats as cli_stats
     from simdom.stats import output, tables
     assert cli_stats.FORMATS == output.FORMATS
     assert (cli_stats.BY_COLUMNS, cli_stats.MOVE_BY_COLUMNS) == (tables.BY_COLUMNS, tables.MOVE_BY_COLUMNS)

@@ -8,9 +8,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from simdom.cli_run import register
+from simdom.cli.run import register
 from simdom.rules import PRESETS
-from simdom.scenario import ScenarioError, from_dict, load
+from simdom.run.scenario import ScenarioError, from_dict, load
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 SHIPPED = sorted(p for p in SCENARIOS.glob("*.toml") if not p.name.endswith(".deal.toml"))

@@ -11,7 +11,7 @@ import pytest
 from reference import Layout, check, score_move
 from simdom.engine.api import DealState
 from simdom.rules import preset
-from simdom.script import check_expectations, load_script, run_script
+from simdom.deal.script import check_expectations, load_script, run_script
 from simdom.tiles import END_CODES, parse_tile
 
 ROOT = Path(__file__).resolve().parents[1]

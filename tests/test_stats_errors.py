@@ -5,7 +5,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from simdom.cli_stats import register
+from simdom.cli.stats import register
 from synthdata import mix_spec, write
 
 runner = CliRunner()

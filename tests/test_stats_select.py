@@ -8,7 +8,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from simdom.cli_stats import register
+from simdom.cli.stats import register
 from simdom.stats.io import ResultsError, open_results, open_selection
 
 from synthdata import sweep_spec, write

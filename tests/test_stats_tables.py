@@ -7,7 +7,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from simdom.cli_stats import register
+from simdom.cli.stats import register
 from simdom.stats.compare import compare_table
 from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
 from simdom.stats.io import open_results

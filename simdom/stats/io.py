@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 import pyarrow.parquet as pq
 
-from simdom.schema import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
+from simdom.results import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
 from simdom.stats.moments import block_size
 
 KIND = "simdom-results"

@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simdom.schema import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
+from simdom.results import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
 
 THREES_RULES = {
     "max_pip": 6, "hand_size": {"2": 6, "3": 6, "4": 5}, "boneyard_reserve": {"2": 0, "3": 0, "4": 0},

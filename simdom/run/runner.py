@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .schema import DEALS_DIR, MANIFEST, MOVES_DIR
+from ..results import DEALS_DIR, MANIFEST, MOVES_DIR
 
 if TYPE_CHECKING:  # the scenario module (pydantic) is not needed by the workers
     from .scenario import Scenario
@@ -56,7 +56,7 @@ def simdom_version() -> str:
 def now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
-from .chunk import AGG, META_KEY, PARENT_ENV, ChunkResult, Plan, _exit_with_parent, _warm, aggregate, play_chunk
+from .worker import AGG, META_KEY, PARENT_ENV, ChunkResult, Plan, _exit_with_parent, _warm, aggregate, play_chunk
 
 
 # ---- parent side: the folder ---------------------------------------------------------------------
@@ -172,7 +172,7 @@ class RunSummary:
 
 
 def manifest_for(sc: Scenario, moves: bool) -> dict[str, Any]:
-    from .engine.api import SIM_VERSION, root_key
+    from ..engine.api import SIM_VERSION, root_key
     h = sc.settings_hash(moves, SIM_VERSION)
     return {"kind": KIND, "format": FORMAT, "simdom_version": simdom_version(), "sim_version": SIM_VERSION,
             "scenario_name": sc.name, "scenario": sc.source, "description": sc.description,

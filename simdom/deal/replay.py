@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .engine import layout as L
-from .engine.api import DealState
-from .rules import from_dict
-from .tiles import END_CODES, parse_tile
+from ..engine import layout as L
+from ..engine.api import DealState
+from ..rules import from_dict
+from ..tiles import END_CODES, parse_tile
 
 
 class ReplayError(ValueError):

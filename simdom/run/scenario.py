@@ -36,8 +36,8 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .policies import PolicyError, seat_policies
-from .rules import PARAMETERS, PRESETS, Rules, RulesError, preset
+from ..policies import PolicyError, seat_policies
+from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 
 #: Rows of one chunk (deals x arms x rotations x seats) aimed at when chunk_size is not given.
 AUTO_CHUNK_ROWS = 200_000

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .schema import DEAL_SCHEMA, MOVE_SCHEMA
+from ..results import DEAL_SCHEMA, MOVE_SCHEMA
 
 if TYPE_CHECKING:  # the scenario module (pydantic) is not needed by the workers
     from .scenario import Scenario
@@ -49,7 +49,7 @@ class Plan:
 
     @classmethod
     def of(cls, sc: Scenario, moves: bool, settings_hash: str) -> "Plan":
-        from .engine.api import SIM_VERSION
+        from ..engine.api import SIM_VERSION
         return cls(tuple(json.dumps(a.rules.to_dict(), sort_keys=True) for a in sc.arms),
                    tuple(a.policies for a in sc.arms), tuple(a.name for a in sc.arms), sc.players,
                    sc.rotations, sc.seed, sc.deals, sc.chunk_size, bool(moves), settings_hash, SIM_VERSION)
@@ -96,7 +96,7 @@ class ChunkResult:
 # ---- worker side ---------------------------------------------------------------------------------
 @lru_cache(maxsize=64)
 def _rules(text: str):
-    from .rules import from_dict
+    from ..rules import from_dict
     d = json.loads(text)
     return from_dict(d)
 
@@ -130,12 +130,12 @@ def _warm() -> None:
     if _WARM:
         return
     _exit_with_parent()
-    from .engine import aot
-    from .engine.api import SIM_VERSION, simulate
-    from .rules import preset
+    from ..engine import aot
+    from ..engine.api import SIM_VERSION, simulate
+    from ..rules import preset
     with contextlib.ExitStack() as stack:
         if aot.load() is None:
-            from .engine.jit import cache_dir
+            from ..engine.jit import cache_dir
             lock = Path(cache_dir()) / ".simdom-warm.lock"
             try:
                 import fcntl
@@ -233,9 +233,9 @@ def _block(name: str, shape: tuple[int, ...]) -> np.ndarray:
 
 def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     """Play chunk ``chunk`` for every arm and rotation; return its Parquet parts and summary sums."""
-    from .engine import layout as L
-    from .engine.api import SIM_VERSION, simulate
-    from .tiles import END_NAMES, tile_name
+    from ..engine import layout as L
+    from ..engine.api import SIM_VERSION, simulate
+    from ..tiles import END_NAMES, tile_name
     if SIM_VERSION != plan.sim_version:  # a cluster worker with another simdom installed
         raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
                            f"{plan.sim_version}: install the same simdom on every worker")

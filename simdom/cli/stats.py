@@ -201,7 +201,7 @@ def register(app: typer.Typer) -> None:
 
 
 def main() -> None:
-    """Standalone entry point (``python -m simdom.cli_stats``) until simdom.cli registers the commands."""
+    """Standalone entry point (``python -m simdom.cli.stats``) until simdom.cli registers the commands."""
     app = typer.Typer(help="simdom statistics commands", no_args_is_help=True)
     register(app)
     app()

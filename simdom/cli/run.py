@@ -41,7 +41,7 @@ def summary_table(summary) -> Table:
     with the same rules."""
     from rich import box
 
-    from .runner import summary_rows
+    from ..run.runner import summary_rows
     rows = summary_rows(summary)
     plan = summary.plan
     bases = sorted({plan.arm_names[plan.baseline(a)] for a in range(len(plan.arm_names))},
@@ -73,7 +73,7 @@ def summary_table(summary) -> Table:
 def headlines(summary) -> list[str]:
     """One line per arm and policy group that differs from its baseline (the first arm with the same
     rules): its paired gain."""
-    from .runner import summary_rows
+    from ..run.runner import summary_rows
     plan = summary.plan
     out = []
     for r in summary_rows(summary):
@@ -118,8 +118,8 @@ def run_cmd(
 
       simdom run scenarios/balance-4p.toml --backend dask --scheduler tcp://10.0.0.5:8786
     """
-    from .runner import RunError, RunInterrupted, run
-    from .scenario import ScenarioError, load
+    from ..run.runner import RunError, RunInterrupted, run
+    from ..run.scenario import ScenarioError, load
 
     err = Console(stderr=True)
     console = Console()

@@ -28,9 +28,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine.api import DealState
-from .rules import Rules, RulesError, preset
-from .tiles import END_CODES, END_NAMES, parse_tile
+from ..engine.api import DealState
+from ..rules import Rules, RulesError, preset
+from ..tiles import END_CODES, END_NAMES, parse_tile
 
 
 class ScriptError(ValueError):

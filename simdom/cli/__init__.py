@@ -10,9 +10,9 @@ from typing import Any, List, Optional
 import typer
 from rich.console import Console
 
-from . import __version__
-from .policies import PolicyError, seat_policies
-from .rules import PRESET_SOURCES, PRESETS, PARAMETERS, RulesError, preset
+from .. import __version__
+from ..policies import PolicyError, seat_policies
+from ..rules import PRESET_SOURCES, PRESETS, PARAMETERS, RulesError, preset
 
 app = typer.Typer(
     name="simdom",
@@ -36,7 +36,7 @@ def fail(message: str) -> "typer.Exit":
 
 def _version(value: bool) -> None:
     if value:
-        from .engine.api import SIM_VERSION
+        from ..engine.api import SIM_VERSION
         console.print(f"simdom {__version__} (behaviour version {SIM_VERSION})")
         raise typer.Exit()
 
@@ -45,7 +45,7 @@ def _version(value: bool) -> None:
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                       help="Show the version and the behaviour version, then exit.")) -> None:
     """simdom: simulation and statistics for Threes and Fives."""
-    from .engine import aot
+    from ..engine import aot
     try:
         aot.mode()  # SIMDOM_KERNEL, read by every command that plays deals
     except RuntimeError as e:
@@ -162,7 +162,7 @@ def trace_cmd(
     """
     from rich.progress import Progress
 
-    from .engine.api import trace
+    from ..engine.api import trace
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
@@ -218,9 +218,9 @@ def replay_cmd(
       simdom replay threes.jsonl --deal 12
       simdom replay --rules fives --players 4 --policy greedy --seed 7 --deal 3
     """
-    from .engine.api import trace
-    from .replay import ReplayError, render, replay_record
-    from .script import ScriptError, check_expectations, load_script, run_script
+    from ..engine.api import trace
+    from ..deal.replay import ReplayError, render, replay_record
+    from ..deal.script import ScriptError, check_expectations, load_script, run_script
 
     title = ""
     if script is not None:
@@ -267,7 +267,7 @@ def bench_cmd(
       simdom bench --rules threes --players 4 --policy random --seconds 5
       simdom bench -r fives -p greedy -t 3 --json
     """
-    from .engine.api import measure
+    from ..engine.api import measure
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
@@ -275,7 +275,7 @@ def bench_cmd(
         done, el = measure(r, pols, seconds)
     rate = done / el
     pol_text = ",".join(map(str, pols)) if len(set(map(str, pols))) > 1 else str(pols[0])
-    from .engine import aot
+    from ..engine import aot
     kernel = "ahead-of-time" if aot.load() is not None else "just-in-time"
     console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "
                   f"({done:,} deals in {el:.2f} s, one core, {kernel} kernel)")
@@ -287,11 +287,11 @@ def bench_cmd(
 def _register_extensions() -> None:
     import importlib
 
-    for name in ("cli_run", "cli_stats", "cli_policies"):
+    for name in ("run", "stats", "policies"):
         try:
-            mod = importlib.import_module(f"simdom.{name}")
+            mod = importlib.import_module(f"simdom.cli.{name}")
         except ModuleNotFoundError as e:  # a part still being written
-            if e.name != f"simdom.{name}":
+            if e.name != f"simdom.cli.{name}":
                 raise
             continue
         mod.register(app)
