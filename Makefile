@@ -35,4 +35,4 @@ bench: $(KERNEL)
 	$(BIN)/python bench/run_bench.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info simdom/engine/_kernel_*
+	rm -rf $(VENV) build *.egg-info
