@@ -136,15 +136,14 @@ def _prune(keep: int = KEEP) -> None:
 
 def build(force: bool = False, quiet: bool = False) -> Path:
     """Compile the module into the cache folder (if it is not there yet)."""
-    import warnings
-
-    from numba.core.errors import NumbaPendingDeprecationWarning
-
     out = module_path()
     say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr))
     if out.is_file() and not force:
         say(f"simdom: ahead-of-time kernel {module_name()} is up to date ({out})")
         return out
+    import warnings
+
+    from numba.core.errors import NumbaPendingDeprecationWarning
     out.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
         # the one known warning: numba.pycc is pending deprecation (see the module doc)
