@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
+
+from .common import console, err, fail
 
 
 class Backend(str, Enum):
@@ -122,12 +123,6 @@ def run_cmd(
     from ..run.runner import RunError, RunInterrupted, run
     from ..run.scenario import ScenarioError, load
 
-    err = Console(stderr=True)
-    console = Console()
-
-    def fail(msg: str, code: int = 2) -> None:
-        err.print(f"[bold red]Error:[/] {msg}", highlight=False, soft_wrap=True)
-        raise typer.Exit(code)
 
     if deals is not None and deals < 1:
         fail(f"--deals {deals} is invalid; allowed: an integer >= 1")
