@@ -170,5 +170,5 @@ def test_rules_are_frozen_and_hashable():
     r = preset("threes", 4)
     with pytest.raises(Exception):
         r.min_ends = 2  # type: ignore[misc]
-    assert hash(r) == hash(preset("threes", 4))
-    assert r.replace(min_ends=2).min_ends == 2 and r.min_ends == 3
+    assert hash(r) == hash(preset("threes", 4)) and r == preset("threes", 4)
+    assert preset("threes", 4, min_ends=2) != r and r.min_ends == 3
