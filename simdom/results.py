@@ -131,6 +131,20 @@ def readme_schema() -> str:
     return "\n\n".join(schema_markdown(t) for t in TABLES.values())
 
 
+README_BEGIN, README_END = "<!-- schema:begin -->", "<!-- schema:end -->"
+
+
+def update_readme(path: Path) -> bool:
+    """Write :func:`readme_schema` between the README's schema markers; True if the file changed."""
+    text = Path(path).read_text()
+    head, _, rest = text.partition(README_BEGIN)
+    _, _, tail = rest.partition(README_END)
+    new = f"{head}{README_BEGIN}\n{readme_schema()}\n{README_END}{tail}"
+    if new != text:
+        Path(path).write_text(new)
+    return new != text
+
+
 # ---- the manifest -------------------------------------------------------------------------------------
 class ArmEntry(BaseModel):
     """One arm of the run: its resolved rules (RULES.md section 11 form) and one policy per player."""
@@ -309,3 +323,11 @@ def encode(spec: TableSpec, players: int, columns: dict[str, Any], settings_hash
         w.add_key_value_metadata({META_KEY: json.dumps({"settings_hash": settings_hash, "chunk": chunk,
                                                         "rows": table.num_rows})})
     return sink.getvalue().to_pybytes()
+
+
+if __name__ == "__main__":  # python -m simdom.results [--readme README.md]
+    import sys
+    if sys.argv[1:2] == ["--readme"]:
+        print("updated" if update_readme(Path(sys.argv[2] if len(sys.argv) > 2 else "README.md")) else "up to date")
+    else:
+        print(readme_schema())
