@@ -12,7 +12,7 @@ from rich.console import Console
 
 from .. import __version__
 from ..policies import PolicyError, seat_policies
-from ..rules import PRESET_SOURCES, PRESETS, PARAMETERS, RulesError, preset
+from ..rules import ALL_PARAMETERS, PRESET_SOURCES, PRESETS, RulesError, preset
 
 app = typer.Typer(
     name="simdom",
@@ -58,7 +58,7 @@ def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:
     for item in items or []:
         key, eq, val = item.partition("=")
         if not eq:
-            fail(f"--set {item!r}: write --set PARAMETER=VALUE; parameters: {', '.join(PARAMETERS)}")
+            fail(f"--set {item!r}: write --set PARAMETER=VALUE; parameters: {', '.join(ALL_PARAMETERS)}")
         try:
             out[key.strip()] = tomllib.loads(f"v = {val.strip()}")["v"]
         except tomllib.TOMLDecodeError:
