@@ -12,7 +12,7 @@ from rich.console import Console
 
 from .. import __version__
 from ..policies import PolicyError, seat_policies
-from ..rules import ALL_PARAMETERS, PRESET_SOURCES, PRESETS, RulesError, preset
+from ..rules import ALL_PARAMETERS, PRESET_SOURCES, PRESETS, RulesError, from_dict, preset
 
 app = typer.Typer(
     name="simdom",
@@ -145,20 +145,25 @@ def trace_cmd(
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
     deals: int = typer.Option(100, "--deals", "-d", min=1, help="How many deals."),
+    matches: Optional[int] = typer.Option(None, "--matches", "-m", min=1,
+                                          help="Write this many whole matches instead (needs --set target=T > 0)."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="Root seed: deal i depends on (seed, i) alone."),
     first_deal: int = typer.Option(0, "--first-deal", min=0, help="Number of the first deal."),
     out: Path = typer.Option(..., "--out", "-o", help="Output JSON Lines file."),
     overrides: Optional[List[str]] = SET_OPT,
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
-    """Write deals as JSON Lines traces (RULES.md section 11), one deal per line.
+    """Write deals as JSON Lines traces (RULES.md section 11), one deal per line; with --matches, whole
+    matches (RULES.md section 12): one line per deal with its match object, matches 0, 1, 2, ...
 
-    Any deal can be reproduced from its seed and number: [bold]simdom replay --seed S --deal I[/].
+    Any deal can be reproduced from its seed and number: [bold]simdom replay --seed S --deal I[/];
+    any match from its seed and id: [bold]simdom replay --set target=T --seed S --match I[/].
 
     [bold]Examples[/]
 
       simdom trace --rules threes --players 4 --policy greedy --deals 1000 --seed 7 -o threes.jsonl
       simdom trace -r fives -n 3 -p greedy -p random -p hold:until=9 -d 50 -o mixed.jsonl
+      simdom trace -r fives --set target=100 --set teams=partners --matches 20 -o fives100.jsonl
     """
     from rich.progress import Progress
 
@@ -166,18 +171,40 @@ def trace_cmd(
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
+    if matches is not None and not r.is_match:
+        fail("--matches needs a match: rules with target > 0 (RULES.md 12); allowed: --set target=T, "
+             "e.g. --set target=100, or --deals for single deals")
+    if matches is not None and first_deal:
+        fail("--first-deal applies to single deals; allowed with --matches: matches 0 .. M - 1 of --seed")
+    if matches is None and r.is_match:
+        fail(f"target = {r.target} makes every deal part of a match; allowed: --matches M to write whole "
+             "matches, or target = 0 for single deals")
     tmp = _open_out(out, overwrite)
     try:
         with open(tmp, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
-            task = bar.add_task("tracing", total=deals)
-            for i in range(first_deal, first_deal + deals):
-                fh.write(json.dumps(trace(r, pols, seed, i), separators=(",", ":")) + "\n")
-                bar.advance(task)
+            if matches is None:
+                task = bar.add_task("tracing", total=deals)
+                for i in range(first_deal, first_deal + deals):
+                    fh.write(json.dumps(trace(r, pols, seed, i), separators=(",", ":")) + "\n")
+                    bar.advance(task)
+            else:
+                from ..engine.matches import trace_match
+
+                task = bar.add_task("tracing", total=matches)
+                written = 0
+                for m in range(matches):
+                    for rec in trace_match(r, pols, seed, m, deal0=written):
+                        fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                        written += 1
+                    bar.advance(task)
         os.replace(tmp, out)
     finally:
         if tmp.exists():
             tmp.unlink()
-    console.print(f"wrote {deals} deals to {out}")
+    if matches is None:
+        console.print(f"wrote {deals} deals to {out}")
+    else:
+        console.print(f"wrote {matches} match{'es' if matches > 1 else ''} ({written} deals) to {out}")
 
 
 def _read_trace(path: Path, deal: Optional[int]) -> dict[str, Any]:
@@ -200,6 +227,9 @@ def _read_trace(path: Path, deal: Optional[int]) -> dict[str, Any]:
 def replay_cmd(
     trace_file: Optional[Path] = typer.Argument(None, help="A JSON Lines trace file (simdom trace)."),
     deal: Optional[int] = typer.Option(None, "--deal", help="Deal number (default: the file's first deal, or 0)."),
+    match: Optional[int] = typer.Option(None, "--match", min=0,
+                                        help="Match id: show a whole match (RULES.md 12) hand by hand."),
+    hand: Optional[int] = typer.Option(None, "--hand", min=0, help="With --match: also show this deal move by move."),
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal file (TOML)."),
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
@@ -210,18 +240,24 @@ def replay_cmd(
     """Print one deal move by move: hands, each move with its ends, points and bonus, and the totals.
 
     The deal comes from a trace file, a scripted deal, or rules + policies + seed + deal number.
-    Every move is re-played by the engine, so a replay also checks the trace.
+    Every move is re-played by the engine, so a replay also checks the trace. With --match, a whole
+    match: who won, the scoreboard after each deal, and with --hand one deal move by move.
 
     [bold]Examples[/]
 
       simdom replay --script scenarios/seed-game.deal.toml
       simdom replay threes.jsonl --deal 12
       simdom replay --rules fives --players 4 --policy greedy --seed 7 --deal 3
+      simdom replay fives100.jsonl --match 3 --hand 1
+      simdom replay -r fives --set target=100 --seed 7 --match 3
     """
     from ..engine.api import trace
     from ..deal.replay import ReplayError, render, replay_record
     from ..deal.script import ScriptError, check_expectations, load_script, run_script
 
+    if match is not None or hand is not None:
+        _replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
+        return
     title = ""
     if script is not None:
         try:
@@ -237,8 +273,13 @@ def replay_cmd(
         bad = []
     else:
         r = make_rules(rules, players, overrides)
+        if r.is_match:
+            fail(f"target = {r.target}: a deal of a match; allowed: --match I to replay match I, or target = 0")
         rec = trace(r, make_policies(policy, players), seed, deal or 0)
         bad = []
+    if isinstance(rec.get("match"), dict):
+        fail(f"deal {rec.get('deal')} is a deal of match {rec['match'].get('id')}; allowed: --match "
+             f"{rec['match'].get('id')} to replay its match")
     try:
         st, steps = replay_record(rec)
     except (ReplayError, RulesError, KeyError, TypeError, ValueError) as e:
@@ -251,6 +292,35 @@ def replay_cmd(
             console.print(f"[green]all {len(sc.expect)} expectations of the script hold[/]")
 
 
+def _replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides) -> None:
+    """simdom replay --match I: a match from a trace file, or regenerated from rules + seed."""
+    from ..deal.matchtrace import MatchReplayError, match_records, read_records, render_match, replay_match
+    from ..engine.matches import trace_match
+
+    if script is not None:
+        fail("--script is a single scripted deal; allowed with --match: a trace file or --rules/--seed")
+    if match is None:
+        fail("--hand needs --match I (the match whose deal to show)")
+    if trace_file is not None:
+        if not trace_file.exists():
+            fail(f"trace file {trace_file} does not exist")
+        try:
+            recs = match_records(read_records(trace_file), match)
+        except (ValueError, MatchReplayError) as e:
+            fail(f"{trace_file}: {e}")
+    else:
+        r = make_rules(rules, players, overrides)
+        if not r.is_match:
+            fail("--match needs a match: rules with target > 0 (RULES.md 12); allowed: --set target=T, "
+                 "e.g. --set target=100")
+        recs = trace_match(r, make_policies(policy, players), seed, match)
+    try:
+        hands = replay_match(recs)
+        render_match(from_dict(recs[0]["rules"]), hands, console, hand)
+    except (MatchReplayError, RulesError, KeyError, TypeError, ValueError) as e:
+        fail(f"the match does not replay: {e}")
+
+
 @app.command("bench")
 def bench_cmd(
     rules: str = RULES_OPT,
@@ -260,28 +330,41 @@ def bench_cmd(
     overrides: Optional[List[str]] = SET_OPT,
     as_json: bool = typer.Option(False, "--json", help="End with one JSON line (deals_per_s, ...)."),
 ) -> None:
-    """Measure the kernel alone on one core, in deals per second (compile time excluded).
+    """Measure the kernel alone on one core, in deals per second (compile time excluded). With a
+    target (--set target=T > 0), the match kernel: deals per second played inside whole matches.
 
     [bold]Examples[/]
 
       simdom bench --rules threes --players 4 --policy random --seconds 5
       simdom bench -r fives -p greedy -t 3 --json
+      simdom bench -r fives -p greedy --set target=100 --set teams=partners
     """
     from ..engine.api import measure
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
+    n_matches = None
     with console.status(f"measuring {rules}, {players} players, {', '.join(map(str, pols))} ..."):
-        done, el = measure(r, pols, seconds)
+        if r.is_match:
+            from ..engine.matches import measure_matches
+            done, n_matches, el = measure_matches(r, pols, seconds)
+        else:
+            done, el = measure(r, pols, seconds)
     rate = done / el
     pol_text = ",".join(map(str, pols)) if len(set(map(str, pols))) > 1 else str(pols[0])
     from ..engine import aot
     kernel = "ahead-of-time" if aot.load() is not None else "just-in-time"
+    mode = "" if n_matches is None else (f" in {n_matches:,} matches to {r.target} ({n_matches / el:,.0f} "
+                                         f"matches/s, {r.match_end}, teams {r.teams})")
     console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "
-                  f"({done:,} deals in {el:.2f} s, one core, {kernel} kernel)")
+                  f"({done:,} deals{mode} in {el:.2f} s, one core, {kernel} kernel)")
     if as_json:
-        print(json.dumps({"rules": rules, "players": players, "policy": pol_text, "deals": done,
-                          "seconds": round(el, 3), "deals_per_s": round(rate, 1), "kernel": kernel}))
+        row = {"rules": rules, "players": players, "policy": pol_text, "deals": done,
+               "seconds": round(el, 3), "deals_per_s": round(rate, 1), "kernel": kernel}
+        if n_matches is not None:
+            row.update(mode="matches", target=r.target, match_end=r.match_end, teams=r.teams, matches=n_matches,
+                       matches_per_s=round(n_matches / el, 1))
+        print(json.dumps(row))
 
 
 def _register_extensions() -> None:

@@ -21,7 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 #: Engine files without compiled code: they do not enter the hash.
-PURE = ("__init__.py", "api.py", "aot.py")
+PURE = ("__init__.py", "api.py", "aot.py", "matches.py")
 
 
 @lru_cache(maxsize=1)
