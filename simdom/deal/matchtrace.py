@@ -110,13 +110,12 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
     ms.begin_deal()
     actions = rec.get("actions") or []
     steps: list[Step] = []
-    won = False
     for i, a in enumerate(actions):
-        if a.get("act") != "play":
+        if a.get("act") != "play" or st.ended:
             continue
         done = len(st.actions)
         try:
-            pts, bonus, k, s = st.play(parse_tile(a["tile"], mp), END_CODES[a["end"]])
+            pts, bonus, k, s, _ = ms.play(st, parse_tile(a["tile"], mp), END_CODES[a["end"]])
         except (KeyError, ValueError) as e:
             _first_difference(where, actions[:len(st.actions)], st.actions, st.ended)
             raise MatchReplayError(f"{where}, action {i}, seat {a.get('seat')}: {e}") from None
@@ -124,19 +123,12 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
         steps.append(Step(st.tiles_placed, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),
                           f"{k} (sum {s})", pts, bonus))
-        if ms.credit_placement(st.actions[-1]["seat"], pts + bonus):
-            st.stop_at_target()
-            won = True
-            break
-    if not won:
-        done = len(st.actions)
-        if st.advance():  # the forced actions that end the deal, if any
-            _first_difference(where, actions, st.actions, None)
-            raise MatchReplayError(f"{where}: the recorded actions stop before the deal ends "
-                                   f"(seat {st.turn} is to play)")
-        for extra in st.actions[done:]:
-            steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
-        ms.end_deal(st)
+    done = len(st.actions)
+    if not ms.end_deal(st):
+        _first_difference(where, actions, st.actions, None)
+        raise MatchReplayError(f"{where}: the recorded actions stop before the deal ends (seat {st.turn} is to play)")
+    for extra in st.actions[done:]:
+        steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
     ours = st.record(seed=seed, deal=rec.get("deal", 0))
     _first_difference(where, actions, ours["actions"], ours["end"])
     for key in ("end", "end_bonus", "totals"):

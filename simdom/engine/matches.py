@@ -284,15 +284,21 @@ class MatchDeal(DealState):
 
 class MatchState:
     """The scores of one match, stepped from Python deal by deal with the kernel's own credit, end and
-    next-lead functions (matchloop.py)."""
+    next-lead functions (matchloop.py). ``scores``: the sides' scores to start from (default 0: a new
+    match), e.g. to study a position of a match."""
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, scores: Sequence[int] | None = None):
         check_match(rules)
         self.rules = rules
         self.G = compile_rules(rules)
         self.M = np.zeros(L.M_SIZE, np.int64)
         self.M[L.M_WON] = -1
         self.sides = sides(rules)
+        ns = len(self.sides)
+        if scores is not None:
+            if len(scores) != ns or not all(isinstance(x, (int, np.integer)) and 0 <= x for x in scores):
+                raise ValueError(f"scores = {list(scores)!r}; allowed: {ns} integers >= 0, one per side")
+            self.M[L.M_SCORE:L.M_SCORE + ns] = scores
         self.deals = 0
 
     def _get(self, base: int) -> list[int]:
@@ -304,10 +310,12 @@ class MatchState:
 
     @property
     def before(self) -> list[int]:
+        """The side scores before the current deal."""
         return self._get(L.M_BEFORE)
 
     @property
     def credited(self) -> list[int]:
+        """What the current deal has credited to each side so far."""
         return self._get(L.M_CRED)
 
     @property
@@ -325,17 +333,31 @@ class MatchState:
         self.M[L.M_CRED:L.M_CRED + ns] = 0
         self.deals += 1
 
-    def credit_placement(self, seat: int, points: int) -> bool:
-        """Credit a placement's points plus bonus (immediate, exact); True when it wins the match.
-        Under deal_end nothing is credited before the deal ends."""
-        if self.rules.match_end == "deal_end":
-            return False
-        return bool(_steps().step_credit(self.G, self.M, side_of(self.rules, seat), points))
+    def play(self, deal: MatchDeal, tile: int, end: int) -> tuple[int, int, int, int, bool]:
+        """The seat to act in ``deal`` places ``tile`` on ``end`` (ValueError when illegal); under
+        immediate / exact its points plus bonus are credited at once, and a placement that wins the
+        match stops the deal there. Returns (points, bonus, k, S, won): the deal's points, whatever
+        the match credited."""
+        pts, bonus, k, ssum = deal.play(tile, end)
+        won = False
+        if self.rules.match_end != "deal_end":
+            seat = deal.actions[-1]["seat"]
+            won = bool(_steps().step_credit(self.G, self.M, side_of(self.rules, seat), pts + bonus))
+            if won:
+                deal.stop_at_target()
+        return pts, bonus, k, ssum, won
 
-    def end_deal(self, deal: MatchDeal) -> None:
-        """Credit a settled deal's end bonus (or, under deal_end, its totals, then the deal_end rule)."""
+    def end_deal(self, deal: MatchDeal) -> bool:
+        """After the placements: play the forced draws and passes; when the deal has ended, settle it
+        and credit its end bonus (or, under deal_end, its totals, then the deal_end rule). Returns
+        False when a seat still has a move to make (nothing credited)."""
+        if deal.ended == "target":
+            return True
+        if deal.advance():
+            return False
         deal.settle()
         _steps().step_credit_deal_end(self.G, deal.St, self.M)
+        return True
 
     def next_leader(self, deal: MatchDeal) -> int | None:
         """The seat that leads the deal after ``deal`` (any tile), or None for the rules' lead."""
@@ -343,6 +365,7 @@ class MatchState:
         return None if v < 0 else v
 
     def match_object(self, match: int) -> dict[str, Any]:
+        """The current deal's ``match`` object (RULES.md 12)."""
         return match_object(self.rules, match, self.deals - 1, self.before, self.credited, self.over, self.winner)
 
 
