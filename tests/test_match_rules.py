@@ -96,3 +96,13 @@ def test_s12_set_partners_with_3_players_exits_2():
     assert r.exit_code == 2
     text = " ".join(r.output.split())
     assert "teams" in text and "players" in text
+
+
+def test_s12_simdom_run_refuses_a_match_scenario_until_it_plays_matches(tmp_path):
+    """Phase 1: a scenario with target > 0 is refused with a clear error, never run as single deals."""
+    from simdom.run.scenario import ScenarioError, from_dict as scenario
+    with pytest.raises(ScenarioError) as info:
+        scenario({"name": "m", "players": 4, "policies": "greedy", "deals": 10, "seed": 1,
+                  "rules": {"preset": "fives", "target": 100}})
+    msg = str(info.value)
+    assert "target = 100" in msg and "allowed: target = 0" in msg
