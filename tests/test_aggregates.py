@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from simdom.engine.api import simulate
+from simdom.engine.codes import DealEnd
 from simdom.rules import preset
 
 pytestmark = pytest.mark.slow
@@ -69,7 +70,7 @@ def ours(policy):
     pts = b.column("points").astype(np.float64)
     total = pts.sum(axis=1)
     moves = b.column("tiles_placed").astype(np.float64)
-    blocked = (b.column("end") == 2).astype(np.float64)
+    blocked = (b.column("end") == DealEnd.BLOCKED).astype(np.float64)
     sp = b.column("spinner_move")
     sp = sp[sp > 0].astype(np.float64)
     first = b.column("first_seat")
@@ -110,7 +111,7 @@ def test_6_the_lot_is_uniform_over_the_seats(name, players):
     """lead = any (or tile:5-5 held by nobody): the first seat is drawn at random. Chi-square test."""
     from scipy.stats import chisquare
 
-    from simdom.engine.api import DealState
+    from simdom.engine.state import DealState
     from simdom.tiles import parse_tile
 
     rules = preset(name, players=players)
@@ -129,7 +130,7 @@ def test_2_the_shuffle_deals_every_tile_to_every_seat_alike():
     """Each tile lands in each hand (and the boneyard) with probability hand / 28: chi-square per tile."""
     from scipy.stats import chisquare
 
-    from simdom.engine.api import DealState
+    from simdom.engine.state import DealState
 
     rules = preset("threes", players=4)
     n = 3000

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from reference import check
-from simdom.engine import layout as L
-from simdom.engine.api import Batch, DealState, simulate, trace
+from simdom.engine.api import batch_of, output_blocks, simulate, trace
+from simdom.engine.codes import DealEnd, End
+from simdom.engine.state import DealState
 from simdom.deal.replay import replay_record
 from simdom.rules import preset
-from simdom.tiles import END_CODES, n_tiles, parse_tile, tile_name
+from simdom.tiles import n_tiles, parse_tile, tile_name
 
 
 def deal(rules, hands, first=0, top=()):
@@ -31,7 +32,7 @@ def play(st, *moves):
     out = []
     for m in moves:
         t, e = m.split()
-        pts, bonus, _, _ = st.play(parse_tile(t, st.rules.max_pip), END_CODES[e])
+        pts, bonus, _, _ = st.play(parse_tile(t, st.rules.max_pip), End.parse(e))
         out.append((pts, bonus))
     return out
 
@@ -156,7 +157,7 @@ def test_7_domino_ends_the_deal_at_once():
     """After the domino nobody acts, even seats that could still play."""
     st = deal(preset("muggins", players=3, hand_size=1, draw="none"), ["1-2", "2-3", "2-4"], first=0)
     play(st, "1-2 lead")
-    assert st.ended == "domino" and st.advance() == []
+    assert st.ended == DealEnd.DOMINO and st.advance() == []
     assert len(st.record()["actions"]) == 1
 
 
@@ -244,7 +245,7 @@ def test_3_arms_open_after_both_sides_refuses_the_arm_move():
     play(st, "4-4 lead")
     assert moves_of(st) == {(t, e) for t in ("2-4", "3-4", "4-6") for e in "LR"}
     with pytest.raises(ValueError, match="not a legal move"):
-        st.play(parse_tile("4-6", 6), END_CODES["U"])
+        st.play(parse_tile("4-6", 6), End.parse("U"))
     play(st, "4-6 L")                          # one main side covered: arms still closed
     assert set(st.ends()) == {"L", "R"}
 
@@ -258,7 +259,7 @@ def test_3_arms_open_after_both_sides_opens_once_both_sides_are_covered():
     assert set(st.ends()) == {"L", "R", "U", "D"}
     assert ("3-4", "U") in moves_of(st) and ("3-4", "D") in moves_of(st)
     # ends 6, 2 and the empty arms (not counted): 3-4 on U leaves 6 + 2 + 3 = 11
-    assert st.score_of(parse_tile("3-4", 6), END_CODES["U"]) == (0, 0)
+    assert st.score_of(parse_tile("3-4", 6), End.parse("U")) == (0, 0)
     assert play(st, "3-4 U") == [(0, 0)] and st.counted() == (3, 11)
 
 
@@ -382,9 +383,9 @@ def test_7_ties_on_top_total_share_the_win():
     r = preset("threes", players=3)
     b = simulate(r, "greedy", 1, 0, 1)
     pts = np.array([[6, 6, 0], [12, 0, 0], [0, 0, 0], [3, 9, 9]], dtype=np.int32)
-    seat = np.zeros((4, 3, len(L.SEAT_COLS)), dtype=np.int32)
-    seat[:, :, L.SEAT_COLS.index("points")] = pts
-    fake = Batch(r, b.policies, 1, 0, seat, np.zeros((4, len(L.DEAL_COLS)), dtype=np.int32))
+    seat, deal = output_blocks(4, 3)
+    fake = batch_of(r, b.policies, 1, 0, seat, deal)
+    fake.seats["points"][:] = pts
     np.testing.assert_allclose(fake.win(), [[.5, .5, 0], [1, 0, 0], [1 / 3, 1 / 3, 1 / 3], [0, .5, .5]])
 
 

@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import Layout, check, legal_moves, score_move
-from simdom.engine.api import DealState
+from simdom.engine.codes import End
+from simdom.engine.state import DealState
 from simdom.rules import PRESETS, preset
-from simdom.tiles import END_NAMES, tile_index, tile_name
+from simdom.tiles import tile_index, tile_name
 
 rules_st = st.builds(
     dict,
@@ -65,7 +66,7 @@ def step_through(rules, seed, choices):
         s = ds.turn
         assert {T(t, mp) for t in ds.hand(s)} == hands[s]
         want = legal_moves(lay, sorted(hands[s]), forced if not lay.line else None)
-        got = [(T(t, mp), END_NAMES[e]) for t, e in moves]
+        got = [(T(t, mp), e.label) for t, e in moves]
         assert got == want
         # arms accept tiles only when open
         if not lay.arms_open():
@@ -74,7 +75,7 @@ def step_through(rules, seed, choices):
         assert ends == {e: lay.value(e) for e in lay.open_ends()}
         t, e = got[choices[i % len(choices)] % len(got)] if choices else got[0]
         i += 1
-        pts, bonus, k, ssum = ds.play(tile_index(t[0], t[1], mp), END_NAMES.index(e))
+        pts, bonus, k, ssum = ds.play(tile_index(t[0], t[1], mp), End.parse(e))
         assert (pts, bonus, k, ssum) == score_move(lay, t, e, rd, fd_done)
         lay.place(t, e)
         hands[s].discard(t)
@@ -119,8 +120,8 @@ def test_3_lone_double_lead_is_one_counted_end(v, counts, spinner):
     rules = preset("all-fives", players=2, double_counts=counts, spinner=spinner, lead=f"tile:{v}-{v}")
     ds = DealState.dealt(rules, v, 0)
     moves = ds.advance()
-    if (tile_index(v, v, 6), END_NAMES.index("lead")) not in moves:
+    if (tile_index(v, v, 6), End.LEAD) not in moves:
         return  # nobody holds it: the lot
-    ds.play(tile_index(v, v, 6), END_NAMES.index("lead"))
+    ds.play(tile_index(v, v, 6), End.LEAD)
     assert ds.counted() == (1, 2 * v if counts == "both" else v)
     assert ds.arms_used() == (False, False)

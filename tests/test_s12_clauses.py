@@ -4,9 +4,10 @@ kernel's own credit, end and next-lead functions). Each expected number is worke
 from the clause. The match loop itself (run_matches) is checked over many matches in test_matches.py."""
 import pytest
 
+from simdom.engine.codes import DealEnd, End
 from simdom.engine.matches import MatchDeal, MatchState
 from simdom.rules import preset
-from simdom.tiles import END_CODES, n_tiles, parse_tile, tile_name
+from simdom.tiles import n_tiles, parse_tile, tile_name
 
 
 def deal(rules, hands, first=0, lead=None, boneyard=None):
@@ -21,7 +22,7 @@ def deal(rules, hands, first=0, lead=None, boneyard=None):
 
 def step(ms, st, move):
     tile, end = move.split()
-    return ms.play(st, parse_tile(tile, st.rules.max_pip), END_CODES[end])
+    return ms.play(st, parse_tile(tile, st.rules.max_pip), End.parse(end))
 
 
 # Fives, 2 players (RULES.md 10): 5-5 leads (10), 0-5 on L (10: the spinner still counts 10), 0-0 on
@@ -46,7 +47,7 @@ def test_s12_exact_overshoot_credits_nothing_while_next_placement_fits():
         assert pts + bonus == want, move          # the deal's points are the deal rules'
         seen.append((list(ms.scores), won))
     assert seen == [([25, 0], False), ([25, 10], False), ([25, 10], False), ([25, 10], False), ([30, 10], True)]
-    assert st.ended == "target" and ms.winner == 0 and ms.over
+    assert st.ended == DealEnd.TARGET and ms.winner == 0 and ms.over
     rec = st.record()
     assert rec["end"] == "target" and rec["end_bonus"] == [0, 0]
     assert rec["totals"] == [25, 10]              # the deal's points: 10 + 10 + 5 and 10 + 0
@@ -78,7 +79,7 @@ def test_s12_immediate_placement_win_stops_the_deal():
     ms.begin_deal()
     wins = [step(ms, st, m)[4] for m in FIVES_MOVES[:3]]
     assert wins == [False, False, True]
-    assert st.ended == "target" and st.advance() == []     # nobody acts after it
+    assert st.ended == DealEnd.TARGET and st.advance() == []     # nobody acts after it
     with pytest.raises(ValueError, match="not a legal move"):
         step(ms, st, FIVES_MOVES[3])
     assert ms.end_deal(st)                                  # nothing more to credit
@@ -213,7 +214,7 @@ def test_s12_next_lead_after_a_domino_and_after_a_block(next_lead):
     ms.begin_deal()
     step(ms, st, "0-0 lead")
     ms.end_deal(st)
-    assert st.ended == "blocked"
+    assert st.ended == DealEnd.BLOCKED
     assert ms.next_leader(st) == {"rules": None, "hand_winner": None, "rotate": 1}[next_lead]
 
 

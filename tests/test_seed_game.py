@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from reference import Layout, check, score_move
-from simdom.engine.api import DealState
+from simdom.engine.codes import End
+from simdom.engine.state import DealState
 from simdom.rules import preset
 from simdom.deal.script import check_expectations, load_script, run_script
-from simdom.tiles import END_CODES, parse_tile
+from simdom.tiles import parse_tile
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scenarios" / "seed-game.deal.toml"
@@ -52,7 +53,7 @@ def new_deal() -> DealState:
 def play_to(st: DealState, move: int) -> DealState:
     """Play the seed's moves before ``move``."""
     for m, seat, tile, end, *_ in MOVES[: move - 1]:
-        st.play(T(tile), END_CODES[end])
+        st.play(T(tile), End.parse(end))
     return st
 
 
@@ -69,7 +70,7 @@ def played():
     out = []
     for m, seat, tile, end, *_ in MOVES:
         assert st.advance() and st.turn == seat, f"move {m}: seat {st.turn} to act, the seed says {seat}"
-        res = st.play(T(tile), END_CODES[end])
+        res = st.play(T(tile), End.parse(end))
         out.append((res, shown(st), st.counted(), st.arms_used()))
     return st, out
 
@@ -106,30 +107,30 @@ def test_9_move_5_spinner_arms_empty_not_counted(played):
 
 def test_9_move_7_alternatives():
     st = play_to(new_deal(), 7)
-    assert st.score_of(T("3-4"), END_CODES["U"]) == (6, 0)   # 4 + 5 + 3 = 12
-    assert st.score_of(T("4-6"), END_CODES["L"]) == (0, 0)   # two ends
-    assert st.score_of(T("4-6"), END_CODES["U"]) == (6, 0)   # the move played; state unchanged by score_of
+    assert st.score_of(T("3-4"), End.parse("U")) == (6, 0)   # 4 + 5 + 3 = 12
+    assert st.score_of(T("4-6"), End.parse("L")) == (0, 0)   # two ends
+    assert st.score_of(T("4-6"), End.parse("U")) == (6, 0)   # the move played; state unchanged by score_of
     assert st.counted() == (2, 9)
 
 
 def test_9_move_8_alternatives():
     st = play_to(new_deal(), 8)
-    assert st.score_of(T("6-6"), END_CODES["U"]) == (6, 0)   # an inline double counts its face: 15
-    assert st.score_of(T("0-6"), END_CODES["U"]) == (6, 0)
+    assert st.score_of(T("6-6"), End.parse("U")) == (6, 0)   # an inline double counts its face: 15
+    assert st.score_of(T("0-6"), End.parse("U")) == (6, 0)
 
 
 def test_9_move_10_alternatives():
     st = play_to(new_deal(), 10)
-    assert st.score_of(T("1-1"), END_CODES["L"]) == (6, 0)   # 1 + 5 + 0
-    assert st.score_of(T("5-5"), END_CODES["R"]) == (6, 0)   # 1 + 5 + 0
-    assert st.score_of(T("1-5"), END_CODES["L"]) == (0, 0)   # 5 + 5 + 0 = 10
+    assert st.score_of(T("1-1"), End.parse("L")) == (6, 0)   # 1 + 5 + 0
+    assert st.score_of(T("5-5"), End.parse("R")) == (6, 0)   # 1 + 5 + 0
+    assert st.score_of(T("1-5"), End.parse("L")) == (0, 0)   # 5 + 5 + 0 = 10
 
 
 def test_9_shipped_script_and_check_expectations():
     sc = load_script(SCRIPT)
     assert sc.first == 0 and sc.rules == preset("threes", players=4)
     assert [[parse_tile(x, 6) for x in h.split()] for h in HANDS] == sc.hands
-    assert [(T(t), END_CODES[e]) for _, _, t, e, *_ in MOVES] == sc.moves
+    assert [(T(t), End.parse(e)) for _, _, t, e, *_ in MOVES] == sc.moves
     st, results = run_script(sc)
     assert [r[0] for r in results] == [m[7] for m in MOVES]
     assert [r[1] for r in results] == [m[8] for m in MOVES]

@@ -45,10 +45,10 @@ def _version(value: bool) -> None:
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                       help="Show the version and the behaviour version, then exit.")) -> None:
     """simdom: simulation and statistics for Threes and Fives."""
-    from ..engine import aot
+    from ..engine.api import check_kernel_mode
     try:
-        aot.mode()  # SIMDOM_KERNEL, read by every command that plays deals
-    except RuntimeError as e:
+        check_kernel_mode()  # SIMDOM_KERNEL, read by every command that plays deals
+    except ValueError as e:
         fail(str(e))
 
 
@@ -352,8 +352,8 @@ def bench_cmd(
             done, el = measure(r, pols, seconds)
     rate = done / el
     pol_text = ",".join(map(str, pols)) if len(set(map(str, pols))) > 1 else str(pols[0])
-    from ..engine import aot
-    kernel = "ahead-of-time" if aot.load() is not None else "just-in-time"
+    from ..engine.api import kernel_kind
+    kernel = kernel_kind()
     mode = "" if n_matches is None else (f" in {n_matches:,} matches to {r.target} ({n_matches / el:,.0f} "
                                          f"matches/s, {r.match_end}, teams {r.teams})")
     console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ..engine.codes import End
 from ..engine.matches import MatchDeal, MatchState
 from ..rules import Rules, RulesError, from_dict
-from ..tiles import END_CODES, parse_tile
+from ..tiles import parse_tile
 from .replay import ReplayError, Step, _ends_text
 
 MATCH_KEYS = ("sides", "before", "credited", "after", "over", "winner")
@@ -115,13 +116,13 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
             continue
         done = len(st.actions)
         try:
-            pts, bonus, k, s, _ = ms.play(st, parse_tile(a["tile"], mp), END_CODES[a["end"]])
+            pts, bonus, k, s, _ = ms.play(st, parse_tile(a["tile"], mp), End.parse(a["end"]))
         except (KeyError, ValueError) as e:
-            _first_difference(where, actions[:len(st.actions)], st.actions, st.ended)
+            _first_difference(where, actions[:len(st.actions)], st.actions, st.ended.label if st.ended else None)
             raise MatchReplayError(f"{where}, action {i}, seat {a.get('seat')}: {e}") from None
         for extra in st.actions[done:-1]:
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
-        steps.append(Step(st.tiles_placed, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),
+        steps.append(Step(st.move_number, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),
                           f"{k} (sum {s})", pts, bonus))
     done = len(st.actions)
     if not ms.end_deal(st):

@@ -55,7 +55,7 @@ SP_MOVE = 20    # move number of the spinner (0: none)
 SP_SEAT = 21
 TURN = 22       # seat to act
 NPASS = 23      # consecutive passes
-ENDED = 24      # 0 playing, 1 domino, 2 blocked, 3 target (a placement's credit won the match)
+ENDED = 24      # END_PLAYING, END_DOMINO, END_BLOCKED or END_TARGET
 BTOP = 25       # index in bone of the next tile to draw
 BN = 26         # tiles in the boneyard at the deal
 FIRST = 27      # seat that led
@@ -68,8 +68,9 @@ SB = 16
 HCNT, HPIPS, PTS, BON, SPLAYS, PLAYS, DRAWS, PASSES, VOID, DDEALT, LOSTFD, EB, HAND = range(13)
 ST_SIZE = SEAT0 + 4 * SB
 
-#: values of St[ENDED]
-ENDED_PLAYING, ENDED_DOMINO, ENDED_BLOCKED, ENDED_TARGET = 0, 1, 2, 3
+# ---- how a deal ended (St[ENDED]) ---------------------------------------------------------------
+END_PLAYING, END_DOMINO, END_BLOCKED = 0, 1, 2
+END_TARGET = 3  # a deal of a match stopped by a placement whose credit won the match (RULES.md 12)
 
 # ---- match state M (RULES.md 12) ---------------------------------------------------------------
 MAX_SIDES = 4
@@ -80,10 +81,11 @@ M_WON = 12      # the side that won the match, -1 while undecided
 M_SIZE = 13
 
 # ---- action records (traces and the moves table) ------------------------------------------------
-# rec[i] = (deal_local, seat, act, tile, end, points, bonus, k, S)
+# rec[i] = (deal_local, seat, act, tile, end, points, bonus, k, S): the columns REC_NAMES, in order
 ACT_PLAY, ACT_DRAW, ACT_PASS = 0, 1, 2
 REC_NONE, REC_PLAYS, REC_ALL = 0, 1, 2
-REC_COLS = 9
+REC_NAMES = ("deal", "seat", "act", "tile", "end", "points", "bonus", "ends", "ends_sum")
+REC_COLS = len(REC_NAMES)
 
 # ---- policies and random streams ----------------------------------------------------------------
 #: Policy ids (simdom.policies assigns them to names) and the length of a policy's parameter vector.

@@ -15,16 +15,17 @@ deals' keys. The key fixes that deal's shuffle, lot and policy streams, and is t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..policies import Policy, kernel_arrays, seat_policies
 from ..rules import Rules
-from ..tiles import END_NAMES, tile_name
+from ..tiles import tile_name
 from . import layout as L
-from .api import DealState, max_records, root_key
+from .api import decode_records, max_records, root_key
+from .codes import Act, DealEnd, End, Records
+from .state import DealState, _mask_tiles
 from .tables import compile_rules
 from .work import make_work
 
@@ -38,17 +39,6 @@ def _steps():
 def _kernel():
     from .aot import run_matches
     return run_matches()
-
-
-class DealEnd(IntEnum):
-    """How a deal of a match ended: the ``end`` column (codes) and the trace's ``end`` (names)."""
-    DOMINO = L.ENDED_DOMINO  #: a player placed the last tile of the hand (section 7)
-    BLOCKED = L.ENDED_BLOCKED  #: n consecutive passes (section 7)
-    TARGET = L.ENDED_TARGET  #: a placement's credit won the match: the deal stopped there (section 12)
-
-    @property
-    def text(self) -> str:
-        return self.name.lower()
 
 
 def check_match(rules: Rules) -> None:
@@ -79,14 +69,15 @@ class MatchBatch:
 
     deals:   named columns, one row per deal in play order: match, hand, rules_lead (the rules' lead
              of section 6 chose the leader; else next_lead did, any tile), first_seat, end
-             (:class:`DealEnd` codes), hand_winner (-1: none), first_double_move/_seat,
+             (:class:`~simdom.engine.codes.DealEnd` codes: domino, blocked, target), hand_winner (-1: none), first_double_move/_seat,
              spinner_move/_seat, tiles_placed; per seat s ``<name>_s`` for every per-seat result
              (points, play_points, bonus, end_bonus, scoring_plays, plays, draws, passes, pips_left,
              went_out, doubles_dealt, lost_first_double; points are the deal's, whatever the match
              credited); per side j ``before_j``, ``credited_j``, ``after_j``.
     matches: named columns, one row per match: match, deals, winner (side, -1: none), unfinished
              (max_deals reached without a winner), ``score_j`` final score of side j.
-    records: int32 action records (all actions), or None; first column = the deal's row in ``deals``.
+    records: the action records (all actions) as named columns (:func:`~simdom.engine.api.decode_records`;
+             ``deal`` = the deal's row in ``deals``), or None.
     """
 
     rules: Rules
@@ -95,7 +86,7 @@ class MatchBatch:
     match0: int
     deals: dict[str, np.ndarray]
     matches: dict[str, np.ndarray]
-    records: np.ndarray | None = None
+    records: dict[str, np.ndarray] | None = None
 
     @property
     def n_deals(self) -> int:
@@ -147,8 +138,8 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
     work = make_work(rules.n_tiles)
     M = np.zeros(L.M_SIZE, np.int64)
     counts = np.zeros(2, np.int64)
-    rec_mode = L.REC_ALL if records else L.REC_NONE
-    per_deal = max_records(rules, L.REC_ALL)
+    rec_mode = Records.ALL if records else Records.NONE
+    per_deal = max_records(rules, Records.ALL)
     run = _kernel()
     key = root_key(seed)
     parts: list[tuple] = []
@@ -157,7 +148,7 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
         todo = n_matches - done
         cap = rules.max_deals + min(todo, 4096) * 8
         seat, deal, mdeal, match, rec = _buffers(rules, cap, todo, cap * per_deal if records else 0)
-        m = run(G, ids, par, key, match0 + done, todo, seat, deal, mdeal, match, rec, rec_mode, work, M, counts)
+        m = run(G, ids, par, key, match0 + done, todo, seat, deal, mdeal, match, rec, int(rec_mode), work, M, counts)
         nd, nr = int(counts[L.CNT_DEALS]), int(counts[L.CNT_RECORDS])
         parts.append((seat[:nd], deal[:nd], mdeal[:nd], match[:m], rec[:nr] if records else None))
         done += m
@@ -168,21 +159,22 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
         rec_all = np.concatenate([p[4] for p in parts])
         rec_all[:, 0] += np.repeat(offsets, [len(p[4]) for p in parts]).astype(np.int32)
     deals, matches = _columns(rules, *cat)
-    return MatchBatch(rules, pols, int(seed), match0, deals, matches, rec_all)
+    return MatchBatch(rules, pols, int(seed), match0, deals, matches,
+                      None if rec_all is None else decode_records(rec_all))
 
 
-def _actions(rows: np.ndarray, max_pip: int) -> list[dict[str, Any]]:
-    """Action records (kernel rows) as the trace's action objects (RULES.md 11)."""
+def _actions(rec: dict[str, np.ndarray], rows: np.ndarray, max_pip: int) -> list[dict[str, Any]]:
+    """Action records (named columns, the given rows) as the trace's action objects (RULES.md 11)."""
     out: list[dict[str, Any]] = []
-    for r in rows:
-        seat, act, t, e, pts, bonus = (int(x) for x in r[1:7])
-        if act == L.ACT_DRAW:
+    for i in rows:
+        seat, act, t = int(rec["seat"][i]), int(rec["act"][i]), int(rec["tile"][i])
+        if act == Act.DRAW:
             out.append({"seat": seat, "act": "draw", "tile": tile_name(t, max_pip)})
-        elif act == L.ACT_PASS:
+        elif act == Act.PASS:
             out.append({"seat": seat, "act": "pass"})
         else:
-            out.append({"seat": seat, "act": "play", "tile": tile_name(t, max_pip), "end": END_NAMES[e],
-                        "points": pts, "bonus": bonus})
+            out.append({"seat": seat, "act": "play", "tile": tile_name(t, max_pip), "end": End(int(rec["end"][i])).label,
+                        "points": int(rec["points"][i]), "bonus": int(rec["bonus"][i])})
     return out
 
 
@@ -219,8 +211,8 @@ def trace_match(rules: Rules, policies: "str | Policy | Sequence[str | Policy]",
             "first": st.first,
             "hands": [[tile_name(t, mp) for t in h] for h in st.hands0],
             "boneyard": [tile_name(t, mp) for t in st.boneyard0],
-            "actions": _actions(recs[recs[:, 0] == d], mp),
-            "end": DealEnd(int(D["end"][d])).text,
+            "actions": _actions(recs, np.flatnonzero(recs["deal"] == d), mp),
+            "end": DealEnd(int(D["end"][d])).label,
             "end_bonus": [int(D[f"end_bonus_{s}"][d]) for s in range(rules.players)],
             "totals": [int(D[f"points_{s}"][d]) for s in range(rules.players)],
             "match": match_object(rules, match, hand, [D[f"before_{j}"][d] for j in range(ns)],
@@ -248,32 +240,26 @@ class MatchDeal(DealState):
         work = make_work(rules.n_tiles)
         St, bone, perm, rng = work[0], work[1], work[2], work[3]
         _steps().new_match_deal(compile_rules(rules), St, bone, perm, rng, np.uint64(key), -1 if lead is None else lead)
-        hands = [cls._hand(St, s) for s in range(rules.players)]
+        hands = [_mask_tiles(St[L.SEAT0 + s * L.SB + L.HAND:][:2]) for s in range(rules.players)]
         return cls(rules, hands, list(bone[: St[L.BN]]), int(St[L.FIRST]), lead)
 
     @property
-    def ended(self) -> str | None:
-        code = int(self.St[L.ENDED])
-        return None if code == L.ENDED_PLAYING else DealEnd(code).text
-
-    @property
-    def tiles_placed(self) -> int:
-        return int(self.St[L.NPL])
-
-    @property
     def hand_winner(self) -> int | None:
-        w = int(self.St[L.WINNER])
+        """The seat that dominoed or, in a blocked deal, won on pips (with partners: the winning
+        side's seat the end bonus is written on); None when nobody did, or the match stopped the deal."""
+        w = int(self._St[L.WINNER])
         return None if w < 0 else w
 
     def stop_at_target(self) -> None:
         """A placement's credit won the match: the deal ends here, no end bonus (RULES.md 12)."""
-        self.St[L.ENDED] = L.ENDED_TARGET
-        self.St[L.WINNER] = -1
+        self._St[L.ENDED] = L.END_TARGET
+        self._St[L.WINNER] = -1
         self.settled = True
 
     def settle(self) -> None:
-        if self.ended in ("domino", "blocked") and not self.settled:
-            _steps().step_settle(self.G, self.St)
+        """Settle the end of the deal: by seat (section 7) or, with partners, by side (section 12)."""
+        if self.ended in (DealEnd.DOMINO, DealEnd.BLOCKED) and not self.settled:
+            _steps().step_settle(self._G, self._St)
             self.settled = True
 
     def record(self, seed: Any = None, deal: int = 0) -> dict[str, Any]:
@@ -351,17 +337,17 @@ class MatchState:
         """After the placements: play the forced draws and passes; when the deal has ended, settle it
         and credit its end bonus (or, under deal_end, its totals, then the deal_end rule). Returns
         False when a seat still has a move to make (nothing credited)."""
-        if deal.ended == "target":
+        if deal.ended == DealEnd.TARGET:
             return True
         if deal.advance():
             return False
         deal.settle()
-        _steps().step_credit_deal_end(self.G, deal.St, self.M)
+        _steps().step_credit_deal_end(self.G, deal._St, self.M)
         return True
 
     def next_leader(self, deal: MatchDeal) -> int | None:
         """The seat that leads the deal after ``deal`` (any tile), or None for the rules' lead."""
-        v = int(_steps().step_next_leader(self.G, deal.St))
+        v = int(_steps().step_next_leader(self.G, deal._St))
         return None if v < 0 else v
 
     def match_object(self, match: int) -> dict[str, Any]:
@@ -385,11 +371,12 @@ def measure_matches(rules: Rules, policies: "str | Policy | Sequence[str | Polic
     counts = np.zeros(2, np.int64)
     key = root_key(seed)
     run = _kernel()
-    run(G, ids, par, key, 0, 2, seat, deal, mdeal, match, rec, L.REC_NONE, work, M, counts)
+    run(G, ids, par, key, 0, 2, seat, deal, mdeal, match, rec, int(Records.NONE), work, M, counts)
     deals = matches = 0
     t0 = time.perf_counter()
     while True:
-        matches += run(G, ids, par, key, matches, batch, seat, deal, mdeal, match, rec, L.REC_NONE, work, M, counts)
+        matches += run(G, ids, par, key, matches, batch, seat, deal, mdeal, match, rec, int(Records.NONE), work, M,
+                       counts)
         deals += int(counts[L.CNT_DEALS])
         elapsed = time.perf_counter() - t0
         if elapsed >= seconds:

@@ -13,7 +13,7 @@ from .batch import collect
 from .core import advance, deal_random, finish, next_seat, place, record, round_bonus, seat_base
 from .kpolicies import choose
 from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEALS, CNT_RECORDS, EB, ENDED,
-                     ENDED_DOMINO, ENDED_TARGET, FIRST, FORCED, HPIPS, M_BEFORE, M_CRED,
+                     END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, M_BEFORE, M_CRED,
                      M_SCORE, M_WON, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD, MD_MATCH, MEND_DEAL,
                      MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, NEXT_HAND_WINNER,
                      NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, PTS, R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS,
@@ -47,7 +47,7 @@ def finish_sides(G, St):
     R = G[0]
     p0 = St[seat_base(0) + HPIPS] + St[seat_base(2) + HPIPS]
     p1 = St[seat_base(1) + HPIPS] + St[seat_base(3) + HPIPS]
-    if St[ENDED] == ENDED_DOMINO:
+    if St[ENDED] == END_DOMINO:
         w = St[WINNER]
         opp = p1 if (w & 1) == 0 else p0
         mode = R[R_OUT_MODE]
@@ -142,7 +142,7 @@ def credit_deal_end(G, St, M):
 def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, deal, M):
     """Play the deal in St as a deal of the match in M. Under immediate / exact, each placement's
     points and bonus are credited as they arise, and a placement that wins the match stops the deal
-    there (St[ENDED] = ENDED_TARGET: no further action, no end bonus). Returns the new nrec."""
+    there (St[ENDED] = END_TARGET: no further action, no end bonus). Returns the new nrec."""
     mid = G[0][R_MATCH_END] != MEND_DEAL
     while True:
         n, nrec = advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal)
@@ -156,7 +156,7 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
         if rec_mode != REC_NONE:
             nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)
         if mid and credit(G, M, side_of(G, s), pts + bonus):
-            St[ENDED] = ENDED_TARGET
+            St[ENDED] = END_TARGET
             St[WINNER] = -1
             return nrec
     settle(G, St)
@@ -171,7 +171,7 @@ def next_leader(G, St):
     R = G[0]
     mode = R[R_NEXT_LEAD]
     if mode == NEXT_HAND_WINNER:
-        return St[WINNER] if St[ENDED] == ENDED_DOMINO else -1
+        return St[WINNER] if St[ENDED] == END_DOMINO else -1
     if mode == NEXT_ROTATE:
         return next_seat(G, St[FIRST])
     return -1
@@ -203,7 +203,7 @@ def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_o
     rows have room for a whole match (max_deals). Returns the number of matches played, m.
 
     Per deal d (in play order): seat_out[d]: int32[players, len(SEAT_COLS)], deal_out[d]:
-    int32[len(DEAL_COLS)] (as run_batch; ``end`` may be ENDED_TARGET), mdeal_out[d]: int32[MD_SIZE].
+    int32[len(DEAL_COLS)] (as run_batch; ``end`` may be END_TARGET), mdeal_out[d]: int32[MD_SIZE].
     Per match: match_out[i]: int32[MM_SIZE]. rec: action records as run_batch, first column d.
     counts[CNT_DEALS], counts[CNT_RECORDS]: deals and records written. ``work``: make_work arrays;
     M: int64[M_SIZE].

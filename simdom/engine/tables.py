@@ -95,10 +95,14 @@ def rules_vector(rules: Rules) -> np.ndarray:
 @lru_cache(maxsize=64)
 def compile_rules(rules: Rules) -> tuple:
     """The kernel's game data G = (R, TA, TB, PIPS, VM, SCORE, BONUS, DBLM) for ``rules``."""
-    R = rules_vector(rules)
-    ta, tb = halves(rules.max_pip)
+    return build_game(rules_vector(rules), rules.max_pip, rules.divisors, rules.first_double_bonus)
+
+
+def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> tuple:
+    """G from the rules vector and the rules' tables (read-only arrays, as the kernel's types expect)."""
+    ta, tb = halves(max_pip)
     nt = len(ta)
-    vm = np.zeros((rules.max_pip + 1, 2), dtype=np.int64)
+    vm = np.zeros((max_pip + 1, 2), dtype=np.int64)
     dblm = np.zeros(2, dtype=np.int64)
     for t in range(nt):
         bit = np.int64(1) << np.int64(t & 63)
@@ -106,9 +110,9 @@ def compile_rules(rules: Rules) -> tuple:
         vm[tb[t], t >> 6] |= bit
         if ta[t] == tb[t]:
             dblm[t >> 6] |= bit
-    score = score_table(R, np.array(rules.divisors, dtype=np.int64))
-    last = np.array([NO_LIMIT if lm is None else lm for lm, _ in rules.first_double_bonus], dtype=np.int64)
-    pts = np.array([p for _, p in rules.first_double_bonus], dtype=np.int64)
+    score = score_table(R, np.array(divisors, dtype=np.int64))
+    last = np.array([NO_LIMIT if lm is None else lm for lm, _ in first_double_bonus], dtype=np.int64)
+    pts = np.array([p for _, p in first_double_bonus], dtype=np.int64)
     bonus = bonus_table(nt, last, pts)
     G = (R, ta.copy(), tb.copy(), (ta + tb).astype(np.int64), vm, score, bonus, dblm)
     for arr in G:

@@ -130,21 +130,9 @@ def _warm() -> None:
     if _WARM:
         return
     _exit_with_parent()
-    from ..engine import aot
-    from ..engine.api import SIM_VERSION, simulate
+    from ..engine.api import SIM_VERSION, load_kernel
     from ..rules import preset
-    with contextlib.ExitStack() as stack:
-        if aot.load() is None:
-            from ..engine.jit import cache_dir
-            lock = Path(cache_dir()) / ".simdom-warm.lock"
-            try:
-                import fcntl
-                lock.parent.mkdir(parents=True, exist_ok=True)
-                fh = stack.enter_context(open(lock, "a"))
-                fcntl.flock(fh, fcntl.LOCK_EX)
-            except (ImportError, OSError):  # pragma: no cover - no locking: each process compiles
-                pass
-        simulate(preset("threes", 4), "greedy", 0, 0, 1, records=1)
+    load_kernel()
     _WARM.append(True)
     # one deal through the whole chunk path: pyarrow's and numpy's one-time set-up (lazy imports, the
     # Parquet writer, the codecs) is done here, once, and local workers inherit it when forked
@@ -233,9 +221,9 @@ def _block(name: str, shape: tuple[int, ...]) -> np.ndarray:
 
 def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     """Play chunk ``chunk`` for every arm and rotation; return its Parquet parts and summary sums."""
-    from ..engine import layout as L
-    from ..engine.api import SIM_VERSION, simulate
-    from ..tiles import END_NAMES, tile_name
+    from ..engine.api import SIM_VERSION, output_blocks, simulate
+    from ..engine.codes import DealEnd, End, Records
+    from ..tiles import tile_name
     if SIM_VERSION != plan.sim_version:  # a cluster worker with another simdom installed
         raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
                            f"{plan.sim_version}: install the same simdom on every worker")
@@ -244,30 +232,38 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     n, A, R, P = d1 - d0, len(plan.arm_names), plan.rotations, plan.players
     vocab = plan.policy_vocab()
     pcode = np.array([[vocab.index(p) for p in pols] for pols in plan.policies], np.int32)
-    seat = _block("seat", (A, R, n, P, len(L.SEAT_COLS)))
-    deal = _block("deal", (A, R, n, len(L.DEAL_COLS)))
-    moves: list[tuple[int, int, np.ndarray]] = []
+    shapes = [b.shape[1:] for b in output_blocks(0, P)]
+    seat = _block("seat", (A, R, n, *shapes[0]))
+    deal = _block("deal", (A, R, n, *shapes[1]))
+    batches = [[None] * R for _ in range(A)]
+    moves: list[tuple[int, int, dict]] = []
     for a in range(A):
         rules = _rules(plan.rules[a])
         for r in range(R):
             pols = [plan.policies[a][(s + r) % P] for s in range(P)]
-            b = simulate(rules, pols, plan.seed, d0, n, records=L.REC_PLAYS if plan.moves else L.REC_NONE,
+            b = simulate(rules, pols, plan.seed, d0, n, records=Records.PLAYS if plan.moves else Records.NONE,
                          out=(seat[a, r], deal[a, r]))
+            batches[a][r] = b
             if plan.moves:
                 moves.append((a, r, b.records))
-    # rows in the order arm, deal, rotation, seat: each column is gathered from these views in one pass
-    # (with its conversion to the column's type), never through a transposed copy of the whole block
+    # rows in the order arm, deal, rotation, seat: each column is gathered from the batches' named views
+    # in one pass (with its conversion to the column's type)
     rows = A * n * R * P
-    by_row = seat.transpose(0, 2, 1, 3, 4)             # [arm, deal, rotation, seat, column]
-    per_deal = deal.transpose(0, 2, 1, 3)[:, :, :, None, :]  # [arm, deal, rotation, 1, column]
     shape = (A, n, R, P)
 
     def seat_col(c: str, dtype) -> np.ndarray:
-        return by_row[..., L.SEAT_COLS.index(c)].astype(dtype, order="C").reshape(-1)
+        out = np.empty(shape, dtype)
+        for a in range(A):
+            for r in range(R):
+                out[a, :, r, :] = batches[a][r].seats[c]
+        return out.reshape(-1)
 
     def deal_col(c: str, dtype) -> np.ndarray:
-        v = np.broadcast_to(per_deal[..., L.DEAL_COLS.index(c)], shape)
-        return v.astype(dtype, order="C").reshape(-1)
+        out = np.empty(shape, dtype)
+        for a in range(A):
+            for r in range(R):
+                out[a, :, r, :] = batches[a][r].deals[c][:, None]
+        return out.reshape(-1)
 
     points = seat_col("points", np.int32)
     win = _win(points.reshape(-1, P)).reshape(-1)
@@ -283,11 +279,11 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         "policy": _strings(np.repeat(pcode[:, player1], n, axis=0).reshape(-1), vocab),
         "win": pa.array(win), "points": pa.array(points),
     }
-    for c in L.SEAT_COLS:
+    for c in batches[0][0].seats:
         typ = DEAL_SCHEMA.field(c).type
         if c != "points":
             cols[c] = pa.array(seat_col(c, np.bool_ if typ == pa.bool_() else typ.to_pandas_dtype()), typ)
-    cols["end"] = _strings(deal_col("end", np.int32) - 1, ["domino", "blocked"])
+    cols["end"] = _strings(deal_col("end", np.int32), list(DealEnd.labels()))
     for c in ("first_seat", "tiles_placed"):
         typ = DEAL_SCHEMA.field(c).type
         cols[c] = pa.array(deal_col(c, typ.to_pandas_dtype()), typ)
@@ -299,10 +295,10 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     table = pa.Table.from_arrays([cols[f.name] for f in DEAL_SCHEMA], schema=_written(DEAL_SCHEMA))
     agg = aggregate(plan, points.reshape(shape), win.reshape(shape))
     deals_bytes = _parquet(table, plan, chunk, DEAL_PARQUET)
-    del table, cols, seat, deal, by_row, per_deal
+    del table, cols, seat, deal, batches
     moves_bytes, move_rows = None, 0
     if plan.moves:
-        mt = _moves_table(plan, moves, d0, n, vocab, pcode, tile_name, END_NAMES)
+        mt = _moves_table(plan, moves, d0, n, vocab, pcode, tile_name, End.labels())
         move_rows = mt.num_rows
         moves_bytes = _parquet(mt, plan, chunk, MOVE_PARQUET)
     return ChunkResult(chunk, deals_bytes, moves_bytes, rows, move_rows, agg, n)
@@ -319,22 +315,22 @@ def _moves_table(plan: Plan, blocks: list, d0: int, n: int, vocab: list[str], pc
     A, R, P = len(plan.arm_names), plan.rotations, plan.players
     counts = np.zeros((A, n, R), np.int64)
     for a, r, rec in blocks:
-        counts[a, :, r] = np.bincount(rec[:, 0], minlength=n)
+        counts[a, :, r] = np.bincount(rec["deal"], minlength=n)
     starts = np.concatenate([[0], np.cumsum(counts.reshape(-1))[:-1]]).reshape(A, n, R)
     total = int(counts.sum())
     names = ("arm", "deal", "rotation", "move", "seat", "policy", "tile", "end", "ends", "ends_sum", "points",
              "bonus")
     out = {c: np.empty(total, np.int64 if c == "deal" else np.int32) for c in names}
     for a, r, rec in blocks:
-        dl = rec[:, 0]  # records are in deal order
+        dl = rec["deal"]  # records are in deal order
         first = np.concatenate([[0], np.cumsum(counts[a, :, r])[:-1]])
         move = np.arange(len(dl)) - first[dl] + 1
         dest = starts[a, dl, r] + move - 1
-        seat = rec[:, 1]
+        seat = rec["seat"]
         for c, v in (("arm", a), ("deal", d0 + dl), ("rotation", r), ("move", move), ("seat", seat),
-                     ("policy", pcode[a, (seat + r) % P]), ("tile", tcode[max_pips[a]][rec[:, 3]]),
-                     ("end", rec[:, 4]), ("ends", rec[:, 7]), ("ends_sum", rec[:, 8]), ("points", rec[:, 5]),
-                     ("bonus", rec[:, 6])):
+                     ("policy", pcode[a, (seat + r) % P]), ("tile", tcode[max_pips[a]][rec["tile"]]),
+                     ("end", rec["end"]), ("ends", rec["ends"]), ("ends_sum", rec["ends_sum"]),
+                     ("points", rec["points"]), ("bonus", rec["bonus"])):
             out[c][dest] = v
     vocabs = {"arm": list(plan.arm_names), "policy": vocab, "tile": tiles, "end": list(end_names)}
     cols = [_strings(out[f.name], vocabs[f.name]) if f.name in vocabs else
