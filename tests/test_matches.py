@@ -22,8 +22,8 @@ LEAD_RULES = ("rules", "hand_winner", "rotate")
 POLICIES = {2: ["greedy", "random"], 3: ["greedy", "heavy", "random"], 4: ["greedy", "random", "hold:until=5", "heavy"]}
 SEEN: Counter = Counter()
 
-CASES = [(p, me, nl, tm, n) for p, me, nl, tm, n in itertools.product(PRESETS, END_RULES, LEAD_RULES, ("none", "partners"),
-                                                                     (2, 3, 4))
+CASES = [(p, me, nl, tm, n)
+         for p, me, nl, tm, n in itertools.product(PRESETS, END_RULES, LEAD_RULES, ("none", "partners"), (2, 3, 4))
          if tm == "none" or n == 4]
 
 
@@ -142,8 +142,8 @@ def test_s12_max_deals():
 @pytest.mark.parametrize("next_lead", LEAD_RULES)
 def test_s12_next_lead_in_the_match_loop(next_lead):
     """Fives (5-5 leads): the first deal of every match and every `rules` deal is led by the holder of
-    5-5 with it (the lot when it lies in the boneyard); hand_winner: the previous deal's dominoing seat (after a block, the rules' lead);
-    rotate: the seat after the previous leader."""
+    5-5 with it (the lot when it lies in the boneyard); hand_winner: the previous deal's dominoing seat
+    (after a block, the rules' lead); rotate: the seat after the previous leader."""
     rules = preset("fives", players=3, target=150, next_lead=next_lead)
     b = columns(rules, n=200)
     D = b.deals

@@ -98,7 +98,10 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
                                f"(next_lead = {rules.next_lead})")
     seed = rec.get("seed")
     if isinstance(seed, int) and not isinstance(seed, bool):
-        dealt = MatchDeal.dealt(rules, seed, lead)
+        try:
+            dealt = MatchDeal.dealt(rules, seed, lead)
+        except ValueError as e:
+            raise MatchReplayError(f"{where}: {e}") from None
         for name, ours, theirs in (("hands", dealt.hands0, hands), ("boneyard", dealt.boneyard0, bone),
                                    ("first", dealt.first, first)):
             if ours != theirs:

@@ -69,11 +69,11 @@ class MatchBatch:
 
     deals:   named columns, one row per deal in play order: match, hand, rules_lead (the rules' lead
              of section 6 chose the leader; else next_lead did, any tile), first_seat, end
-             (:class:`~simdom.engine.codes.DealEnd` codes: domino, blocked, target), hand_winner (-1: none), first_double_move/_seat,
-             spinner_move/_seat, tiles_placed; per seat s ``<name>_s`` for every per-seat result
-             (points, play_points, bonus, end_bonus, scoring_plays, plays, draws, passes, pips_left,
-             went_out, doubles_dealt, lost_first_double; points are the deal's, whatever the match
-             credited); per side j ``before_j``, ``credited_j``, ``after_j``.
+             (:class:`~simdom.engine.codes.DealEnd` codes: domino, blocked, target), hand_winner
+             (-1: none), first_double_move/_seat, spinner_move/_seat, tiles_placed; per seat s
+             ``<name>_s`` for every per-seat result (points, play_points, bonus, end_bonus,
+             scoring_plays, plays, draws, passes, pips_left, went_out, doubles_dealt,
+             lost_first_double; points are the deal's, whatever the match credited); per side j ``before_j``, ``credited_j``, ``after_j``.
     matches: named columns, one row per match: match, deals, winner (side, -1: none), unfinished
              (max_deals reached without a winner), ``score_j`` final score of side j.
     records: the action records (all actions) as named columns (:func:`~simdom.engine.api.decode_records`;
@@ -173,8 +173,9 @@ def _actions(rec: dict[str, np.ndarray], rows: np.ndarray, max_pip: int) -> list
         elif act == Act.PASS:
             out.append({"seat": seat, "act": "pass"})
         else:
-            out.append({"seat": seat, "act": "play", "tile": tile_name(t, max_pip), "end": End(int(rec["end"][i])).label,
-                        "points": int(rec["points"][i]), "bonus": int(rec["bonus"][i])})
+            out.append({"seat": seat, "act": "play", "tile": tile_name(t, max_pip),
+                        "end": End(int(rec["end"][i])).label, "points": int(rec["points"][i]),
+                        "bonus": int(rec["bonus"][i])})
     return out
 
 
@@ -237,6 +238,8 @@ class MatchDeal(DealState):
     @classmethod
     def dealt(cls, rules: Rules, key: int, lead: int | None = None) -> "MatchDeal":
         """The deal of key ``key`` as the match kernel deals it."""
+        if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < 1 << 64:
+            raise ValueError(f"seed = {key!r} is not a deal's key; allowed: an integer 0 .. 2^64 - 1")
         work = make_work(rules.n_tiles)
         St, bone, perm, rng = work[0], work[1], work[2], work[3]
         _steps().new_match_deal(compile_rules(rules), St, bone, perm, rng, np.uint64(key), -1 if lead is None else lead)
