@@ -157,6 +157,12 @@ def test_s12_replay_refuses_an_action_after_the_match_is_won(tmp_path):
     assert f"action {len(group[-1]['actions']) - 1}" in text and "expected nothing" in text and "target" in text
 
 
+def test_s12_replay_of_a_match_file_without_a_number_shows_its_first_match(written):
+    r = run("replay", written)
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("Match 0:") and "Scoreboard after each deal" in r.output
+
+
 def test_s12_replay_of_a_match_deal_points_to_match(written):
     r = run("replay", written, "--deal", "0")
     assert r.exit_code == 2 and "--match 0" in flat(r.output)

@@ -171,7 +171,8 @@ def test_s12_reproducible_match_from_its_seed():
     re-deals it; the shuffles are the same under other policies (common random numbers) and differ
     from the single deals' shuffles."""
     rules = preset("threes", players=4, target=300, match_end="immediate", next_lead="rotate")
-    whole = simulate_matches(rules, "greedy", 11, 0, 60)     # several kernel calls (deal rows fill up)
+    whole = simulate_matches(rules, "greedy", 11, 0, 60)
+    assert whole.n_deals > rules.max_deals + 60 * 8           # more deals than one kernel call holds
     part = simulate_matches(rules, "greedy", 11, 25, 10)
     rows = np.isin(whole.deals["match"], np.arange(25, 35))
     for k in part.deals:
@@ -221,3 +222,71 @@ def test_s12_match_kernel_ahead_of_time_and_just_in_time_agree():
 def test_s12_simulate_matches_refuses_single_deal_rules():
     with pytest.raises(ValueError, match="target"):
         simulate_matches(preset("fives", 4), "greedy", 1, 0, 3)
+
+
+# ---- properties over random match rules ------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def match_rules(draw):
+    name = draw(st.sampled_from(PRESETS))
+    teams = draw(st.sampled_from(["none", "partners"]))
+    players = 4 if teams == "partners" else draw(st.sampled_from([2, 3, 4]))
+    return preset(name, players=players, target=draw(st.integers(1, 160)), match_end=draw(st.sampled_from(END_RULES)),
+                  next_lead=draw(st.sampled_from(LEAD_RULES)), teams=teams, max_deals=draw(st.integers(1, 12)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=match_rules(), seed=st.integers(0, 2**31), match0=st.integers(0, 10**6))
+def test_s12_properties_of_any_match(rules, seed, match0):
+    """Any match rules: the side scores are the sums of the credits, the winner is consistent with the
+    end rule, deals <= max_deals, and the referee accepts a traced match of them."""
+    b = simulate_matches(rules, ["greedy", "random", "heavy", "random"][:rules.players], seed, match0, 12)
+    D, Mt = b.deals, b.matches
+    ns = 2 if rules.teams == "partners" else rules.players
+    T = rules.target
+    assert (Mt["deals"] >= 1).all() and (Mt["deals"] <= rules.max_deals).all()
+    assert (np.bincount(D["match"] - match0, minlength=12) == Mt["deals"]).all()
+    last = np.r_[D["match"][1:] != D["match"][:-1], True]
+    for j in range(ns):
+        assert (D[f"after_{j}"] == D[f"before_{j}"] + D[f"credited_{j}"]).all()
+        assert (D[f"after_{j}"][last] == Mt[f"score_{j}"]).all()
+        assert (D[f"before_{j}"][D["hand"] == 0] == 0).all()
+    scores = np.stack([Mt[f"score_{j}"] for j in range(ns)], axis=1)
+    for m in range(12):
+        w = Mt["winner"][m]
+        if w < 0:
+            assert Mt["deals"][m] == rules.max_deals and Mt["unfinished"][m]
+            continue
+        others = np.delete(scores[m], w)
+        if rules.match_end == "exact":
+            assert scores[m, w] == T and (scores[m] <= T).all()
+        elif rules.match_end == "immediate":
+            assert scores[m, w] >= T and (others < T).all()
+        else:
+            assert scores[m, w] >= T and (others < scores[m, w]).all()
+    recs = trace_match(rules, ["greedy", "random", "heavy", "random"][:rules.players], seed, match0)
+    assert check_match_file([{**r, "match": {**r["match"], "id": 0}} for r in recs]) == []
+
+
+def test_the_match_referee_is_not_vacuous():
+    """Damaged match traces are refused by the referee: a credit, a lead, a target end, a missing deal."""
+    import copy
+    rules = preset("fives", players=4, target=100, match_end="exact", teams="partners", next_lead="rotate")
+    recs = traces(rules, "greedy", 3, 3)
+    assert check_match_file(recs, "greedy") == []
+    later = next(i for i, r in enumerate(recs) if r["match"]["hand"] == 1)
+
+    def damaged(change):
+        rs = copy.deepcopy(recs)
+        change(rs)
+        return check_match_file(rs, "greedy")
+
+    assert any("credited" in p for p in damaged(lambda rs: rs[0]["match"]["credited"].__setitem__(0, 1)))
+    assert any("leads" in p for p in damaged(lambda rs: rs[later].__setitem__("first", (rs[later]["first"] + 1) % 4)))
+    assert any("sides" in p for p in damaged(lambda rs: rs[0]["match"].__setitem__("sides", [[0, 1], [2, 3]])))
+    assert damaged(lambda rs: rs.pop(later)) != []
+    last = max(i for i, r in enumerate(recs) if r["match"]["over"])
+    assert damaged(lambda rs: rs[last]["match"].__setitem__("winner", 1 - (rs[last]["match"]["winner"] or 0))) != []

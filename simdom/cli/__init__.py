@@ -270,6 +270,9 @@ def replay_cmd(
         bad = check_expectations(sc, st, results)
     elif trace_file is not None:
         rec = _read_trace(trace_file, deal)
+        if deal is None and isinstance(rec.get("match"), dict):  # a match trace: show its first match
+            _replay_match(trace_file, rec["match"].get("id"), None, None, rules, players, policy, seed, overrides)
+            return
         bad = []
     else:
         r = make_rules(rules, players, overrides)
