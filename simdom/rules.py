@@ -278,9 +278,6 @@ class Rules:
     def n_tiles(self) -> int:
         return n_tiles(self.max_pip)
 
-    def replace(self, **changes: Any) -> "Rules":
-        return with_overrides(self, changes)
-
     @property
     def is_match(self) -> bool:
         """A match (RULES.md 12): target > 0."""
@@ -381,13 +378,6 @@ def preset(name: str, players: int = 4, **overrides: Any) -> Rules:
     if overrides.get("spinner") == "first_double" and params.get("arms_open") is None:
         params["arms_open"] = "immediately"
     return Rules(**params, preset=name)
-
-
-def with_overrides(rules: Rules, overrides: Mapping[str, Any]) -> Rules:
-    _check_names(overrides)
-    params = {k: getattr(rules, k) for k in ALL_PARAMETERS}
-    params.update(overrides)
-    return Rules(**params, preset=rules.preset)
 
 
 def from_dict(d: Mapping[str, Any]) -> Rules:

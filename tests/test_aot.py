@@ -69,8 +69,8 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess:
 def test_the_batch_path_of_simdom_run_imports_no_numba():
     code = ("import sys\n"
             "import simdom.cli, simdom.cli.run, simdom.run.runner\n"
-            "from simdom.run.worker import _warm\n"
-            "_warm()\n"
+            "from simdom.run.worker import warm\n"
+            "warm()\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n")
     out = _python(code)
     assert out.returncode == 0, out.stderr

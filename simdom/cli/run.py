@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
+
+from .common import console, err, fail
 
 
 class Backend(str, Enum):
@@ -27,8 +28,8 @@ class _Done(ProgressColumn):
         return Text(f"{int(task.completed):,}/{int(task.total or 0):,}", style="progress.download")
 
 
-def _pm(v: tuple[float, float], scale: float = 1.0, digits: int = 2, sign: bool = False) -> str:
-    m, h = v[0] * scale, v[1] * scale
+def _pm(v, scale: float = 1.0, digits: int = 2, sign: bool = False) -> str:
+    m, h = v.value * scale, (v.hi - v.lo) / 2 * scale
     return f"{m:+.{digits}f}±{h:.{digits}f}" if sign else f"{m:.{digits}f}±{h:.{digits}f}"
 
 
@@ -41,9 +42,9 @@ def summary_table(summary) -> Table:
     with the same rules."""
     from rich import box
 
-    from ..run.runner import summary_rows
-    rows = summary_rows(summary)
+    from ..run.summary import summary_rows
     plan = summary.plan
+    rows = summary_rows(plan, summary.sums)
     bases = sorted({plan.arm_names[plan.baseline(a)] for a in range(len(plan.arm_names))},
                    key=plan.arm_names.index)
     several = len(summary.plan.arm_names) > 1
@@ -61,11 +62,10 @@ def summary_table(summary) -> Table:
         t.add_column("Δ points", justify="right", no_wrap=True)
         t.add_column("Δ win %", justify="right", no_wrap=True)
     for r in rows:
-        cells = [r["arm"], f"{r['policy']} ({','.join(map(str, r['players']))})", _pm(r["points"]),
-                 _pm(r["win"], 100, 1)]
+        cells = [r.arm, f"{r.policy} ({','.join(map(str, r.players))})", _pm(r.points), _pm(r.win, 100, 1)]
         if several:
-            cells += ["" if r["d_points"] is None else _pm(r["d_points"], sign=True),
-                      "" if r["d_win"] is None else _pm(r["d_win"], 100, 1, sign=True)]
+            cells += ["" if r.d_points is None else _pm(r.d_points, sign=True),
+                      "" if r.d_win is None else _pm(r.d_win, 100, 1, sign=True)]
         t.add_row(*cells)
     return t
 
@@ -73,19 +73,19 @@ def summary_table(summary) -> Table:
 def headlines(summary) -> list[str]:
     """One line per arm and policy group that differs from its baseline (the first arm with the same
     rules): its paired gain."""
-    from ..run.runner import summary_rows
+    from ..run.summary import summary_rows
     plan = summary.plan
     out = []
-    for r in summary_rows(summary):
-        if r["d_points"] is None:
+    for r in summary_rows(plan, summary.sums):
+        if r.d_points is None:
             continue
-        a = plan.arm_names.index(r["arm"])
-        b = plan.baseline(a)
-        if {plan.policies[b][p] for p in r["players"]} == {r["policy"]}:
+        b = plan.baseline(plan.arm_names.index(r.arm))
+        if {plan.policies[b][p] for p in r.players} == {r.policy}:
             continue
-        (dp, hp), (dw, hw) = r["d_points"], r["d_win"]
+        dp, hp = r.d_points.value, (r.d_points.hi - r.d_points.lo) / 2
+        dw, hw = r.d_win.value, (r.d_win.hi - r.d_win.lo) / 2
         sure = "" if abs(dp) > hp else " (within noise)"
-        out.append(f"{r['arm']} vs {plan.arm_names[b]}, {_who(r['players'])} ({r['policy']}): "
+        out.append(f"{r.arm} vs {r.baseline}, {_who(r.players)} ({r.policy}): "
                    f"{dp:+.3f}±{hp:.3f} points per deal{sure}, win rate {100 * dw:+.2f}±{100 * hw:.2f} pp")
     return out
 
@@ -99,6 +99,8 @@ def run_cmd(
                                                "worker thread of the cluster)"),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="results folder (default results/<scenario name>)"),
     moves: bool = typer.Option(False, "--moves", help="also write the moves table (one row per placement)"),
+    seats: bool = typer.Option(False, "--seats", help="also write the seats table (each seat's detail: draws, "
+                                                       "passes, pips left, bonuses)"),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local processes or a dask cluster"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="dask scheduler address, tcp://HOST:PORT"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace results of another scenario or settings"),
@@ -121,12 +123,6 @@ def run_cmd(
     from ..run.runner import RunError, RunInterrupted, run
     from ..run.scenario import ScenarioError, load
 
-    err = Console(stderr=True)
-    console = Console()
-
-    def fail(msg: str, code: int = 2) -> None:
-        err.print(f"[bold red]Error:[/] {msg}", highlight=False, soft_wrap=True)
-        raise typer.Exit(code)
 
     if deals is not None and deals < 1:
         fail(f"--deals {deals} is invalid; allowed: an integer >= 1")
@@ -156,7 +152,8 @@ def run_cmd(
         err.print(f"[bold]{sc.name}[/]: {sc.deals:,} deals x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
                   f"{sc.players} players, seed {sc.seed}, chunks of {sc.chunk_size:,} -> {folder}", highlight=False)
     try:
-        summary = run(sc, folder, moves=moves, workers=workers, backend=backend.value, scheduler=scheduler,
+        tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ())
+        summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
                       overwrite=overwrite, on_start=on_start, on_chunk=on_chunk)
     except RunError as e:
         progress.stop()

@@ -14,6 +14,7 @@ deals' keys. The key fixes that deal's shuffle, lot and policy streams, and is t
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -233,7 +234,7 @@ class MatchDeal(DealState):
             raise ValueError(f"first = {first}, but next_lead = {rules.next_lead} gives seat {lead} the lead")
         self.match_rules = rules
         self.lead = lead
-        super().__init__(rules if lead is None else rules.replace(lead="any"), hands, boneyard, first)
+        super().__init__(rules if lead is None else dataclasses.replace(rules, lead="any"), hands, boneyard, first)
 
     @classmethod
     def dealt(cls, rules: Rules, key: int, lead: int | None = None) -> "MatchDeal":

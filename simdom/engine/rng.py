@@ -76,8 +76,3 @@ def below(rng, s, n):
             low = m & LOW32
     return np.int64(m >> S32)
 
-
-@kernel
-def uniform(rng, s):
-    """Float in [0, 1) with 53 random bits."""
-    return np.float64(next64(rng, s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -1,44 +1,27 @@
 """Synthetic results folders with known answers, for the statistics tests and the benchmark.
 
-The rows follow DEAL_SCHEMA / MOVE_SCHEMA and the manifest follows the runner's contract, but the
+The parts and the manifest are written by simdom.results as `simdom run` writes them, but the
 numbers come from a simple generative model whose expectations are known in closed form
 (:func:`truth`), not from playing dominoes:
 
-* points of player ``p`` in arm ``a`` = ``mean_points[p] + D + E + win_points * [p won or tied]``,
-  where ``D`` is a deal effect shared by every arm, rotation and seat of the deal (common random
-  numbers: it cancels in paired comparisons) and ``E`` is independent per row;
 * the winner is drawn with probabilities ``win_weights`` (one uniform per deal and rotation, shared
   by all arms); with probability ``tie`` a second player, uniform among the others, shares the win;
+* points of player ``p``: ``win_total + D`` if it won or tied, else ``mean_points[p] + D + E``, where
+  ``D`` is a deal effect shared by every arm, rotation and seat of the deal (common random numbers: it
+  cancels in paired comparisons) and ``E`` is independent per row; ``win_total`` is above any loser's
+  points, so the winners are exactly the seats with the highest total, as in a real deal;
 * each placement scores with probability ``score_rate[p]``.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from simdom.results import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
-
-THREES_RULES = {
-    "max_pip": 6, "hand_size": {"2": 6, "3": 6, "4": 5}, "boneyard_reserve": {"2": 0, "3": 0, "4": 0},
-    "draw": "until_playable", "lead": "any", "spinner": "first_double", "arms_open": "immediately",
-    "double_counts": "face", "divisors": [3], "min_ends": 3, "points": "fixed:6",
-    "first_double_bonus": [[4, 2], [8, 4], [None, 8]], "out_bonus": "none", "block_bonus": "none",
-    "bonus_round_to": 1, "bonus_divisor": 1,
-}
-FIVES_RULES = {
-    "max_pip": 6, "hand_size": {"2": 7, "3": 7, "4": 7}, "boneyard_reserve": {"2": 0, "3": 0, "4": 0},
-    "draw": "until_playable", "lead": "tile:5-5", "spinner": "first_double", "arms_open": "after_both_sides",
-    "double_counts": "both", "divisors": [5], "min_ends": 1, "points": "sum", "first_double_bonus": [],
-    "out_bonus": "opponents_pips", "block_bonus": "opponents_minus_own", "bonus_round_to": 5, "bonus_divisor": 5,
-}
-PRESET_RULES = {"threes": THREES_RULES, "fives": FIVES_RULES}
-
+from simdom import results as fmt
+from simdom.rules import preset
 
 @dataclass(frozen=True)
 class SynthArm:
@@ -63,7 +46,7 @@ class SynthSpec:
     seed: int = 1
     deal_sd_half: int = 8     # D = Binomial(2h, 1/2) - h, variance h/2
     row_sd_half: int = 8      # E = Binomial(2h, 1/2) - h, variance h/2
-    win_points: int = 6
+    win_total: int = 80       # a winner's points (before D); every loser stays below it
     tie: float = 0.05
     fd_prob: float = 0.9
     moves: bool = False
@@ -88,7 +71,7 @@ def truth(spec: SynthSpec) -> dict[str, dict[str, list[float]]]:
         partner = t * (1 - pi) / (n - 1)
         win = pi * (1 - t) + 0.5 * pi * t + 0.5 * partner
         won_any = pi + partner
-        pts = np.asarray(arm.mean_points, float) + spec.win_points * won_any
+        pts = spec.win_total * won_any + np.asarray(arm.mean_points, float) * (1 - won_any)
         q = np.asarray(arm.score_rate or (0.3,) * n, float)
         out[arm.name] = {"points": pts.tolist(), "win": win.tolist(), "scoring_rate": q.tolist()}
     return out
@@ -104,11 +87,14 @@ def _tier(moves: np.ndarray, bonus: list) -> np.ndarray:
     return out
 
 
-def _strings(idx: np.ndarray, values: list[str]) -> pa.Array:
-    return pa.DictionaryArray.from_arrays(pa.array(idx.astype(np.int32)), pa.array(values)).cast(pa.string())
+def _keys(arm: int, names: list[str], d0: int, n: int, R: int, per: int = 1) -> dict:
+    return {"arm": fmt.strings(np.full(n * R * per, arm, np.int32), names),
+            "deal": np.repeat(np.arange(d0, d0 + n, dtype=np.int64), R * per),
+            "rotation": np.tile(np.repeat(np.arange(R, dtype=np.int8), per), n)}
 
 
-def _chunk(spec: SynthSpec, c: int, d0: int, d1: int) -> tuple[pa.Table, pa.Table | None]:
+def _chunk(spec: SynthSpec, c: int, d0: int, d1: int) -> tuple[list[dict], list[dict]]:
+    """The deals (and moves) columns of chunk c, one dict of columns per arm (simdom.results.DEALS)."""
     n, P, R = d1 - d0, spec.players, spec.n_rot
     shared = np.random.default_rng([spec.seed, c])
     D = shared.binomial(2 * spec.deal_sd_half, 0.5, n) - spec.deal_sd_half
@@ -116,75 +102,51 @@ def _chunk(spec: SynthSpec, c: int, d0: int, d1: int) -> tuple[pa.Table, pa.Tabl
     u_block, u_fd, u_fdmove, u_fdseat, u_lead = shared.random((5, n, R))
     plays_p = 1 + shared.binomial(5, 0.6, (n, R, P)).astype(np.int16)
     dd = shared.binomial(5, 0.25, (n, R, P)).astype(np.int8)
-    small = shared.integers(0, 5, (3, n, R, P)).astype(np.int16)
     seat = np.arange(P)
     player_of_seat = (seat[None, :] + np.arange(R)[:, None]) % P  # (R, P)
-    deal_col = np.repeat(np.arange(d0, d1, dtype=np.int64), R * P)
-    rot_col = np.tile(np.repeat(np.arange(R, dtype=np.int8), P), n)
-    seat_col = np.tile(seat.astype(np.int8), n * R)
-    player_col = np.tile(player_of_seat.reshape(-1).astype(np.int8), n)
     first_seat = np.floor(u_lead * P).astype(np.int8)
     fd_seat = np.floor(u_fdseat * P).astype(np.int8)
     tiles = plays_p.sum(axis=2)
-    tables, move_tables = [], []
+    deals, moves = [], []
     for a, arm in enumerate(spec.arms):
         rng = np.random.default_rng([spec.seed, c, a + 1])
         pi = np.cumsum(np.asarray(arm.win_weights, float) / np.sum(arm.win_weights))
         w = np.minimum(np.searchsorted(pi, u_win, side="right"), P - 1)  # winning player (n, R)
         other = (w + 1 + np.floor(u_partner * (P - 1)).astype(int)) % P
         tie = u_tie < spec.tie
-        win_p = np.zeros((n, R, P))
-        np.put_along_axis(win_p, w[..., None], np.where(tie, 0.5, 1.0)[..., None], axis=2)
-        cur = np.take_along_axis(win_p, other[..., None], axis=2)
-        np.put_along_axis(win_p, other[..., None], np.where(tie[..., None], 0.5, cur), axis=2)
+        won = np.zeros((n, R, P), bool)
+        np.put_along_axis(won, w[..., None], True, axis=2)
+        np.put_along_axis(won, other[..., None], tie[..., None] | np.take_along_axis(won, other[..., None], 2), 2)
         E = rng.binomial(2 * spec.row_sd_half, 0.5, (n, R, P)) - spec.row_sd_half
-        pts_p = (np.asarray(arm.mean_points)[None, None, :] + D[:, None, None] + E
-                 + spec.win_points * (win_p > 0)).round().astype(np.int32)
+        base = np.asarray(arm.mean_points)[None, None, :] + D[:, None, None]
+        pts_p = np.where(won, spec.win_total + D[:, None, None], (base + E).round()).astype(np.int32)
         q = np.asarray(arm.score_rate or (0.3,) * P, float)
         sp_p = rng.binomial(plays_p, q[None, None, :]).astype(np.int16)
         # seat-indexed views: row (r, s) is player (s + r) % P
         idx = np.broadcast_to(player_of_seat[None], (n, R, P))
-        win = np.take_along_axis(win_p, idx, axis=2)
-        pts = np.take_along_axis(pts_p, idx, axis=2)
-        sp = np.take_along_axis(sp_p, idx, axis=2)
-        plays = np.take_along_axis(plays_p, idx, axis=2)
-        rules = PRESET_RULES[arm.preset]
+        pts, sp, plays = (np.take_along_axis(x, idx, axis=2) for x in (pts_p, sp_p, plays_p))
+        rules = preset(arm.preset, P).to_dict()
         has_fd = u_fd < spec.fd_prob
         fd_move = np.minimum(1 + np.floor(u_fdmove * arm.fd_move_scale), tiles).astype(np.int16)
-        tier = _tier(fd_move, rules["first_double_bonus"])
-        bonus = np.where(has_fd[..., None] & (seat[None, None, :] == fd_seat[..., None]), tier[..., None], 0)
+        tier = _tier(fd_move, rules["first_double_bonus"])  # earned by fd_seat; not added to the points (truth)
         blocked = u_block < arm.blocked
-        win_seat = (w[..., None] - np.arange(R)[None, :, None]) % P  # seat of the winner
-        went_out = ~blocked[..., None] & (seat[None, None, :] == win_seat)
+        win_seat = (w - np.arange(R)[None, :]) % P  # seat of the (first) winner
         lost = has_fd[..., None] & (seat[None, None, :] != fd_seat[..., None]) & (dd > 0)
-
-        def rep(x: np.ndarray) -> np.ndarray:
-            return np.repeat(x.reshape(-1), P)
-
-        fd_move_col = pa.array(rep(fd_move), mask=rep(~has_fd))
-        fd_seat_col = pa.array(rep(fd_seat), mask=rep(~has_fd))
-        cols = {
-            "arm": _strings(np.zeros(n * R * P), [arm.name]),
-            "deal": deal_col, "rotation": rot_col, "seat": seat_col, "player": player_col,
-            "policy": _strings(player_col, list(arm.policies)),
-            "points": pts.reshape(-1),
-            "play_points": (pts - bonus).reshape(-1).astype(np.int32),
-            "bonus": bonus.reshape(-1).astype(np.int16),
-            "end_bonus": np.zeros(n * R * P, np.int32),
-            "scoring_plays": sp.reshape(-1), "plays": plays.reshape(-1),
-            "draws": small[0].reshape(-1), "passes": small[1].reshape(-1), "pips_left": small[2].reshape(-1),
-            "went_out": went_out.reshape(-1), "win": win.reshape(-1), "doubles_dealt": dd.reshape(-1),
-            "lost_first_double": lost.reshape(-1), "first_seat": rep(first_seat),
-            "first_double_move": fd_move_col, "first_double_seat": fd_seat_col,
-            "spinner_move": fd_move_col, "spinner_seat": fd_seat_col,
-            "end": _strings(rep(blocked.astype(np.int8)), ["domino", "blocked"]),
-            "tiles_placed": rep(tiles.astype(np.int16)),
-        }
-        tables.append(pa.Table.from_pydict({k: cols[k] for k in DEAL_SCHEMA.names}, schema=DEAL_SCHEMA))
+        cols = _keys(a, [x.name for x in spec.arms], d0, n, R)
+        cols.update(first_seat=first_seat.reshape(-1),
+                    end=fmt.strings(blocked.astype(np.int8).reshape(-1), ["domino", "blocked"]),
+                    winner=win_seat.reshape(-1), end_bonus=np.zeros(n * R, np.int16),
+                    tiles_placed=tiles.reshape(-1),
+                    first_double_move=np.ma.masked_array(fd_move.reshape(-1), ~has_fd.reshape(-1)),
+                    first_double_seat=np.ma.masked_array(fd_seat.reshape(-1), ~has_fd.reshape(-1)))
+        for name, v in (("points", pts), ("scoring_plays", sp), ("plays", plays), ("doubles_dealt", dd),
+                        ("lost_first_double", lost)):
+            for s in range(P):
+                cols[f"{name}_{s}"] = np.ascontiguousarray(v[..., s]).reshape(-1)
+        deals.append(cols)
         if spec.moves:
-            move_tables.append(_moves(spec, arm, rng, d0, n, R, tiles, first_seat, has_fd, fd_move, tier))
-    moves = pa.concat_tables(move_tables) if move_tables else None
-    return pa.concat_tables(tables), moves
+            moves.append(_moves(spec, a, arm, rng, d0, n, R, tiles, first_seat, has_fd, fd_move, tier))
+    return deals, moves
 
 
 def move_score_rate(move: np.ndarray) -> np.ndarray:
@@ -192,7 +154,7 @@ def move_score_rate(move: np.ndarray) -> np.ndarray:
     return np.minimum(0.05 * np.asarray(move, float), 0.5)
 
 
-def _moves(spec, arm, rng, d0, n, R, tiles, first_seat, has_fd, fd_move, tier) -> pa.Table:
+def _moves(spec, a, arm, rng, d0, n, R, tiles, first_seat, has_fd, fd_move, tier) -> dict:
     P = spec.players
     count = tiles.reshape(-1).astype(np.int64)
     total = int(count.sum())
@@ -202,51 +164,59 @@ def _moves(spec, arm, rng, d0, n, R, tiles, first_seat, has_fd, fd_move, tier) -
     seat = ((first_seat.reshape(-1)[dp] + move - 1) % P).astype(np.int8)
     scores = rng.random(total) < move_score_rate(move)
     fd = has_fd.reshape(-1)[dp] & (fd_move.reshape(-1)[dp] == move)
-    policy_idx = (seat + dp % R) % P
-    cols = {
-        "arm": _strings(np.zeros(total), [arm.name]),
-        "deal": (d0 + dp // R).astype(np.int64), "rotation": (dp % R).astype(np.int8), "move": move,
-        "seat": seat, "policy": _strings(policy_idx, list(arm.policies)),
-        "tile": _strings(np.zeros(total), ["3-6"]),
-        "end": _strings(np.where(move == 1, 0, 1), ["lead", "L"]),
-        "ends": np.full(total, 3, np.int8), "ends_sum": np.full(total, 12, np.int16),
-        "points": np.where(scores, 6, 0).astype(np.int16),
-        "bonus": np.where(fd, tier.reshape(-1)[dp], 0).astype(np.int16),
-    }
-    return pa.Table.from_pydict({k: cols[k] for k in MOVE_SCHEMA.names}, schema=MOVE_SCHEMA)
+    return {"arm": fmt.strings(np.full(total, a, np.int32), [x.name for x in spec.arms]),
+            "deal": (d0 + dp // R).astype(np.int64), "rotation": (dp % R).astype(np.int8), "move": move,
+            "seat": seat, "tile": fmt.strings(np.zeros(total, np.int32), ["3-6"]),
+            "end": fmt.strings(np.where(move == 1, 0, 1), ["lead", "L"]),
+            "ends": np.full(total, 3, np.int8), "ends_sum": np.full(total, 12, np.int16),
+            "points": np.where(scores, 6, 0).astype(np.int16),
+            "bonus": np.where(fd, tier.reshape(-1)[dp], 0).astype(np.int16)}
 
 
-def manifest(spec: SynthSpec, chunks_done: list[int], complete: bool) -> dict:
-    return {
-        "kind": "simdom-results", "format": 1, "simdom_version": "0.1.0", "sim_version": 1,
-        "scenario_name": spec.scenario_name, "scenario": {"name": spec.scenario_name, "synthetic": True},
-        "settings_hash": "synthetic", "seed": spec.seed, "root_key": f"synth-{spec.seed}",
-        "deals": spec.deals, "chunk_size": spec.chunk_size,
-        "n_chunks": -(-spec.deals // spec.chunk_size), "rotations": spec.n_rot, "players": spec.players,
-        "moves": spec.moves,
-        "arms": [{"name": a.name, "rules": {**PRESET_RULES[a.preset], "players": spec.players},
-                  "preset": a.preset, "policies": list(a.policies)} for a in spec.arms],
-        "chunks_done": chunks_done, "created": "2024-01-01T00:00:00", "finished": "2024-01-01T00:00:01"
-        if complete else None, "complete": complete, **spec.extra,
-    }
+def manifest(spec: SynthSpec, chunks_done: list[int], complete: bool) -> fmt.Manifest:
+    return fmt.Manifest(
+        kind=fmt.KIND, format=fmt.FORMAT, simdom_version="0.1.0", sim_version=1,
+        scenario_name=spec.scenario_name, scenario={"name": spec.scenario_name, "synthetic": True},
+        settings_hash="synthetic", seed=spec.seed, root_key=f"synth-{spec.seed}", deals=spec.deals,
+        chunk_size=spec.chunk_size, n_chunks=-(-spec.deals // spec.chunk_size), rotations=spec.n_rot,
+        players=spec.players, tables=["deals", "moves"] if spec.moves else ["deals"],
+        arms=[fmt.ArmEntry(name=a.name, rules=preset(a.preset, spec.players).to_dict(), preset=a.preset,
+                           policies=list(a.policies)) for a in spec.arms],
+        chunks_done=chunks_done, created="2024-01-01T00:00:00", complete=complete,
+        finished="2024-01-01T00:00:01" if complete else None, **spec.extra)
+
+
+def _concat(parts: list[dict]) -> dict:
+    """One table's columns from the arms' columns (rows ordered arm, deal, rotation, as simdom run)."""
+    import pyarrow as pa
+    out = {}
+    for k in parts[0]:
+        vals = [p[k] for p in parts]
+        if isinstance(vals[0], pa.Array):
+            out[k] = fmt.strings(np.concatenate([np.asarray(v.indices) for v in vals]), vals[0].dictionary.to_pylist())
+        elif np.ma.isMaskedArray(vals[0]):
+            out[k] = np.ma.concatenate(vals)
+        else:
+            out[k] = np.concatenate(vals)
+    return out
 
 
 def write_results(path: str | os.PathLike, spec: SynthSpec, *, complete: bool = True,
                   stop_after: int | None = None) -> Path:
     """Write a results folder (manifest + parts); ``stop_after`` chunks leaves it half-written."""
     root = Path(path)
-    (root / DEALS_DIR).mkdir(parents=True, exist_ok=True)
-    if spec.moves:
-        (root / MOVES_DIR).mkdir(parents=True, exist_ok=True)
+    m = manifest(spec, [], False)
+    for t in m.tables:
+        (root / t).mkdir(parents=True, exist_ok=True)
     done: list[int] = []
-    n_chunks = -(-spec.deals // spec.chunk_size)
-    for c in range(n_chunks if stop_after is None else stop_after):
+    for c in range(m.n_chunks if stop_after is None else stop_after):
         d0, d1 = c * spec.chunk_size, min(spec.deals, (c + 1) * spec.chunk_size)
         deals, moves = _chunk(spec, c, d0, d1)
-        pq.write_table(deals, root / DEALS_DIR / f"part-{c:05d}.parquet", compression="lz4")
-        if moves is not None:
-            pq.write_table(moves, root / MOVES_DIR / f"part-{c:05d}.parquet", compression="lz4")
+        for t, parts in (("deals", deals), ("moves", moves)):
+            if parts:
+                data = fmt.encode(fmt.TABLES[t], spec.players, _concat(parts), m.settings_hash, c)
+                fmt.write_atomic(fmt.part_path(root, t, c), data)
         done.append(c)
     finished = complete and stop_after is None
-    (root / MANIFEST).write_text(json.dumps(manifest(spec, done, finished), indent=1))
+    fmt.write_atomic(root / fmt.MANIFEST, manifest(spec, done, finished).to_json())
     return root
