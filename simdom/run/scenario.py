@@ -209,11 +209,16 @@ def _resolve_rules(table: dict[str, Any], players: int, where: str, path: str) -
         raise ScenarioError(f"{path}: field {where}.players: players is set once, at the top of the scenario "
                             "(every arm of a run has the same players); allowed: " + _RULES_DOC)
     try:
-        return preset(name, players=players, **params)
+        rules = preset(name, players=players, **params)
     except RulesError as e:
         raise ScenarioError(f"{path}: field {where}: {str(e).removeprefix('rules: ')}") from None
     except TypeError as e:  # pragma: no cover - defensive: a parameter of an unexpected type
         raise ScenarioError(f"{path}: field {where}: {e}; allowed: {_RULES_DOC}") from None
+    if rules.is_match:  # issue 11, phase 2: matches in runs
+        raise ScenarioError(f"{path}: field {where}.target = {rules.target}: simdom run plays single deals only "
+                            "for now; allowed: target = 0 (trace and replay matches with simdom trace --matches "
+                            "and simdom replay --match)")
+    return rules
 
 
 def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
