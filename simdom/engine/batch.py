@@ -1,17 +1,17 @@
 """The deal loop and the batch kernel: whole deals from a root key and deal numbers."""
 from __future__ import annotations
 
-import numpy as np
 from .jit import entry, kernel
 
 from .core import (advance, counted_ends, deal_random, finish, give, legal_moves, place, record, reset,
                    seat_base, start)
 from .kpolicies import choose
-from .layout import (ACT_PLAY, BN, BON, BTOP, DDEALT, DRAWS, EB, ENDED, FD_MOVE, FD_SEAT, FIRST, HCNT,
-                     HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, R_PLAYERS, REC_NONE, SP_MOVE, SP_SEAT,
-                     SPLAYS, ST_SIZE, TURN, WINNER)
+from .layout import (ACT_PLAY, BN, BON, BTOP, DC_END, DC_FD_MOVE, DC_FD_SEAT, DC_FIRST_SEAT, DC_SP_MOVE,
+                     DC_SP_SEAT, DC_TILES_PLACED, DC_WINNER, DDEALT, DRAWS, EB, ENDED, FD_MOVE, FD_SEAT, FIRST,
+                     HCNT, HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, R_PLAYERS, REC_NONE, RULES, SC_BONUS,
+                     SC_DOUBLES_DEALT, SC_DRAWS, SC_END_BONUS, SC_LOST_FD, SC_PASSES, SC_PIPS_LEFT, SC_PLAY_POINTS,
+                     SC_PLAYS, SC_POINTS, SC_SCORING_PLAYS, SC_WENT_OUT, SP_MOVE, SP_SEAT, SPLAYS, TURN, WINNER)
 from .rng import seed_deal
-from .work import make_work  # noqa: F401
 
 
 @kernel
@@ -35,29 +35,29 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, 
 @kernel
 def collect(G, St, seat_row, deal_row):
     """Copy a finished deal's results into its output rows (layout.SEAT_COLS / DEAL_COLS order)."""
-    for s in range(G[0][R_PLAYERS]):
+    for s in range(G[RULES][R_PLAYERS]):
         b = seat_base(s)
         r = seat_row[s]
-        r[0] = St[b + PTS] + St[b + BON] + St[b + EB]
-        r[1] = St[b + PTS]
-        r[2] = St[b + BON]
-        r[3] = St[b + EB]
-        r[4] = St[b + SPLAYS]
-        r[5] = St[b + PLAYS]
-        r[6] = St[b + DRAWS]
-        r[7] = St[b + PASSES]
-        r[8] = St[b + HPIPS]
-        r[9] = 1 if St[b + HCNT] == 0 else 0
-        r[10] = St[b + DDEALT]
-        r[11] = St[b + LOSTFD]
-    deal_row[0] = St[FIRST]
-    deal_row[1] = St[FD_MOVE]
-    deal_row[2] = St[FD_SEAT]
-    deal_row[3] = St[SP_MOVE]
-    deal_row[4] = St[SP_SEAT]
-    deal_row[5] = St[ENDED]
-    deal_row[6] = St[NPL]
-    deal_row[7] = St[WINNER]
+        r[SC_POINTS] = St[b + PTS] + St[b + BON] + St[b + EB]
+        r[SC_PLAY_POINTS] = St[b + PTS]
+        r[SC_BONUS] = St[b + BON]
+        r[SC_END_BONUS] = St[b + EB]
+        r[SC_SCORING_PLAYS] = St[b + SPLAYS]
+        r[SC_PLAYS] = St[b + PLAYS]
+        r[SC_DRAWS] = St[b + DRAWS]
+        r[SC_PASSES] = St[b + PASSES]
+        r[SC_PIPS_LEFT] = St[b + HPIPS]
+        r[SC_WENT_OUT] = 1 if St[b + HCNT] == 0 else 0
+        r[SC_DOUBLES_DEALT] = St[b + DDEALT]
+        r[SC_LOST_FD] = St[b + LOSTFD]
+    deal_row[DC_FIRST_SEAT] = St[FIRST]
+    deal_row[DC_FD_MOVE] = St[FD_MOVE]
+    deal_row[DC_FD_SEAT] = St[FD_SEAT]
+    deal_row[DC_SP_MOVE] = St[SP_MOVE]
+    deal_row[DC_SP_SEAT] = St[SP_SEAT]
+    deal_row[DC_END] = St[ENDED]
+    deal_row[DC_TILES_PLACED] = St[NPL]
+    deal_row[DC_WINNER] = St[WINNER]
 
 
 @entry

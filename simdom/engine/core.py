@@ -10,13 +10,13 @@ from .jit import kernel
 
 from .bits import ctz
 from .rng import below
-from .layout import (ACT_DRAW, ACT_PASS, ARMS, BN, BON, BTOP, COV, DDEALT, DRAWS, E_LEAD,
-                     EB, ED, ENDED, EV, FD_MOVE, FD_SEAT, FIRST, FORCED, HAND, HCNT, HPIPS, LONE,
-                     LOSTFD, NPASS, NPL, PASSES, PLAYED, PLAYS, PTS, R_ARMS_AFTER, R_BLOCK_MODE,
-                     R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE,
-                     R_ROUND, R_SPINNER, R_W, REC_ALL, SB, SEAT0, SP_MOVE, SP_SEAT, SPAT,
-                     SPIN, SPLAYS, ST_SIZE, TURN, USED, VOID, WINNER, BLOCK_OPP_MINUS_OWN,
-                     BLOCK_OPP_PIPS, OUT_FIXED, OUT_OPP_PIPS)
+from .layout import (ACT_DRAW, ACT_PASS, ARMS, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BN, BON, BONUS, BTOP, COV,
+                     DBLM, DDEALT, DRAWS, E_LEAD, EB, ED, END_BLOCKED, END_DOMINO, ENDED, EV, FD_MOVE, FD_SEAT,
+                     FIRST, FORCED, HAND, HCNT, HPIPS, LONE, LOSTFD, NPASS, NPL, OUT_FIXED, OUT_OPP_PIPS, PASSES,
+                     PIPS, PLAYED, PLAYS, PTS, R_ARMS_AFTER, R_BLOCK_MODE, R_DBL_BOTH, R_DIV, R_DRAW, R_HAND,
+                     R_LEAD_TILE, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE, R_ROUND, R_SPINNER, R_W, RC_ACT,
+                     RC_BONUS, RC_DEAL, RC_END, RC_K, RC_POINTS, RC_S, RC_SEAT, RC_TILE, REC_ALL, RULES, SB, SCORE,
+                     SEAT0, SP_MOVE, SP_SEAT, SPAT, SPIN, SPLAYS, ST_SIZE, TA, TB, TURN, USED, VM, VOID, WINNER)
 
 
 @kernel
@@ -26,14 +26,14 @@ def seat_base(s):
 
 @kernel
 def next_seat(G, s):
-    return 0 if s + 1 >= G[0][R_PLAYERS] else s + 1
+    return 0 if s + 1 >= G[RULES][R_PLAYERS] else s + 1
 
 
 @kernel
 def end_count(G, v, dbl):
     """What an end showing ``v`` counts: 2v for a double when double_counts = both.
     (Arithmetic, not a branch: whether an end's tile is a double is data the CPU cannot predict.)"""
-    return v + v * (np.int64(dbl) & G[0][R_DBL_BOTH])
+    return v + v * (np.int64(dbl) & G[RULES][R_DBL_BOTH])
 
 
 @kernel
@@ -87,8 +87,8 @@ def end_base(G, St, e):
 @kernel
 def ends_after(G, St, t, e):
     """(k, S) after placing tile ``t`` on end ``e``, without changing the state."""
-    a = G[1][t]
-    b = G[2][t]
+    a = G[TA][t]
+    b = G[TB][t]
     dbl = a == b
     if e == E_LEAD:
         if dbl:
@@ -111,8 +111,8 @@ def end_bases(G, St, kb, sb):
 @kernel
 def first_double_bonus(G, St, t):
     """The bonus placing ``t`` now would earn: non-zero only for the deal's first double."""
-    if St[FD_MOVE] == 0 and G[1][t] == G[2][t]:
-        return G[6][St[NPL] + 1]
+    if St[FD_MOVE] == 0 and G[TA][t] == G[TB][t]:
+        return G[BONUS][St[NPL] + 1]
     return 0
 
 
@@ -120,7 +120,7 @@ def first_double_bonus(G, St, t):
 def move_value(G, St, t, e):
     """Immediate points of a placement: what it scores plus its first-double bonus."""
     k, s = ends_after(G, St, t, e)
-    return G[5][k, s] + first_double_bonus(G, St, t)
+    return G[SCORE][k, s] + first_double_bonus(G, St, t)
 
 
 @kernel
@@ -165,9 +165,9 @@ def legal_moves(G, St, s, mv_t, mv_e):
     Order: by end L, R, U, D, and within an end by ascending tile index; before the lead, the
     tiles of the hand (or the forced lead tile) with end = lead.
     """
-    VM = G[4]
+    vm = G[VM]
     hb = seat_base(s) + HAND
-    two = G[0][R_W] > 1
+    two = G[RULES][R_W] > 1
     if St[NPL] == 0:
         if St[FORCED] >= 0:
             mv_t[0] = St[FORCED]
@@ -180,16 +180,16 @@ def legal_moves(G, St, s, mv_t, mv_e):
     n = 0
     for e in range(n_open_ends(G, St)):
         v = St[EV + e] & 15  # masks state index ranges: no negative-index checks
-        n = push_moves(St[hb] & VM[v, 0], 0, e, mv_t, mv_e, n)
+        n = push_moves(St[hb] & vm[v, 0], 0, e, mv_t, mv_e, n)
         if two:
-            n = push_moves(St[hb + 1] & VM[v, 1], 64, e, mv_t, mv_e, n)
+            n = push_moves(St[hb + 1] & vm[v, 1], 64, e, mv_t, mv_e, n)
     return n
 
 
 @kernel
 def tile_fits(G, St, t):
-    a = G[1][t]
-    b = G[2][t]
+    a = G[TA][t]
+    b = G[TB][t]
     for e in range(n_open_ends(G, St)):
         v = St[EV + e]
         if v == a or v == b:
@@ -203,44 +203,44 @@ def give(G, St, s, t):
     sb = seat_base(s)
     St[sb + HAND + (t >> 6)] |= 1 << (t & 63)
     St[sb + HCNT] += 1
-    St[sb + HPIPS] += G[3][t]
+    St[sb + HPIPS] += G[PIPS][t]
 
 
 @kernel
 def record(rec, nrec, deal, s, act, t, e, pts, bonus, k, ssum):
-    rec[nrec, 0] = deal
-    rec[nrec, 1] = s
-    rec[nrec, 2] = act
-    rec[nrec, 3] = t
-    rec[nrec, 4] = e
-    rec[nrec, 5] = pts
-    rec[nrec, 6] = bonus
-    rec[nrec, 7] = k
-    rec[nrec, 8] = ssum
+    rec[nrec, RC_DEAL] = deal
+    rec[nrec, RC_SEAT] = s
+    rec[nrec, RC_ACT] = act
+    rec[nrec, RC_TILE] = t
+    rec[nrec, RC_END] = e
+    rec[nrec, RC_POINTS] = pts
+    rec[nrec, RC_BONUS] = bonus
+    rec[nrec, RC_K] = k
+    rec[nrec, RC_S] = ssum
     return nrec + 1
 
 
 @kernel
 def place(G, St, s, t, e):
     """Seat s places tile t on end e (a legal move). Returns (points, bonus, k, S)."""
-    R = G[0]
-    TA, TB = G[1], G[2]
+    R = G[RULES]
+    ta, tb = G[TA], G[TB]
     k, ssum = ends_after(G, St, t, e)
-    pts = G[5][k & 7, ssum & 127]
+    pts = G[SCORE][k & 7, ssum & 127]
     bonus = 0
     move = St[NPL] + 1
-    a = TA[t]
-    b = TB[t]
+    a = ta[t]
+    b = tb[t]
     dbl = a == b
     if dbl and St[FD_MOVE] == 0:
-        bonus = G[6][move]
+        bonus = G[BONUS][move]
         St[FD_MOVE] = move
         St[FD_SEAT] = s
-        DBLM = G[7]
+        dblm = G[DBLM]
         for o in range(R[R_PLAYERS]):
             if o != s:
                 ob = seat_base(o) + HAND
-                if (St[ob] & DBLM[0]) | (St[ob + 1] & DBLM[1]):
+                if (St[ob] & dblm[0]) | (St[ob + 1] & dblm[1]):
                     St[seat_base(o) + LOSTFD] = 1
     spinner_now = False
     if e == E_LEAD:
@@ -298,7 +298,7 @@ def place(G, St, s, t, e):
     St[sb + HAND + (t >> 6)] &= ~bit
     St[PLAYED + (t >> 6)] |= bit
     St[sb + HCNT] -= 1
-    St[sb + HPIPS] -= G[3][t]
+    St[sb + HPIPS] -= G[PIPS][t]
     St[sb + PTS] += pts
     St[sb + BON] += bonus
     St[sb + PLAYS] += 1
@@ -307,7 +307,7 @@ def place(G, St, s, t, e):
     St[NPL] = move
     St[NPASS] = 0
     if St[sb + HCNT] == 0:
-        St[ENDED] = 1
+        St[ENDED] = END_DOMINO
         St[WINNER] = s
     else:
         St[TURN] = next_seat(G, s)
@@ -322,7 +322,7 @@ def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
     n == 0 when the deal has ended (domino or blocked). Draws and passes are recorded when
     rec_mode == REC_ALL.
     """
-    R = G[0]
+    R = G[RULES]
     while True:
         if St[ENDED]:
             return 0, nrec
@@ -355,7 +355,7 @@ def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
         if rec_mode == REC_ALL:
             nrec = record(rec, nrec, deal, s, ACT_PASS, -1, -1, 0, 0, 0, 0)
         if St[NPASS] >= R[R_PLAYERS]:
-            St[ENDED] = 2
+            St[ENDED] = END_BLOCKED
             return 0, nrec
         St[TURN] = next_seat(G, s)
 
@@ -363,7 +363,7 @@ def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
 @kernel
 def round_bonus(G, p):
     """P rounded to the nearest multiple of bonus_round_to (halfway up), then divided (down)."""
-    R = G[0]
+    R = G[RULES]
     q = R[R_ROUND]
     return ((2 * p + q) // (2 * q)) * q // R[R_DIV]
 
@@ -371,12 +371,12 @@ def round_bonus(G, p):
 @kernel
 def finish(G, St):
     """Settle the end of the deal: hand winner and end bonus (RULES.md section 7)."""
-    R = G[0]
+    R = G[RULES]
     n = R[R_PLAYERS]
     total = 0
     for o in range(n):
         total += St[seat_base(o) + HPIPS]
-    if St[ENDED] == 1:
+    if St[ENDED] == END_DOMINO:
         w = St[WINNER]
         mode = R[R_OUT_MODE]
         if mode == OUT_FIXED:
@@ -419,13 +419,13 @@ def reset(St):
 @kernel
 def start(G, St, first):
     """After the hands and boneyard are in place: seat ``first`` leads (forced tile if it holds it)."""
-    R = G[0]
-    DBLM = G[7]
+    R = G[RULES]
+    dblm = G[DBLM]
     for o in range(R[R_PLAYERS]):
         hb = seat_base(o) + HAND
         St[seat_base(o) + DDEALT] = 0
         for w in range(2):
-            m = St[hb + w] & DBLM[w]
+            m = St[hb + w] & dblm[w]
             while m != 0:
                 St[seat_base(o) + DDEALT] += 1
                 m &= m - 1
@@ -438,7 +438,7 @@ def start(G, St, first):
 @kernel
 def deal_random(G, St, bone, perm, rng):
     """Shuffle (stream 0), deal the hands, lay the boneyard, choose who leads (RULES.md 2 and 6)."""
-    R = G[0]
+    R = G[RULES]
     n = R[R_PLAYERS]
     nt = perm.shape[0]
     for i in range(nt):

@@ -13,11 +13,10 @@ import numpy as np
 from .jit import entry, kernel
 
 from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
-from .layout import (POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT,  # noqa: F401
-                     BON, BTOP, E_LEAD, EB, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PLAYED, PTS, R_NT,
-                     R_DBL_BOTH, R_PLAYERS, REC_COLS, REC_NONE, ST_SIZE, TURN, VOID)
+from .layout import (BON, BONUS, BTOP, E_LEAD, EB, END_PLAYING, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PIPS,
+                     PLAYED, POL_DEFENSIVE, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, R_DBL_BOTH, R_NT,
+                     R_PLAYERS, REC_NONE, RULES, SCORE, ST_SIZE, TA, TB, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
-from .work import make_scratch  # noqa: F401  (the policies' work arrays)
 
 
 
@@ -29,7 +28,7 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
     Each move's rank is one integer, points * 32 + pips (pips <= 24), and the first move with the
     highest rank wins: one comparison per move, so the loop has few unpredictable branches.
     """
-    TA, TB, PIPS, SCORE = G[1], G[2], G[3], G[5]
+    ta, tb, pips, score = G[TA], G[TB], G[PIPS], G[SCORE]
     best = -1
     brank = -1
     held = -1  # the best first-double move, kept aside while holding
@@ -39,8 +38,8 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
     if St[NPL] == 0:  # the lead
         for i in range(n):
             t = mv_t[i] & 127
-            rank = move_value(G, St, t, E_LEAD) * 32 + PIPS[t]
-            if keep_back and TA[t] == TB[t]:
+            rank = move_value(G, St, t, E_LEAD) * 32 + pips[t]
+            if keep_back and ta[t] == tb[t]:
                 if rank > hrank:
                     held = i
                     hrank = rank
@@ -48,19 +47,19 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
                 best = i
                 brank = rank
         return best if best >= 0 else held
-    fd_bonus = G[6][(St[NPL] + 1) & 127] if no_double_yet else 0
-    both = G[0][R_DBL_BOTH]
+    fd_bonus = G[BONUS][(St[NPL] + 1) & 127] if no_double_yet else 0
+    both = G[RULES][R_DBL_BOTH]
     kb = scratch[6]
     sb = scratch[7]
     end_bases(G, St, kb, sb)
     for i in range(n):
         t = mv_t[i] & 127  # the masks tell LLVM the index ranges: no negative-index checks
         e = mv_e[i] & 3
-        a = TA[t]
-        d = np.int64(a == TB[t])
+        a = ta[t]
+        d = np.int64(a == tb[t])
         # the end shows a + b - v afterwards; a double there counts twice its face if both
-        c = PIPS[t] - St[EV + e] + a * (d & both)
-        rank = (SCORE[kb[e] & 7, (sb[e] + c) & 127] + fd_bonus * d) * 32 + PIPS[t]
+        c = pips[t] - St[EV + e] + a * (d & both)
+        rank = (score[kb[e] & 7, (sb[e] + c) & 127] + fd_bonus * d) * 32 + pips[t]
         if keep_back and d:
             if rank > hrank:
                 held = i
@@ -75,13 +74,13 @@ def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
 @kernel
 def heavy_pick(G, St, mv_t, mv_e, n):
     """The heaviest tile; ties by immediate points, then the first listed."""
-    PIPS = G[3]
+    pips = G[PIPS]
     best = -1
     bv = -1
     bp = -1
     for i in range(n):
         t = mv_t[i]
-        p = PIPS[t]
+        p = pips[t]
         if p < bp:
             continue
         v = move_value(G, St, t, mv_e[i])
@@ -137,23 +136,23 @@ def expected_reply(G, P, cand, c, h, vals, kb, sb):
     """E[best immediate points of a hand of h tiles drawn uniformly from cand[0:c]] in state P
     (0 for a hand with no scoring move): the best reply's points sorted, weighted by the
     probability that each is the best tile the hand holds, C(c - i, h - 1) / C(c, h)."""
-    TA, TB, SCORE = G[1], G[2], G[5]
+    ta, tb, score = G[TA], G[TB], G[SCORE]
     nend = n_open_ends(G, P)
     end_bases(G, P, kb, sb)
-    fd = G[6][P[NPL] + 1] if P[FD_MOVE] == 0 else 0
+    fd = G[BONUS][P[NPL] + 1] if P[FD_MOVE] == 0 else 0
     z = 0
     for i in range(c):
         t = cand[i]
-        a = TA[t]
-        b = TB[t]
+        a = ta[t]
+        b = tb[t]
         best = 0
         for e in range(nend):
             ev = P[EV + e]
             if a == ev or b == ev:
                 if a == b:
-                    v = SCORE[kb[e], sb[e] + end_count(G, a, True)] + fd
+                    v = score[kb[e], sb[e] + end_count(G, a, True)] + fd
                 else:
-                    v = SCORE[kb[e], sb[e] + (b if a == ev else a)]
+                    v = score[kb[e], sb[e] + (b if a == ev else a)]
                 if v > best:
                     best = v
         if best > 0:
@@ -181,7 +180,7 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
     over the unseen tiles it may hold (none carrying a value it was seen unable to play, unless that
     leaves fewer than its hand count); ties to the heavier tile, then the first listed.
     Not inlined (as rollout_pick): it keeps the batch kernel's compile time down."""
-    PIPS = G[3]
+    pips = G[PIPS]
     P, vals, cand, kb, sb = scratch[0], scratch[2], scratch[4], scratch[6], scratch[7]
     nxt = next_seat(G, s)
     void = St[seat_base(nxt) + VOID]
@@ -205,9 +204,9 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
         copy_known(G, St, s, P)
         pts, bonus, _, _ = place(G, P, s, mv_t[i], mv_e[i])
         v = float(pts + bonus)
-        if P[ENDED] == 0:
+        if P[ENDED] == END_PLAYING:
             v -= expected_reply(G, P, cand, c, h, vals, kb, sb)
-        p = PIPS[mv_t[i]]
+        p = pips[mv_t[i]]
         if best < 0 or v > bv or (v == bv and p > bp):
             best = i
             bv = v
@@ -316,7 +315,7 @@ def margin(G, P, s):
     """Seat s's total minus the best other seat's total."""
     best = -(1 << 30)
     own = 0
-    for o in range(G[0][R_PLAYERS]):
+    for o in range(G[RULES][R_PLAYERS]):
         b = seat_base(o)
         tot = P[b + PTS] + P[b + BON] + P[b + EB]
         if o == s:

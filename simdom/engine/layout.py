@@ -2,10 +2,10 @@
 
 The kernel works on three kinds of plain arrays:
 
-* ``G``: the game, a tuple ``(R, TA, TB, PIPS, VM, SCORE, BONUS, DBLM)`` built once per rule set by
-  :func:`simdom.engine.api.compile_rules`:
+* ``G``: the game, a tuple of read-only arrays built once per rule set by
+  :func:`simdom.engine.tables.compile_rules`, read as ``G[RULES]``, ``G[SCORE]``, ...:
 
-  - ``R``     int64[R_SIZE]        the rule parameters as integers (offsets ``R_*`` below)
+  - ``RULES`` int64[R_SIZE]        the rule parameters as integers (offsets ``R_*`` below)
   - ``TA/TB`` int64[NT]            low and high half of tile t
   - ``PIPS``  int64[NT]            a + b
   - ``VM``    int64[NV, 2]         mask words of the tiles that carry value v
@@ -20,6 +20,10 @@ The kernel works on three kinds of plain arrays:
   side scores, the scores before the current deal, what the current deal credited, the winner.
 """
 from __future__ import annotations
+
+# ---- the game tuple G ---------------------------------------------------------------------------
+RULES, TA, TB, PIPS, VM, SCORE, BONUS, DBLM = range(8)
+G_SIZE = 8
 
 # ---- rules vector R ---------------------------------------------------------------------------
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \
@@ -85,6 +89,7 @@ M_SIZE = 13
 ACT_PLAY, ACT_DRAW, ACT_PASS = 0, 1, 2
 REC_NONE, REC_PLAYS, REC_ALL = 0, 1, 2
 REC_NAMES = ("deal", "seat", "act", "tile", "end", "points", "bonus", "ends", "ends_sum")
+RC_DEAL, RC_SEAT, RC_ACT, RC_TILE, RC_END, RC_POINTS, RC_BONUS, RC_K, RC_S = range(9)
 REC_COLS = len(REC_NAMES)
 
 # ---- policies and random streams ----------------------------------------------------------------
@@ -95,10 +100,14 @@ N_PARAMS = 4
 N_STREAMS = 5
 
 # ---- per-seat and per-deal outputs of a batch ----------------------------------------------------
+# seat_out[d, s, SC_*] and deal_out[d, DC_*] (int32); the names SEAT_COLS / DEAL_COLS, in order
 SEAT_COLS = ("points", "play_points", "bonus", "end_bonus", "scoring_plays", "plays", "draws", "passes",
              "pips_left", "went_out", "doubles_dealt", "lost_first_double")
+SC_POINTS, SC_PLAY_POINTS, SC_BONUS, SC_END_BONUS, SC_SCORING_PLAYS, SC_PLAYS, SC_DRAWS, SC_PASSES, \
+    SC_PIPS_LEFT, SC_WENT_OUT, SC_DOUBLES_DEALT, SC_LOST_FD = range(12)
 DEAL_COLS = ("first_seat", "first_double_move", "first_double_seat", "spinner_move", "spinner_seat",
              "end", "tiles_placed", "winner")
+DC_FIRST_SEAT, DC_FD_MOVE, DC_FD_SEAT, DC_SP_MOVE, DC_SP_SEAT, DC_END, DC_TILES_PLACED, DC_WINNER = range(8)
 
 # ---- per-deal and per-match outputs of a match batch (RULES.md 12) -------------------------------
 # mdeal_out[d] (int32): the deal's place in its match and the side scores around it
@@ -116,3 +125,5 @@ MM_SCORE = 3    # [4] final side scores
 MM_SIZE = 7
 # counts[] (int64) returned beside the number of matches played
 CNT_DEALS, CNT_RECORDS = 0, 1
+
+assert len(SEAT_COLS) == SC_LOST_FD + 1 and len(DEAL_COLS) == DC_WINNER + 1 and len(REC_NAMES) == RC_S + 1

@@ -17,14 +17,14 @@ from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEA
                      M_SCORE, M_WON, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD, MD_MATCH, MEND_DEAL,
                      MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, NEXT_HAND_WINNER,
                      NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, PTS, R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS,
-                     R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET, R_TEAMS, REC_NONE, TEAMS_PARTNERS,
+                     R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET, R_TEAMS, REC_NONE, RULES, TEAMS_PARTNERS,
                      TURN, WINNER)
 from .rng import match_deal_key, seed_key
 
 
 @kernel
 def partners(G):
-    return G[0][R_TEAMS] == TEAMS_PARTNERS
+    return G[RULES][R_TEAMS] == TEAMS_PARTNERS
 
 
 @kernel
@@ -35,7 +35,7 @@ def side_of(G, s):
 
 @kernel
 def n_sides(G):
-    return 2 if partners(G) else G[0][R_PLAYERS]
+    return 2 if partners(G) else G[RULES][R_PLAYERS]
 
 
 @kernel
@@ -44,7 +44,7 @@ def finish_sides(G, St):
     written on the seat that dominoed, or in a blocked deal on the winning side's seat with the fewest
     pips (the lower seat on a tie), which becomes St[WINNER]. opponents_pips is the other side's two
     hands; in a blocked deal the side with fewer pips wins (a tie: no winner)."""
-    R = G[0]
+    R = G[RULES]
     p0 = St[seat_base(0) + HPIPS] + St[seat_base(2) + HPIPS]
     p1 = St[seat_base(1) + HPIPS] + St[seat_base(3) + HPIPS]
     if St[ENDED] == END_DOMINO:
@@ -85,7 +85,7 @@ def credit(G, M, side, c):
     """Credit c points (one placement's points plus bonus, or an end bonus) to ``side`` under
     immediate or exact; returns 1 when this credit wins the match (and records the winner).
     exact: all or nothing, a credit that would pass the target is not counted."""
-    R = G[0]
+    R = G[RULES]
     T = R[R_TARGET]
     if c <= 0:
         return 0
@@ -111,7 +111,7 @@ def credit(G, M, side, c):
 def credit_deal_end(G, St, M):
     """After a settled deal: credit its end bonus (immediate, exact), or the whole deal's totals and
     then the deal_end rule (a side with >= T and alone on the highest score wins)."""
-    R = G[0]
+    R = G[RULES]
     n = R[R_PLAYERS]
     if R[R_MATCH_END] != MEND_DEAL:
         for s in range(n):
@@ -143,7 +143,7 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
     """Play the deal in St as a deal of the match in M. Under immediate / exact, each placement's
     points and bonus are credited as they arise, and a placement that wins the match stops the deal
     there (St[ENDED] = END_TARGET: no further action, no end bonus). Returns the new nrec."""
-    mid = G[0][R_MATCH_END] != MEND_DEAL
+    mid = G[RULES][R_MATCH_END] != MEND_DEAL
     while True:
         n, nrec = advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal)
         if n == 0:
@@ -168,7 +168,7 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
 def next_leader(G, St):
     """Who leads the deal after the one in St (RULES.md 12, next_lead): a seat, leading any tile, or
     -1 for the rules' lead (section 6)."""
-    R = G[0]
+    R = G[RULES]
     mode = R[R_NEXT_LEAD]
     if mode == NEXT_HAND_WINNER:
         return St[WINNER] if St[ENDED] == END_DOMINO else -1
@@ -209,7 +209,7 @@ def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_o
     M: int64[M_SIZE].
     """
     St, bone, perm, rng, mv_t, mv_e, scratch = work
-    R = G[0]
+    R = G[RULES]
     cap = seat_out.shape[0]
     maxd = R[R_MAX_DEALS]
     ns = n_sides(G)

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..tiles import halves, n_tiles, parse_tile
-from .layout import (MEND_DEAL, MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES,
+from .layout import (BONUS, DBLM, G_SIZE, PIPS, RULES, SCORE, TA, TB, VM, MEND_DEAL, MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES,
                      R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_TARGET, R_TEAMS, TEAMS_NONE, TEAMS_PARTNERS,
                      BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, OUT_FIXED, OUT_NONE, OUT_OPP_PIPS,
                      POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE, R_DBL_BOTH,
@@ -94,7 +94,7 @@ def rules_vector(rules: Rules) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def compile_rules(rules: Rules) -> tuple:
-    """The kernel's game data G = (R, TA, TB, PIPS, VM, SCORE, BONUS, DBLM) for ``rules``."""
+    """The kernel's game data G (layout.py: G[RULES], G[TA], ...) for ``rules``."""
     return build_game(rules_vector(rules), rules.max_pip, rules.divisors, rules.first_double_bonus)
 
 
@@ -114,7 +114,9 @@ def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> tup
     last = np.array([NO_LIMIT if lm is None else lm for lm, _ in first_double_bonus], dtype=np.int64)
     pts = np.array([p for _, p in first_double_bonus], dtype=np.int64)
     bonus = bonus_table(nt, last, pts)
-    G = (R, ta.copy(), tb.copy(), (ta + tb).astype(np.int64), vm, score, bonus, dblm)
+    G = [None] * G_SIZE
+    G[RULES], G[TA], G[TB], G[PIPS], G[VM] = R, ta.copy(), tb.copy(), (ta + tb).astype(np.int64), vm
+    G[SCORE], G[BONUS], G[DBLM] = score, bonus, dblm
     for arr in G:
         arr.setflags(write=False)
-    return G
+    return tuple(G)
