@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .jit import entry, kernel
 
-from .core import (advance, counted_ends, deal_random, finish, give, legal_moves, place, record, reset,
+from .core import (advance, counted_ends, forced, deal_random, finish, give, legal_moves, place, record, reset,
                    seat_base, start)
 from .kpolicies import choose
 from .layout import (ACT_PLAY, BN, BON, BTOP, DC_END, DC_FD_MOVE, DC_FD_SEAT, DC_FIRST_SEAT, DC_SP_MOVE,
@@ -18,13 +18,13 @@ from .rng import seed_deal
 def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, deal):
     """Play the deal in St to its end with the seats' policies; settle it. Returns the new nrec."""
     while True:
-        n, nrec = advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal)
+        n, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
         if n == 0:
             break
         s = St[TURN] & 3  # the masks tell LLVM the ranges: no negative-index checks
-        i = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, n, scratch)
-        t = mv_t[i] & 127
-        e = mv_e[i] & 7
+        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, n, mv_t, mv_e, scratch)
+        t &= 127
+        e &= 7
         pts, bonus, k, ssum = place(G, St, s, t, e)
         if rec_mode != REC_NONE:
             nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)

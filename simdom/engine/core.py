@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from .jit import kernel
 
-from .bits import ctz
-from .rng import below
+from .bits import ctz, popcount
+from .rng import below, below_x
 from .layout import (ACT_DRAW, ACT_PASS, ARMS, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BN, BON, BONUS, BTOP, COV,
                      DBLM, DDEALT, DRAWS, E_LEAD, EB, ED, END_BLOCKED, END_DOMINO, ENDED, EV, FD_MOVE, FD_SEAT,
                      FIRST, FORCED, HAND, HCNT, HPIPS, LONE, LOSTFD, NPASS, NPL, OUT_FIXED, OUT_OPP_PIPS, PASSES,
@@ -187,6 +187,64 @@ def legal_moves(G, St, s, mv_t, mv_e):
 
 
 @kernel
+def hand_words(St, s):
+    hb = seat_base(s) + HAND
+    return St[hb], St[hb + 1]
+
+
+@kernel
+def n_moves(G, St, s):
+    """How many legal (tile, end) moves seat s has: the length of :func:`legal_moves`' list, counted
+    with popcounts instead of listed."""
+    h0, h1 = hand_words(St, s)
+    if St[NPL] == 0:
+        if St[FORCED] >= 0:
+            return 1
+        return popcount(h0) + popcount(h1)
+    vm = G[VM]
+    n = 0
+    for e in range(n_open_ends(G, St)):
+        v = St[EV + e] & 15
+        n += popcount(h0 & vm[v, 0]) + popcount(h1 & vm[v, 1])
+    return n
+
+
+@kernel
+def nth_bit(m0, m1, i):
+    """Index of the i-th (0-based) set bit of the two-word mask (m0, m1)."""
+    c0 = popcount(m0)
+    base = 0
+    m = m0
+    if i >= c0:
+        i -= c0
+        m = m1
+        base = 64
+    for _ in range(i):
+        m &= m - 1
+    return base + ctz(m)
+
+
+@kernel
+def nth_move(G, St, s, i):
+    """(tile, end) of the i-th move of :func:`legal_moves`' list, without listing them."""
+    h0, h1 = hand_words(St, s)
+    if St[NPL] == 0:
+        if St[FORCED] >= 0:
+            return St[FORCED], E_LEAD
+        return nth_bit(h0, h1, i), E_LEAD
+    vm = G[VM]
+    for e in range(n_open_ends(G, St)):
+        v = St[EV + e] & 15
+        m0 = h0 & vm[v, 0]
+        m1 = h1 & vm[v, 1]
+        c = popcount(m0) + popcount(m1)
+        if i < c:
+            return nth_bit(m0, m1, i), e
+        i -= c
+    return -1, -1
+
+
+@kernel
 def tile_fits(G, St, t):
     a = G[TA][t]
     b = G[TB][t]
@@ -316,18 +374,30 @@ def place(G, St, s, t, e):
 
 @kernel
 def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
-    """Play the forced part of a turn: draws and passes, until a seat holds a legal move.
+    """Play the forced part of a turn (:func:`forced`), then list the legal moves of the seat to act.
 
     Returns (n, nrec): n > 0 legal moves of seat St[TURN] are in mv_t/mv_e and it must choose;
-    n == 0 when the deal has ended (domino or blocked). Draws and passes are recorded when
-    rec_mode == REC_ALL.
+    n == 0 when the deal has ended (domino or blocked).
+    """
+    n, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
+    if n > 0:
+        legal_moves(G, St, St[TURN] & 3, mv_t, mv_e)
+    return n, nrec
+
+
+@kernel
+def forced(G, St, bone, rec, nrec, rec_mode, deal):
+    """Play the forced part of a turn: draws and passes, until a seat holds a legal move.
+
+    Returns (n, nrec): seat St[TURN] has n > 0 legal moves and must choose; n == 0 when the deal
+    has ended (domino or blocked). Draws and passes are recorded when rec_mode == REC_ALL.
     """
     R = G[RULES]
     while True:
         if St[ENDED]:
             return 0, nrec
         s = St[TURN] & 3
-        n = legal_moves(G, St, s, mv_t, mv_e)
+        n = n_moves(G, St, s)
         if n > 0:
             return n, nrec
         sb = seat_base(s)
@@ -423,12 +493,7 @@ def start(G, St, first):
     dblm = G[DBLM]
     for o in range(R[R_PLAYERS]):
         hb = seat_base(o) + HAND
-        St[seat_base(o) + DDEALT] = 0
-        for w in range(2):
-            m = St[hb + w] & dblm[w]
-            while m != 0:
-                St[seat_base(o) + DDEALT] += 1
-                m &= m - 1
+        St[seat_base(o) + DDEALT] = popcount(St[hb] & dblm[0]) + popcount(St[hb + 1] & dblm[1])
     St[FIRST] = first
     St[TURN] = first
     lt = R[R_LEAD_TILE]
@@ -443,16 +508,33 @@ def deal_random(G, St, bone, perm, rng):
     nt = perm.shape[0]
     for i in range(nt):
         perm[i] = i
+    x = rng[0]  # stream 0 in a register while it shuffles
     for i in range(nt - 1, 0, -1):
-        j = below(rng, 0, i + 1)
+        j, x = below_x(x, i + 1)
         tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
+        perm[i] = perm[j & 127]
+        perm[j & 127] = tmp
+    rng[0] = x
     reset(St)
     h = R[R_HAND]
+    pips = G[PIPS]
     for s in range(n):
+        w0 = 0
+        w1 = 0
+        p = 0
         for i in range(h):
-            give(G, St, s, perm[s * h + i])
+            t = perm[s * h + i] & 127
+            bit = 1 << (t & 63)
+            if t < 64:
+                w0 |= bit
+            else:
+                w1 |= bit
+            p += pips[t]
+        sb = seat_base(s)
+        St[sb + HAND] = w0
+        St[sb + HAND + 1] = w1
+        St[sb + HCNT] = h
+        St[sb + HPIPS] = p
     nb = nt - n * h
     for i in range(nb):
         bone[i] = perm[n * h + i]

@@ -12,63 +12,110 @@ from __future__ import annotations
 import numpy as np
 from .jit import entry, kernel
 
-from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
-from .layout import (BON, BONUS, BTOP, E_LEAD, EB, END_PLAYING, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PIPS,
-                     PLAYED, POL_DEFENSIVE, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, R_DBL_BOTH, R_NT,
-                     R_PLAYERS, REC_NONE, RULES, SCORE, ST_SIZE, TA, TB, TURN, VOID)
+from .bits import ctz
+from .core import (arm_count, base_of, end_bases, end_count, finish, forced, hand_words, legal_moves, line_part,
+                   move_value, n_open_ends, next_seat, nth_move, place, seat_base)
+from .layout import (BON, BONUS, BTOP, E_LEAD, EB, END_PLAYING, ENDED, EV, FD_MOVE, FORCED, HAND, HCNT, HPIPS, NPL,
+                     PIPS, PLAYED, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, R_DBL_BOTH, R_NT,
+                     R_PLAYERS, REC_NONE, RULES, SCORE, ST_SIZE, TA, TB, TURN, VM, VOID)
 from .rng import GAMMA, below, mix64, next64
 
 
 
 @kernel
-def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
-    """The move with the most immediate points; ties to the heavier tile, then the first listed.
+def greedy_move(G, St, s, hold):
+    """Seat s's move with the most immediate points; ties to the heavier tile, then the first in
+    :func:`~simdom.engine.core.legal_moves`' order (by end L, R, U, D, then by tile index), which is
+    also the order the moves are met here: each end's playable tiles come from the hand's mask.
 
     With ``hold``, a move placing the deal's first double is chosen only if no other move exists.
     Each move's rank is one integer, points * 32 + pips (pips <= 24), and the first move with the
     highest rank wins: one comparison per move, so the loop has few unpredictable branches.
+    Returns (tile, end).
     """
-    ta, tb, pips, score = G[TA], G[TB], G[PIPS], G[SCORE]
-    best = -1
+    pips = G[PIPS]
+    bt = -1
+    be = -1
     brank = -1
-    held = -1  # the best first-double move, kept aside while holding
+    ht = -1  # the best first-double move, kept aside while holding
+    he = -1
     hrank = -1
     no_double_yet = St[FD_MOVE] == 0
     keep_back = hold and no_double_yet
+    h0, h1 = hand_words(St, s)
     if St[NPL] == 0:  # the lead
-        for i in range(n):
-            t = mv_t[i] & 127
-            rank = move_value(G, St, t, E_LEAD) * 32 + pips[t]
-            if keep_back and ta[t] == tb[t]:
-                if rank > hrank:
-                    held = i
-                    hrank = rank
-            elif rank > brank:
-                best = i
-                brank = rank
-        return best if best >= 0 else held
+        if St[FORCED] >= 0:
+            return St[FORCED], E_LEAD
+        ta, tb = G[TA], G[TB]
+        for w in range(2):
+            m = h0 if w == 0 else h1
+            while m != 0:
+                t = (w * 64 + ctz(m)) & 127
+                m &= m - 1
+                rank = move_value(G, St, t, E_LEAD) * 32 + pips[t]
+                if keep_back and ta[t] == tb[t]:
+                    if rank > hrank:
+                        ht = t
+                        hrank = rank
+                elif rank > brank:
+                    bt = t
+                    brank = rank
+        if bt >= 0:
+            return bt, E_LEAD
+        return ht, E_LEAD
+    score, vm = G[SCORE], G[VM]
     fd_bonus = G[BONUS][(St[NPL] + 1) & 127] if no_double_yet else 0
     both = G[RULES][R_DBL_BOTH]
-    kb = scratch[6]
-    sb = scratch[7]
-    end_bases(G, St, kb, sb)
-    for i in range(n):
-        t = mv_t[i] & 127  # the masks tell LLVM the index ranges: no negative-index checks
-        e = mv_e[i] & 3
-        a = ta[t]
-        d = np.int64(a == tb[t])
-        # the end shows a + b - v afterwards; a double there counts twice its face if both
-        c = pips[t] - St[EV + e] + a * (d & both)
-        rank = (score[kb[e] & 7, (sb[e] + c) & 127] + fd_bonus * d) * 32 + pips[t]
-        if keep_back and d:
-            if rank > hrank:
-                held = i
-                hrank = rank
+    lk, ls = line_part(G, St)
+    ku, su = arm_count(G, St, 0)
+    kd, sd = arm_count(G, St, 1)
+    for e in range(n_open_ends(G, St)):
+        v = St[EV + e] & 15
+        c0 = h0 & vm[v, 0]
+        c1 = h1 & vm[v, 1]
+        if (c0 | c1) == 0:
             continue
-        better = rank > brank  # a select, not a jump: which move ranks higher is unpredictable
-        best = i if better else best
-        brank = rank if better else brank
-    return best if best >= 0 else held
+        k, sbase = base_of(G, St, e, lk, ls, ku, su, kd, sd)
+        row = k & 7
+        for w in range(2):
+            m = c0 if w == 0 else c1
+            while m != 0:
+                t = (w * 64 + ctz(m)) & 127  # the masks tell LLVM the index ranges: no negative-index checks
+                m &= m - 1
+                p = pips[t]
+                x = p - v  # the end shows the other half afterwards (v again for a double)
+                d = np.int64(x == v)
+                c = x + x * (d & both)  # a double there counts twice its face if both
+                rank = (score[row, (sbase + c) & 127] + fd_bonus * d) * 32 + p
+                if keep_back and d:
+                    if rank > hrank:
+                        ht = t
+                        he = e
+                        hrank = rank
+                    continue
+                better = rank > brank  # a select, not a jump: which move ranks higher is unpredictable
+                bt = t if better else bt
+                be = e if better else be
+                brank = rank if better else brank
+    if bt >= 0:
+        return bt, be
+    return ht, he
+
+
+@kernel
+def list_index(mv_t, mv_e, n, t, e):
+    """Where the move (t, e) is in the list of n moves."""
+    for i in range(n):
+        if mv_t[i] == t and mv_e[i] == e:
+            return i
+    return -1
+
+
+@kernel
+def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
+    """:func:`greedy_move` of the seat to act, as an index into its list of legal moves."""
+    t, e = greedy_move(G, St, St[TURN] & 3, hold)
+    return list_index(mv_t, mv_e, n, t, e)
 
 
 @kernel
@@ -300,13 +347,11 @@ def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
     q = s
     while True:
         place(G, P, q, t, e)
-        m, _ = advance(G, P, bone2, pt, pe, rec, 0, REC_NONE, 0)
+        m, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
         if m == 0:
             break
-        q = P[TURN]
-        i = greedy_pick(G, P, pt, pe, m, False, scratch)
-        t = pt[i]
-        e = pe[i]
+        q = P[TURN] & 3
+        t, e = greedy_move(G, P, q, False)
     finish(G, P)
 
 
@@ -355,24 +400,32 @@ def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
 
 
 @kernel
-def choose(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch):
-    """Index into the n legal moves of the move seat s's policy ``pid`` chooses."""
+def choose(G, St, s, pid, par, rng, n, mv_t, mv_e, scratch):
+    """(tile, end): the move seat s's policy ``pid`` chooses among its n legal moves. Random and greedy
+    work on the hand's masks; the other policies get the list in mv_t/mv_e."""
     if n == 1:
-        return 0
+        return nth_move(G, St, s, 0)
     if pid == POL_RANDOM:
-        return below(rng, 1 + s, n)
+        return nth_move(G, St, s, below(rng, 1 + s, n))
+    if pid == POL_GREEDY or pid == POL_HOLD:
+        # hold:until=K = greedy that keeps the first double back before move K
+        hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[0]
+        return greedy_move(G, St, s, hold)
+    legal_moves(G, St, s, mv_t, mv_e)
     if pid == POL_HEAVY:
-        return heavy_pick(G, St, mv_t, mv_e, n)
-    if pid == POL_DEFENSIVE:
-        return defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
-    if pid == POL_ROLLOUT:
-        return rollout_pick(G, St, s, np.int64(par[0]), next64(rng, 1 + s), mv_t, mv_e, n, scratch)
-    # greedy, and hold:until=K = greedy that keeps the first double back before move K
-    hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[0]
-    return greedy_pick(G, St, mv_t, mv_e, n, hold, scratch)
+        i = heavy_pick(G, St, mv_t, mv_e, n)
+    elif pid == POL_DEFENSIVE:
+        i = defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
+    elif pid == POL_ROLLOUT:
+        i = rollout_pick(G, St, s, np.int64(par[0]), next64(rng, 1 + s), mv_t, mv_e, n, scratch)
+    else:
+        i = 0
+    return mv_t[i], mv_e[i]
 
 
 @entry
 def choose_entry(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch):
-    """:func:`choose` called from Python (tests)."""
-    return choose(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch)
+    """:func:`choose` called from Python (tests): the index of the chosen move in the list of seat s's
+    n legal moves in mv_t/mv_e (listed again by the policies that need a list)."""
+    t, e = choose(G, St, s, pid, par, rng, n, mv_t, mv_e, scratch)
+    return list_index(mv_t, mv_e, n, t, e)

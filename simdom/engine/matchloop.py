@@ -10,7 +10,7 @@ from __future__ import annotations
 from .jit import entry, kernel
 
 from .batch import collect
-from .core import advance, deal_random, finish, next_seat, place, record, round_bonus, seat_base
+from .core import deal_random, forced, finish, next_seat, place, record, round_bonus, seat_base
 from .kpolicies import choose
 from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEALS, CNT_RECORDS, EB, ENDED,
                      END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, M_BEFORE, M_CRED,
@@ -145,13 +145,13 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
     there (St[ENDED] = END_TARGET: no further action, no end bonus). Returns the new nrec."""
     mid = G[RULES][R_MATCH_END] != MEND_DEAL
     while True:
-        n, nrec = advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal)
+        n, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
         if n == 0:
             break
         s = St[TURN] & 3
-        i = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, n, scratch)
-        t = mv_t[i] & 127
-        e = mv_e[i] & 7
+        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, n, mv_t, mv_e, scratch)
+        t &= 127
+        e &= 7
         pts, bonus, k, ssum = place(G, St, s, t, e)
         if rec_mode != REC_NONE:
             nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)

@@ -64,15 +64,26 @@ def next64(rng, s):
 
 
 @kernel
-def below(rng, s, n):
-    """Unbiased integer in [0, n) from stream ``s`` (Lemire's method, 32-bit), n >= 1."""
+def below_x(x, n):
+    """(j, x'): an unbiased integer j in [0, n) (Lemire's method, 32-bit), n >= 1, from a stream whose
+    state ``x`` the caller holds in a local variable (a register, where rng[s] is memory)."""
     un = np.uint64(n)
-    m = (next64(rng, s) >> S32) * un
+    x += GAMMA
+    m = (mix64(x) >> S32) * un
     low = m & LOW32
     if low < un:
         t = (np.uint64(1) << S32) % un
         while low < t:
-            m = (next64(rng, s) >> S32) * un
+            x += GAMMA
+            m = (mix64(x) >> S32) * un
             low = m & LOW32
-    return np.int64(m >> S32)
+    return np.int64(m >> S32), x
+
+
+@kernel
+def below(rng, s, n):
+    """Unbiased integer in [0, n) from stream ``s``: :func:`below_x` on rng[s]."""
+    j, x = below_x(rng[s], n)
+    rng[s] = x
+    return j
 
