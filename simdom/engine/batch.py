@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from .jit import entry, kernel
 
-from .core import (advance, counted_ends, forced, deal_random, finish, give, legal_moves, place, record, reset,
-                   seat_base, start)
+from .core import advance, deal_random, finish, forced, give, place, record, reset, start
+from .ends import counted_ends
+from .moves import legal_moves, seat_base
 from .kpolicies import choose
 from .layout import (ACT_PLAY, BN, BON, BTOP, DC_END, DC_FD_MOVE, DC_FD_SEAT, DC_FIRST_SEAT, DC_SP_MOVE,
                      DC_SP_SEAT, DC_TILES_PLACED, DC_WINNER, DDEALT, DRAWS, EB, ENDED, FD_MOVE, FD_SEAT, FIRST,
-                     HCNT, HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, R_PLAYERS, REC_NONE, RULES, SC_BONUS,
-                     SC_DOUBLES_DEALT, SC_DRAWS, SC_END_BONUS, SC_LOST_FD, SC_PASSES, SC_PIPS_LEFT, SC_PLAY_POINTS,
-                     SC_PLAYS, SC_POINTS, SC_SCORING_PLAYS, SC_WENT_OUT, SP_MOVE, SP_SEAT, SPLAYS, TURN, WINNER)
+                     HCNT, HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, REC_NONE, R_PLAYERS, SC_BONUS, SC_DOUBLES_DEALT,
+                     SC_DRAWS, SC_END_BONUS, SC_LOST_FD, SC_PASSES, SC_PIPS_LEFT, SC_PLAYS, SC_PLAY_POINTS,
+                     SC_POINTS, SC_SCORING_PLAYS, SC_WENT_OUT, SPLAYS, SP_MOVE, SP_SEAT, TURN, WINNER)
 from .rng import seed_deal
 
 
@@ -18,11 +19,11 @@ from .rng import seed_deal
 def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, deal):
     """Play the deal in St to its end with the seats' policies; settle it. Returns the new nrec."""
     while True:
-        n, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
-        if n == 0:
+        mover, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
+        if not mover:
             break
         s = St[TURN] & 3  # the masks tell LLVM the ranges: no negative-index checks
-        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, n, mv_t, mv_e, scratch)
+        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, scratch)
         t &= 127
         e &= 7
         pts, bonus, k, ssum = place(G, St, s, t, e)
@@ -35,7 +36,7 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, 
 @kernel
 def collect(G, St, seat_row, deal_row):
     """Copy a finished deal's results into its output rows (layout.SEAT_COLS / DEAL_COLS order)."""
-    for s in range(G[RULES][R_PLAYERS]):
+    for s in range(G[R_PLAYERS]):
         b = seat_base(s)
         r = seat_row[s]
         r[SC_POINTS] = St[b + PTS] + St[b + BON] + St[b + EB]

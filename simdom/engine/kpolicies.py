@@ -1,4 +1,5 @@
-"""Policies inside the kernel: each chooses one of the legal moves listed in (mv_t, mv_e).
+"""Policies inside the kernel: each chooses one of the seat's legal moves (:func:`choose`). Random and
+greedy (greedy.py) pick from the hand's masks; heavy, defensive and rollout from the list in (mv_t, mv_e).
 
 A policy reads only what its seat may know: its own hand (``St`` seat block of ``s``), the layout,
 the tiles played (``St[PLAYED]``), hand counts (``HCNT``), the boneyard size (``BN - BTOP``), scores
@@ -12,122 +13,25 @@ from __future__ import annotations
 import numpy as np
 from .jit import entry, kernel
 
-from .bits import ctz
-from .core import (arm_count, base_of, end_bases, end_count, finish, forced, hand_words, legal_moves, line_part,
-                   move_value, n_open_ends, next_seat, nth_move, place, seat_base)
-from .layout import (BON, BONUS, BTOP, E_LEAD, EB, END_PLAYING, ENDED, EV, FD_MOVE, FORCED, HAND, HCNT, HPIPS, NPL,
-                     PIPS, PLAYED, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, R_DBL_BOTH, R_NT,
-                     R_PLAYERS, REC_NONE, RULES, SCORE, ST_SIZE, TA, TB, TURN, VM, VOID)
+from .core import finish, forced, next_seat, place
+from .ends import end_bases, end_count, move_value, n_open_ends, score_at
+from .greedy import greedy_move, greedy_pick, list_index
+from .moves import legal_moves, n_moves, nth_move, seat_base
+from .layout import (BON, BONUS, BTOP, EB, ENDED, END_PLAYING, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PIPS, PLAYED,
+                     POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, REC_NONE, R_NT,
+                     R_PLAYERS, ST_SIZE, TA, TB, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
-
-
-
-@kernel
-def greedy_move(G, St, s, hold):
-    """Seat s's move with the most immediate points; ties to the heavier tile, then the first in
-    :func:`~simdom.engine.core.legal_moves`' order (by end L, R, U, D, then by tile index), which is
-    also the order the moves are met here: each end's playable tiles come from the hand's mask.
-
-    With ``hold``, a move placing the deal's first double is chosen only if no other move exists.
-    Each move's rank is one integer, points * 32 + pips (pips <= 24), and the first move with the
-    highest rank wins: one comparison per move, so the loop has few unpredictable branches.
-    Returns (tile, end).
-    """
-    pips = G[PIPS]
-    bt = -1
-    be = -1
-    brank = -1
-    ht = -1  # the best first-double move, kept aside while holding
-    he = -1
-    hrank = -1
-    no_double_yet = St[FD_MOVE] == 0
-    keep_back = hold and no_double_yet
-    h0, h1 = hand_words(St, s)
-    if St[NPL] == 0:  # the lead
-        if St[FORCED] >= 0:
-            return St[FORCED], E_LEAD
-        ta, tb = G[TA], G[TB]
-        for w in range(2):
-            m = h0 if w == 0 else h1
-            while m != 0:
-                t = (w * 64 + ctz(m)) & 127
-                m &= m - 1
-                rank = move_value(G, St, t, E_LEAD) * 32 + pips[t]
-                if keep_back and ta[t] == tb[t]:
-                    if rank > hrank:
-                        ht = t
-                        hrank = rank
-                elif rank > brank:
-                    bt = t
-                    brank = rank
-        if bt >= 0:
-            return bt, E_LEAD
-        return ht, E_LEAD
-    score, vm = G[SCORE], G[VM]
-    fd_bonus = G[BONUS][(St[NPL] + 1) & 127] if no_double_yet else 0
-    both = G[RULES][R_DBL_BOTH]
-    lk, ls = line_part(G, St)
-    ku, su = arm_count(G, St, 0)
-    kd, sd = arm_count(G, St, 1)
-    for e in range(n_open_ends(G, St)):
-        v = St[EV + e] & 15
-        c0 = h0 & vm[v, 0]
-        c1 = h1 & vm[v, 1]
-        if (c0 | c1) == 0:
-            continue
-        k, sbase = base_of(G, St, e, lk, ls, ku, su, kd, sd)
-        row = k & 7
-        for w in range(2):
-            m = c0 if w == 0 else c1
-            while m != 0:
-                t = (w * 64 + ctz(m)) & 127  # the masks tell LLVM the index ranges: no negative-index checks
-                m &= m - 1
-                p = pips[t]
-                x = p - v  # the end shows the other half afterwards (v again for a double)
-                d = np.int64(x == v)
-                c = x + x * (d & both)  # a double there counts twice its face if both
-                rank = (score[row, (sbase + c) & 127] + fd_bonus * d) * 32 + p
-                if keep_back and d:
-                    if rank > hrank:
-                        ht = t
-                        he = e
-                        hrank = rank
-                    continue
-                better = rank > brank  # a select, not a jump: which move ranks higher is unpredictable
-                bt = t if better else bt
-                be = e if better else be
-                brank = rank if better else brank
-    if bt >= 0:
-        return bt, be
-    return ht, he
-
-
-@kernel
-def list_index(mv_t, mv_e, n, t, e):
-    """Where the move (t, e) is in the list of n moves."""
-    for i in range(n):
-        if mv_t[i] == t and mv_e[i] == e:
-            return i
-    return -1
-
-
-@kernel
-def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
-    """:func:`greedy_move` of the seat to act, as an index into its list of legal moves."""
-    t, e = greedy_move(G, St, St[TURN] & 3, hold)
-    return list_index(mv_t, mv_e, n, t, e)
 
 
 @kernel
 def heavy_pick(G, St, mv_t, mv_e, n):
     """The heaviest tile; ties by immediate points, then the first listed."""
-    pips = G[PIPS]
     best = -1
     bv = -1
     bp = -1
     for i in range(n):
         t = mv_t[i]
-        p = pips[t]
+        p = G[PIPS + t]
         if p < bp:
             continue
         v = move_value(G, St, t, mv_e[i])
@@ -148,7 +52,7 @@ def unseen_tiles(G, St, s, out):
     index order; returns how many: the other hands and the boneyard hold exactly these."""
     hb = seat_base(s) + HAND
     u = 0
-    for t in range(G[0][R_NT]):
+    for t in range(G[R_NT]):
         w = t >> 6
         if ((St[hb + w] | St[PLAYED + w]) >> (t & 63)) & 1 == 0:
             out[u] = t
@@ -159,7 +63,7 @@ def unseen_tiles(G, St, s, out):
 @kernel
 def may_hold(G, void, t):
     """A seat seen unable to play the values of ``void`` (bit v) may hold tile t."""
-    return ((void >> G[1][t]) | (void >> G[2][t])) & 1 == 0
+    return ((void >> G[TA + t]) | (void >> G[TB + t])) & 1 == 0
 
 
 @kernel
@@ -167,7 +71,7 @@ def copy_known(G, St, s, W):
     """W = St as seat s sees it: the other seats' hands emptied (their counts kept)."""
     for k in range(ST_SIZE):
         W[k] = St[k]
-    for o in range(G[0][R_PLAYERS]):
+    for o in range(G[R_PLAYERS]):
         if o != s:
             b = seat_base(o)
             W[b + HAND] = 0
@@ -183,23 +87,22 @@ def expected_reply(G, P, cand, c, h, vals, kb, sb):
     """E[best immediate points of a hand of h tiles drawn uniformly from cand[0:c]] in state P
     (0 for a hand with no scoring move): the best reply's points sorted, weighted by the
     probability that each is the best tile the hand holds, C(c - i, h - 1) / C(c, h)."""
-    ta, tb, score = G[TA], G[TB], G[SCORE]
     nend = n_open_ends(G, P)
     end_bases(G, P, kb, sb)
-    fd = G[BONUS][P[NPL] + 1] if P[FD_MOVE] == 0 else 0
+    fd = G[BONUS + ((P[NPL] + 1) & 127)] if P[FD_MOVE] == 0 else 0
     z = 0
     for i in range(c):
         t = cand[i]
-        a = ta[t]
-        b = tb[t]
+        a = G[TA + t]
+        b = G[TB + t]
         best = 0
         for e in range(nend):
             ev = P[EV + e]
             if a == ev or b == ev:
                 if a == b:
-                    v = score[kb[e], sb[e] + end_count(G, a, True)] + fd
+                    v = score_at(G, kb[e], sb[e] + end_count(G, a, True)) + fd
                 else:
-                    v = score[kb[e], sb[e] + (b if a == ev else a)]
+                    v = score_at(G, kb[e], sb[e] + (b if a == ev else a))
                 if v > best:
                     best = v
         if best > 0:
@@ -227,7 +130,6 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
     over the unseen tiles it may hold (none carrying a value it was seen unable to play, unless that
     leaves fewer than its hand count); ties to the heavier tile, then the first listed.
     Not inlined (as rollout_pick): it keeps the batch kernel's compile time down."""
-    pips = G[PIPS]
     P, vals, cand, kb, sb = scratch[0], scratch[2], scratch[4], scratch[6], scratch[7]
     nxt = next_seat(G, s)
     void = St[seat_base(nxt) + VOID]
@@ -253,7 +155,7 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
         v = float(pts + bonus)
         if P[ENDED] == END_PLAYING:
             v -= expected_reply(G, P, cand, c, h, vals, kb, sb)
-        p = pips[mv_t[i]]
+        p = G[PIPS + mv_t[i]]
         if best < 0 or v > bv or (v == bv and p > bp):
             best = i
             bv = v
@@ -291,7 +193,7 @@ def deal_to(G, W, o, deck, rem, loc, relax):
             t = deck[i]
             if got < need and (rnd == 1 or may_hold(G, void, t)):
                 W[b + HAND + (t >> 6)] |= 1 << (t & 63)
-                W[b + HPIPS] += G[3][t]
+                W[b + HPIPS] += G[PIPS + t]
                 got += 1
             else:
                 deck[k] = t
@@ -308,7 +210,7 @@ def sample_world(G, St, s, W, bone2, pool, u, deck, loc):
     other seats with their exact hand counts, most constrained seat first, each a uniform draw among
     the tiles it may hold (VOID), and the rest, shuffled, become the boneyard still to draw. After
     DEAL_TRIES failed deals the constraints give way, so that it always ends."""
-    npl = G[0][R_PLAYERS]
+    npl = G[R_PLAYERS]
     for attempt in range(DEAL_TRIES + 1):
         copy_known(G, St, s, W)
         for i in range(u):
@@ -347,8 +249,8 @@ def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
     q = s
     while True:
         place(G, P, q, t, e)
-        m, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
-        if m == 0:
+        mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
+        if not mover:
             break
         q = P[TURN] & 3
         t, e = greedy_move(G, P, q, False)
@@ -360,7 +262,7 @@ def margin(G, P, s):
     """Seat s's total minus the best other seat's total."""
     best = -(1 << 30)
     own = 0
-    for o in range(G[RULES][R_PLAYERS]):
+    for o in range(G[R_PLAYERS]):
         b = seat_base(o)
         tot = P[b + PTS] + P[b + BON] + P[b + EB]
         if o == s:
@@ -400,19 +302,21 @@ def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
 
 
 @kernel
-def choose(G, St, s, pid, par, rng, n, mv_t, mv_e, scratch):
-    """(tile, end): the move seat s's policy ``pid`` chooses among its n legal moves. Random and greedy
-    work on the hand's masks; the other policies get the list in mv_t/mv_e."""
-    if n == 1:
-        return nth_move(G, St, s, 0)
-    if pid == POL_RANDOM:
-        return nth_move(G, St, s, below(rng, 1 + s, n))
+def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
+    """(tile, end): the move seat s's policy ``pid`` chooses (seat s holds a legal move). Random and
+    greedy work on the hand's masks; the other policies get the list of moves in mv_t/mv_e. A policy
+    is asked only when there is a choice: a single legal move is played without it."""
     if pid == POL_GREEDY or pid == POL_HOLD:
         # hold:until=K = greedy that keeps the first double back before move K
         hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[0]
         return greedy_move(G, St, s, hold)
-    legal_moves(G, St, s, mv_t, mv_e)
-    if pid == POL_HEAVY:
+    if pid == POL_RANDOM:
+        n = n_moves(G, St, s)
+        return nth_move(G, St, s, 0 if n == 1 else below(rng, 1 + s, n))
+    n = legal_moves(G, St, s, mv_t, mv_e)
+    if n == 1:
+        i = 0
+    elif pid == POL_HEAVY:
         i = heavy_pick(G, St, mv_t, mv_e, n)
     elif pid == POL_DEFENSIVE:
         i = defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
@@ -427,5 +331,5 @@ def choose(G, St, s, pid, par, rng, n, mv_t, mv_e, scratch):
 def choose_entry(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch):
     """:func:`choose` called from Python (tests): the index of the chosen move in the list of seat s's
     n legal moves in mv_t/mv_e (listed again by the policies that need a list)."""
-    t, e = choose(G, St, s, pid, par, rng, n, mv_t, mv_e, scratch)
+    t, e = choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch)
     return list_index(mv_t, mv_e, n, t, e)

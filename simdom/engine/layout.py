@@ -2,16 +2,20 @@
 
 The kernel works on three kinds of plain arrays:
 
-* ``G``: the game, a tuple of read-only arrays built once per rule set by
-  :func:`simdom.engine.tables.compile_rules`, read as ``G[RULES]``, ``G[SCORE]``, ...:
+* ``G``: the game, one flat read-only int64[G_SIZE] table built once per rule set by
+  :func:`simdom.engine.tables.compile_rules` (one array, so the kernel holds one pointer for all of it):
 
-  - ``RULES`` int64[R_SIZE]        the rule parameters as integers (offsets ``R_*`` below)
-  - ``TA/TB`` int64[NT]            low and high half of tile t
-  - ``PIPS``  int64[NT]            a + b
-  - ``VM``    int64[NV, 2]         mask words of the tiles that carry value v
-  - ``SCORE`` int64[5, SMAX + 1]   points of a placement leaving k counted ends summing to S
-  - ``BONUS`` int64[NT + 2]        first-double bonus for a first double placed at move m
-  - ``DBLM``  int64[2]             mask words of the doubles
+  - ``G[R_*]``                  the rule parameters as integers (offsets ``R_*`` below, from 0)
+  - ``G[TA + t]``, ``G[TB + t]``  low and high half of tile t
+  - ``G[PIPS + t]``             a + b
+  - ``G[VM + 2 v + w]``         mask word w of the tiles that carry value v
+  - ``G[DBLM + w]``             mask word w of the doubles
+  - ``G[BONUS + m]``            first-double bonus for a first double placed at move m
+  - ``G[SCORE + (k << SCORE_SHIFT) + S]``  points of a placement leaving k counted ends summing to S
+    (core.score_at)
+
+  Each block has room for the largest set (double-twelve: 91 tiles, values 0-12, S <= 96), so the
+  kernel masks its indices (t & 127, v & 15, k & 7, S & 127) and LLVM knows they are in range.
 
 * ``St``: the state of one deal, an int64[ST_SIZE] vector (offsets below). Hands are bit masks of two
   64-bit words (the double-twelve set has 91 tiles); tile t is bit ``t % 64`` of word ``t // 64``.
@@ -21,9 +25,18 @@ The kernel works on three kinds of plain arrays:
 """
 from __future__ import annotations
 
-# ---- the game tuple G ---------------------------------------------------------------------------
-RULES, TA, TB, PIPS, VM, SCORE, BONUS, DBLM = range(8)
-G_SIZE = 8
+# ---- the game table G (offsets of its blocks; the rules vector R_* starts at 0) ------------------
+MAX_TILES = 128                 # tile indices t & 127
+TA = 32                         # [MAX_TILES]
+TB = TA + MAX_TILES             # [MAX_TILES]
+PIPS = TB + MAX_TILES           # [MAX_TILES]
+VM = PIPS + MAX_TILES           # [16 values x 2 words]
+DBLM = VM + 32                  # [2]
+BONUS = DBLM + 2                # [MAX_TILES] by move number
+SCORE_SHIFT = 7
+SCORE_ROW = 1 << SCORE_SHIFT    # S & 127
+SCORE = BONUS + MAX_TILES       # [8 k x SCORE_ROW S]
+G_SIZE = SCORE + 8 * SCORE_ROW
 
 # ---- rules vector R ---------------------------------------------------------------------------
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \
@@ -126,4 +139,5 @@ MM_SIZE = 7
 # counts[] (int64) returned beside the number of matches played
 CNT_DEALS, CNT_RECORDS = 0, 1
 
+assert R_SIZE <= TA
 assert len(SEAT_COLS) == SC_LOST_FD + 1 and len(DEAL_COLS) == DC_WINNER + 1 and len(REC_NAMES) == RC_S + 1

@@ -10,21 +10,21 @@ from __future__ import annotations
 from .jit import entry, kernel
 
 from .batch import collect
-from .core import deal_random, forced, finish, next_seat, place, record, round_bonus, seat_base
+from .core import deal_random, finish, forced, next_seat, place, record, round_bonus
+from .moves import seat_base
 from .kpolicies import choose
 from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEALS, CNT_RECORDS, EB, ENDED,
-                     END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, M_BEFORE, M_CRED,
-                     M_SCORE, M_WON, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD, MD_MATCH, MEND_DEAL,
-                     MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, NEXT_HAND_WINNER,
-                     NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, PTS, R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS,
-                     R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET, R_TEAMS, REC_NONE, RULES, TEAMS_PARTNERS,
-                     TURN, WINNER)
+                     END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD,
+                     MD_MATCH, MEND_DEAL, MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, M_BEFORE, M_CRED,
+                     M_SCORE, M_WON, NEXT_HAND_WINNER, NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, PTS, REC_NONE,
+                     R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET,
+                     R_TEAMS, TEAMS_PARTNERS, TURN, WINNER)
 from .rng import match_deal_key, seed_key
 
 
 @kernel
 def partners(G):
-    return G[RULES][R_TEAMS] == TEAMS_PARTNERS
+    return G[R_TEAMS] == TEAMS_PARTNERS
 
 
 @kernel
@@ -35,7 +35,7 @@ def side_of(G, s):
 
 @kernel
 def n_sides(G):
-    return 2 if partners(G) else G[RULES][R_PLAYERS]
+    return 2 if partners(G) else G[R_PLAYERS]
 
 
 @kernel
@@ -44,15 +44,14 @@ def finish_sides(G, St):
     written on the seat that dominoed, or in a blocked deal on the winning side's seat with the fewest
     pips (the lower seat on a tie), which becomes St[WINNER]. opponents_pips is the other side's two
     hands; in a blocked deal the side with fewer pips wins (a tie: no winner)."""
-    R = G[RULES]
     p0 = St[seat_base(0) + HPIPS] + St[seat_base(2) + HPIPS]
     p1 = St[seat_base(1) + HPIPS] + St[seat_base(3) + HPIPS]
     if St[ENDED] == END_DOMINO:
         w = St[WINNER]
         opp = p1 if (w & 1) == 0 else p0
-        mode = R[R_OUT_MODE]
+        mode = G[R_OUT_MODE]
         if mode == OUT_FIXED:
-            St[seat_base(w) + EB] = R[R_OUT_N]
+            St[seat_base(w) + EB] = G[R_OUT_N]
         elif mode == OUT_OPP_PIPS:
             St[seat_base(w) + EB] = round_bonus(G, opp)
         return
@@ -64,7 +63,7 @@ def finish_sides(G, St):
     opp = p1 if ws == 0 else p0
     w = ws if St[seat_base(ws) + HPIPS] <= St[seat_base(ws + 2) + HPIPS] else ws + 2
     St[WINNER] = w
-    mode = R[R_BLOCK_MODE]
+    mode = G[R_BLOCK_MODE]
     if mode == BLOCK_OPP_PIPS:
         St[seat_base(w) + EB] = round_bonus(G, opp)
     elif mode == BLOCK_OPP_MINUS_OWN:
@@ -85,12 +84,11 @@ def credit(G, M, side, c):
     """Credit c points (one placement's points plus bonus, or an end bonus) to ``side`` under
     immediate or exact; returns 1 when this credit wins the match (and records the winner).
     exact: all or nothing, a credit that would pass the target is not counted."""
-    R = G[RULES]
-    T = R[R_TARGET]
+    T = G[R_TARGET]
     if c <= 0:
         return 0
     new = M[M_SCORE + side] + c
-    if R[R_MATCH_END] == MEND_EXACT:
+    if G[R_MATCH_END] == MEND_EXACT:
         if new > T:
             return 0
         M[M_SCORE + side] = new
@@ -111,9 +109,8 @@ def credit(G, M, side, c):
 def credit_deal_end(G, St, M):
     """After a settled deal: credit its end bonus (immediate, exact), or the whole deal's totals and
     then the deal_end rule (a side with >= T and alone on the highest score wins)."""
-    R = G[RULES]
-    n = R[R_PLAYERS]
-    if R[R_MATCH_END] != MEND_DEAL:
+    n = G[R_PLAYERS]
+    if G[R_MATCH_END] != MEND_DEAL:
         for s in range(n):
             eb = St[seat_base(s) + EB]
             if eb > 0:
@@ -134,7 +131,7 @@ def credit_deal_end(G, St, M):
             ties = 1
         elif v == M[M_SCORE + best]:
             ties += 1
-    if ties == 1 and M[M_SCORE + best] >= R[R_TARGET]:
+    if ties == 1 and M[M_SCORE + best] >= G[R_TARGET]:
         M[M_WON] = best
 
 
@@ -143,13 +140,13 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
     """Play the deal in St as a deal of the match in M. Under immediate / exact, each placement's
     points and bonus are credited as they arise, and a placement that wins the match stops the deal
     there (St[ENDED] = END_TARGET: no further action, no end bonus). Returns the new nrec."""
-    mid = G[RULES][R_MATCH_END] != MEND_DEAL
+    mid = G[R_MATCH_END] != MEND_DEAL
     while True:
-        n, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
-        if n == 0:
+        mover, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
+        if not mover:
             break
         s = St[TURN] & 3
-        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, n, mv_t, mv_e, scratch)
+        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, scratch)
         t &= 127
         e &= 7
         pts, bonus, k, ssum = place(G, St, s, t, e)
@@ -168,8 +165,7 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
 def next_leader(G, St):
     """Who leads the deal after the one in St (RULES.md 12, next_lead): a seat, leading any tile, or
     -1 for the rules' lead (section 6)."""
-    R = G[RULES]
-    mode = R[R_NEXT_LEAD]
+    mode = G[R_NEXT_LEAD]
     if mode == NEXT_HAND_WINNER:
         return St[WINNER] if St[ENDED] == END_DOMINO else -1
     if mode == NEXT_ROTATE:
@@ -209,9 +205,8 @@ def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_o
     M: int64[M_SIZE].
     """
     St, bone, perm, rng, mv_t, mv_e, scratch = work
-    R = G[RULES]
     cap = seat_out.shape[0]
-    maxd = R[R_MAX_DEALS]
+    maxd = G[R_MAX_DEALS]
     ns = n_sides(G)
     nrec = 0
     d = 0

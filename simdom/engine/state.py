@@ -260,7 +260,7 @@ class DealState:
             words[t >> 6] |= 1 << (t & 63)
         self._St[base + L.HAND:base + L.HAND + 2] = np.array(words, dtype=np.uint64).view(np.int64)
         self._St[base + L.HCNT] = len(tiles)
-        self._St[base + L.HPIPS] = sum(int(self._G[L.PIPS][t]) for t in tiles)
+        self._St[base + L.HPIPS] = sum(int(self._G[L.PIPS + t]) for t in tiles)
 
     def choice(self, policy: "str | Policy", key: int) -> tuple[int, End]:
         """The move ``policy`` chooses for the seat to act among :meth:`legal`, with random streams

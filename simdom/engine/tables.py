@@ -7,13 +7,13 @@ import numpy as np
 
 from ..rules import Rules
 from ..tiles import halves, n_tiles, parse_tile
-from .layout import (BONUS, DBLM, G_SIZE, PIPS, RULES, SCORE, TA, TB, VM, MEND_DEAL, MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES,
-                     R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_TARGET, R_TEAMS, TEAMS_NONE, TEAMS_PARTNERS,
-                     BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, OUT_FIXED, OUT_NONE, OUT_OPP_PIPS,
-                     POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE, R_DBL_BOTH,
-                     R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MAXPIP, R_MIN_ENDS, R_NT, R_NV, R_OUT_MODE,
-                     R_OUT_N, R_PLAYERS, R_POINTS_MODE, R_POINTS_N, R_RESERVE, R_ROUND, R_SIZE, R_SMAX,
-                     R_SPINNER, R_W)
+from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, G_SIZE, MAX_TILES, MEND_DEAL,
+                     MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES, OUT_FIXED, OUT_NONE,
+                     OUT_OPP_PIPS, PIPS, POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE,
+                     R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MATCH_END, R_MAXPIP, R_MAX_DEALS,
+                     R_MIN_ENDS, R_NEXT_LEAD, R_NT, R_NV, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_POINTS_MODE,
+                     R_POINTS_N, R_RESERVE, R_ROUND, R_SIZE, R_SMAX, R_SPINNER, R_TARGET, R_TEAMS, R_W, SCORE,
+                     SCORE_ROW, TA, TB, TEAMS_NONE, TEAMS_PARTNERS, VM)
 
 NO_LIMIT = 1 << 30
 
@@ -93,30 +93,32 @@ def rules_vector(rules: Rules) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def compile_rules(rules: Rules) -> tuple:
-    """The kernel's game data G (layout.py: G[RULES], G[TA], ...) for ``rules``."""
+def compile_rules(rules: Rules) -> np.ndarray:
+    """The kernel's game table G (layout.py: G[R_PLAYERS], G[TA + t], ...) for ``rules``."""
     return build_game(rules_vector(rules), rules.max_pip, rules.divisors, rules.first_double_bonus)
 
 
-def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> tuple:
-    """G from the rules vector and the rules' tables (read-only arrays, as the kernel's types expect)."""
+def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> np.ndarray:
+    """G from the rules vector and the rules' tables: one flat read-only int64 table (layout.py)."""
     ta, tb = halves(max_pip)
     nt = len(ta)
-    vm = np.zeros((max_pip + 1, 2), dtype=np.int64)
-    dblm = np.zeros(2, dtype=np.int64)
+    G = np.zeros(G_SIZE, dtype=np.int64)
+    G[:R_SIZE] = R
+    G[TA:TA + nt] = ta
+    G[TB:TB + nt] = tb
+    G[PIPS:PIPS + nt] = ta + tb
     for t in range(nt):
         bit = np.int64(1) << np.int64(t & 63)
-        vm[ta[t], t >> 6] |= bit
-        vm[tb[t], t >> 6] |= bit
+        G[VM + 2 * ta[t] + (t >> 6)] |= bit
+        G[VM + 2 * tb[t] + (t >> 6)] |= bit
         if ta[t] == tb[t]:
-            dblm[t >> 6] |= bit
+            G[DBLM + (t >> 6)] |= bit
     score = score_table(R, np.array(divisors, dtype=np.int64))
+    assert score.shape[1] <= SCORE_ROW and nt <= MAX_TILES and max_pip < 16
+    G[SCORE:SCORE + 8 * SCORE_ROW].reshape(8, SCORE_ROW)[:score.shape[0], :score.shape[1]] = score
     last = np.array([NO_LIMIT if lm is None else lm for lm, _ in first_double_bonus], dtype=np.int64)
     pts = np.array([p for _, p in first_double_bonus], dtype=np.int64)
     bonus = bonus_table(nt, last, pts)
-    G = [None] * G_SIZE
-    G[RULES], G[TA], G[TB], G[PIPS], G[VM] = R, ta.copy(), tb.copy(), (ta + tb).astype(np.int64), vm
-    G[SCORE], G[BONUS], G[DBLM] = score, bonus, dblm
-    for arr in G:
-        arr.setflags(write=False)
-    return tuple(G)
+    G[BONUS:BONUS + len(bonus)] = bonus
+    G.setflags(write=False)
+    return G
