@@ -12,12 +12,12 @@ from .jit import kernel
 from .bits import popcount
 from .ends import ends_after, ends_value_mask, score_at, tile_fits
 from .layout import (ACT_DRAW, ACT_PASS, ARMS, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BN, BON, BONUS, BTOP, COV,
-                     DBLM, DDEALT, DRAWS, E_LEAD, EB, ED, END_BLOCKED, END_DOMINO, ENDED, EV, FD_MOVE, FD_SEAT,
+                     DBLM, DDEALT, DRAWS, EB, ED, ENDED, END_BLOCKED, END_DOMINO, EV, E_LEAD, FD_MOVE, FD_SEAT,
                      FIRST, FORCED, HAND, HCNT, HPIPS, LONE, LOSTFD, NPASS, NPL, OUT_FIXED, OUT_OPP_PIPS, PASSES,
-                     PIPS, PLAYED, PLAYS, PTS, R_ARMS_AFTER, R_BLOCK_MODE, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE,
-                     R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE, R_ROUND, R_SPINNER, RC_ACT, RC_BONUS, RC_DEAL,
-                     RC_END, RC_K, RC_POINTS, RC_S, RC_SEAT, RC_TILE, REC_ALL, SP_MOVE, SP_SEAT, SPAT, SPIN,
-                     SPLAYS, ST_SIZE, TA, TB, TURN, USED, VOID, WINNER)
+                     PIPS, PLAYED, PLAYS, PTS, RC_ACT, RC_BONUS, RC_DEAL, RC_END, RC_K, RC_POINTS, RC_S, RC_SEAT,
+                     RC_TILE, REC_ALL, RNG_DEAL, R_ARMS_AFTER, R_BLOCK_MODE, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE,
+                     R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE, R_ROUND, R_SPINNER, SPAT, SPIN, SPLAYS, SP_MOVE,
+                     SP_SEAT, ST_SIZE, TA, TB, TMASK, TURN, USED, VOID, WINNER)
 from .moves import has_move, hand_has, legal_moves, seat_base
 from .rng import below, below_x
 
@@ -176,7 +176,7 @@ def forced(G, St, bone, rec, nrec, rec_mode, deal):
                 # what it could not play before drawing; older knowledge is void once it draws
                 St[sb + VOID] = ends_value_mask(G, St)
             while St[BTOP] < limit:
-                t = bone[St[BTOP] & 127]
+                t = bone[St[BTOP] & TMASK]
                 St[BTOP] += 1
                 give(G, St, s, t)
                 St[sb + DRAWS] += 1
@@ -271,13 +271,13 @@ def deal_random(G, St, bone, perm, rng):
     nt = perm.shape[0]
     for i in range(nt):
         perm[i] = i
-    x = rng[0]  # stream 0 in a register while it shuffles
+    x = rng[RNG_DEAL]  # the deal's stream in a register while it shuffles
     for i in range(nt - 1, 0, -1):
         j, x = below_x(x, i + 1)
         tmp = perm[i]
-        perm[i] = perm[j & 127]
-        perm[j & 127] = tmp
-    rng[0] = x
+        perm[i] = perm[j & TMASK]
+        perm[j & TMASK] = tmp
+    rng[RNG_DEAL] = x
     reset(St)
     h = G[R_HAND]
     for s in range(n):
@@ -285,7 +285,7 @@ def deal_random(G, St, bone, perm, rng):
         w1 = 0
         p = 0
         for i in range(h):
-            t = perm[s * h + i] & 127
+            t = perm[s * h + i] & TMASK
             bit = 1 << (t & 63)
             if t < 64:
                 w0 |= bit
@@ -309,5 +309,5 @@ def deal_random(G, St, bone, perm, rng):
             if hand_has(St, s, lt):
                 first = s
     if first < 0:
-        first = below(rng, 0, n)
+        first = below(rng, RNG_DEAL, n)
     start(G, St, first)

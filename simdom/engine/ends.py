@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from .jit import kernel
 
-from .layout import (ARMS, BONUS, E_LEAD, ED, EV, FD_MOVE, LONE, NPL, R_DBL_BOTH, SCORE, SCORE_ROW,
-                     SCORE_SHIFT, SPIN, TA, TB, USED)
+from .layout import (ARMS, BONUS, ED, EV, E_LEAD, FD_MOVE, LONE, NPL, R_DBL_BOTH, SCORE, SCORE_ROW, SCORE_SHIFT,
+                     SPIN, TA, TB, TMASK, USED)
 
 
 @kernel
@@ -102,7 +102,7 @@ def ends_after(G, St, t, e):
 def first_double_bonus(G, St, t):
     """The bonus placing ``t`` now would earn: non-zero only for the deal's first double."""
     if St[FD_MOVE] == 0 and G[TA + t] == G[TB + t]:
-        return G[BONUS + ((St[NPL] + 1) & 127)]
+        return G[BONUS + ((St[NPL] + 1) & TMASK)]
     return 0
 
 

@@ -8,19 +8,23 @@ from .jit import kernel
 
 from .bits import ctz
 from .ends import arm_count, end_count, line_part, move_value, n_open_ends, score_at
-from .layout import BONUS, E_LEAD, ED, EV, FD_MOVE, FORCED, NPL, PIPS, R_DBL_BOTH, R_W, TA, TB, TURN, VM
+from .layout import (BONUS, ED, EV, E_LEAD, FD_MOVE, FORCED, NPL, PIPS, R_DBL_BOTH, R_W, TA, TB, TMASK, TURN, VM,
+                     VMASK)
 from .moves import hand_words
 
 
-#: A move's place in the order moves are listed (moves.py): e * 128 + t < 2^ORDER_BITS
-ORDER_BITS = 9
+#: A move's rank: points * PIP_SLOTS + the tile's pips (pips <= 24 < PIP_SLOTS).
+PIP_SLOTS = 32
+#: A move's place in the order moves are listed (moves.py): (e << TILE_BITS) | t < 2^ORDER_BITS.
+TILE_BITS = 7
+ORDER_BITS = TILE_BITS + 2
 LAST = (1 << ORDER_BITS) - 1
 
 
 @kernel
 def move_key(rank, e, t):
     """One integer per move: the higher rank first, then the earlier move in the listed order."""
-    return (rank << ORDER_BITS) | (LAST - ((e << 7) | t))
+    return (rank << ORDER_BITS) | (LAST - ((e << TILE_BITS) | t))
 
 
 @kernel
@@ -31,7 +35,7 @@ def end_key(G, fits, p, t, e, v, k, sbase, both, d, fd):
     its face when both)."""
     x = p - v
     c = x + x * (d & both)
-    key = move_key((score_at(G, k, sbase + c) + fd * d) * 32 + p, e, t)
+    key = move_key((score_at(G, k, sbase + c) + fd * d) * PIP_SLOTS + p, e, t)
     return key if fits else -1
 
 
@@ -41,7 +45,7 @@ def greedy_move(G, St, s, hold):
     order moves are listed (moves.py: by end L, R, U, D, then by tile index).
 
     With ``hold``, a move placing the deal's first double is chosen only if no other move exists.
-    Each move's rank is points * 32 + pips (pips <= 24); its key (:func:`move_key`) adds its place in
+    Each move's rank is points * PIP_SLOTS + pips; its key (:func:`move_key`) adds its place in
     the order, so the best move is the highest key whatever order the moves are met in. The moves are
     met tile by tile (each tile of the hand that fits some end), each tile valued on all four ends at
     once: one loop, no branch on which ends a tile fits. Returns (tile, end).
@@ -57,25 +61,25 @@ def greedy_move(G, St, s, hold):
         for w in range(2):
             m = h0 if w == 0 else h1
             while m != 0:
-                t = (w * 64 + ctz(m)) & 127
+                t = (w * 64 + ctz(m)) & TMASK
                 m &= m - 1
-                key = move_key(move_value(G, St, t, E_LEAD) * 32 + G[PIPS + t], 0, t)
+                key = move_key(move_value(G, St, t, E_LEAD) * PIP_SLOTS + G[PIPS + t], 0, t)
                 if keep_back and G[TA + t] == G[TB + t]:
                     held = max(held, key)
                 else:
                     best = max(best, key)
         if best < 0:
             best = held
-        return (LAST - (best & LAST)) & 127, E_LEAD
-    fd = G[BONUS + ((St[NPL] + 1) & 127)] if no_double_yet else 0
+        return (LAST - (best & LAST)) & TMASK, E_LEAD
+    fd = G[BONUS + ((St[NPL] + 1) & TMASK)] if no_double_yet else 0
     both = G[R_DBL_BOTH]
     lk, ls = line_part(G, St)
     ku, su = arm_count(G, St, 0)
     kd, sd = arm_count(G, St, 1)
-    v0 = St[EV] & 15
-    v1 = St[EV + 1] & 15
-    v2 = St[EV + 2] & 15
-    v3 = St[EV + 3] & 15
+    v0 = St[EV] & VMASK
+    v1 = St[EV + 1] & VMASK
+    v2 = St[EV + 2] & VMASK
+    v3 = St[EV + 3] & VMASK
     k01 = 2 + ku + kd
     s0 = end_count(G, St[EV + 1], St[ED + 1]) + su + sd
     s1 = end_count(G, St[EV], St[ED]) + su + sd
@@ -90,7 +94,7 @@ def greedy_move(G, St, s, hold):
         while m != 0:
             b = ctz(m)
             m &= m - 1
-            t = (w * 64 + b) & 127  # the masks tell LLVM the index ranges: no negative-index checks
+            t = (w * 64 + b) & TMASK  # the masks tell LLVM the index ranges: no negative-index checks
             p = G[PIPS + t]
             d = np.int64(G[TA + t] == G[TB + t])
             key = max(max(end_key(G, (m0 >> b) & 1, p, t, 0, v0, k01, s0, both, d, fd),
@@ -103,7 +107,7 @@ def greedy_move(G, St, s, hold):
     if best < 0:
         best = held
     order = LAST - (best & LAST)
-    return order & 127, order >> 7
+    return order & TMASK, order >> TILE_BITS
 
 
 @kernel

@@ -18,8 +18,9 @@ from .ends import end_bases, end_count, move_value, n_open_ends, score_at
 from .greedy import greedy_move, greedy_pick, list_index
 from .moves import legal_moves, n_moves, nth_move, seat_base
 from .layout import (BON, BONUS, BTOP, EB, ENDED, END_PLAYING, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PIPS, PLAYED,
-                     POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, REC_NONE, R_NT,
-                     R_PLAYERS, ST_SIZE, TA, TB, TURN, VOID)
+                     POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, REC_NONE,
+                     RNG_SEAT, R_NT, R_PLAYERS, SCR_KB, SCR_MV_T, SCR_SB, SCR_ST, SCR_TILES, ST_SIZE, TA, TB,
+                     TMASK, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
 
 
@@ -89,7 +90,7 @@ def expected_reply(G, P, cand, c, h, vals, kb, sb):
     probability that each is the best tile the hand holds, C(c - i, h - 1) / C(c, h)."""
     nend = n_open_ends(G, P)
     end_bases(G, P, kb, sb)
-    fd = G[BONUS + ((P[NPL] + 1) & 127)] if P[FD_MOVE] == 0 else 0
+    fd = G[BONUS + ((P[NPL] + 1) & TMASK)] if P[FD_MOVE] == 0 else 0
     z = 0
     for i in range(c):
         t = cand[i]
@@ -130,7 +131,8 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
     over the unseen tiles it may hold (none carrying a value it was seen unable to play, unless that
     leaves fewer than its hand count); ties to the heavier tile, then the first listed.
     Not inlined (as rollout_pick): it keeps the batch kernel's compile time down."""
-    P, vals, cand, kb, sb = scratch[0], scratch[2], scratch[4], scratch[6], scratch[7]
+    P, vals, cand = scratch[SCR_ST], scratch[SCR_MV_T], scratch[SCR_TILES]
+    kb, sb = scratch[SCR_KB], scratch[SCR_SB]
     nxt = next_seat(G, s)
     void = St[seat_base(nxt) + VOID]
     h = St[seat_base(nxt) + HCNT]
@@ -312,7 +314,7 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
         return greedy_move(G, St, s, hold)
     if pid == POL_RANDOM:
         n = n_moves(G, St, s)
-        return nth_move(G, St, s, 0 if n == 1 else below(rng, 1 + s, n))
+        return nth_move(G, St, s, 0 if n == 1 else below(rng, RNG_SEAT + s, n))
     n = legal_moves(G, St, s, mv_t, mv_e)
     if n == 1:
         i = 0
@@ -321,7 +323,7 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
     elif pid == POL_DEFENSIVE:
         i = defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
     elif pid == POL_ROLLOUT:
-        i = rollout_pick(G, St, s, np.int64(par[0]), next64(rng, 1 + s), mv_t, mv_e, n, scratch)
+        i = rollout_pick(G, St, s, np.int64(par[0]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch)
     else:
         i = 0
     return mv_t[i], mv_e[i]

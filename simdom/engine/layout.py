@@ -26,11 +26,13 @@ The kernel works on three kinds of plain arrays:
 from __future__ import annotations
 
 # ---- the game table G (offsets of its blocks; the rules vector R_* starts at 0) ------------------
-MAX_TILES = 128                 # tile indices t & 127
+MAX_TILES = 128                 # tile indices t & TMASK
+TMASK = MAX_TILES - 1           # masking an index tells LLVM its range: no negative-index checks
+VMASK = 15                      # values v & VMASK (max_pip <= 12)
 TA = 32                         # [MAX_TILES]
 TB = TA + MAX_TILES             # [MAX_TILES]
 PIPS = TB + MAX_TILES           # [MAX_TILES]
-VM = PIPS + MAX_TILES           # [16 values x 2 words]
+VM = PIPS + MAX_TILES           # [VMASK + 1 values x 2 words]
 DBLM = VM + 32                  # [2]
 BONUS = DBLM + 2                # [MAX_TILES] by move number
 SCORE_SHIFT = 7
@@ -105,12 +107,28 @@ REC_NAMES = ("deal", "seat", "act", "tile", "end", "points", "bonus", "ends", "e
 RC_DEAL, RC_SEAT, RC_ACT, RC_TILE, RC_END, RC_POINTS, RC_BONUS, RC_K, RC_S = range(9)
 REC_COLS = len(REC_NAMES)
 
+# ---- the policies' scratch arrays (work.make_scratch), by slot -----------------------------------
+SCR_ST = 0      # int64[ST_SIZE] a state copy
+SCR_BONE = 1    # int64[nt] a boneyard copy
+SCR_MV_T = 2    # int64[4 nt + 4] a move list: tiles (also values, sorted, in defensive)
+SCR_MV_E = 3    # int64[4 nt + 4] ... and ends
+SCR_TILES = 4   # int64[nt] tiles (the unseen ones)
+SCR_ACC = 5     # float64[4 nt + 4] a number per move
+SCR_KB = 6      # int64[4] end bases: counted ends ...
+SCR_SB = 7      # int64[4] ... and their sum
+SCR_WORLD = 8   # int64[ST_SIZE] a second state copy (a sampled world)
+SCR_DECK = 9    # int64[nt] tiles
+SCR_LOC = 10    # uint64[1] a local random stream
+SCR_REC = 11    # int32[1, REC_COLS] an action-record row nobody reads
+SCR_SIZE = 12
+
 # ---- policies and random streams ----------------------------------------------------------------
 #: Policy ids (simdom.policies assigns them to names) and the length of a policy's parameter vector.
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
 N_PARAMS = 4
-#: Random streams per deal: 0 deals (shuffle, lot); 1 + s is seat s's policy stream.
-N_STREAMS = 5
+#: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
+RNG_DEAL, RNG_SEAT = 0, 1
+N_STREAMS = RNG_SEAT + 4
 
 # ---- per-seat and per-deal outputs of a batch ----------------------------------------------------
 # seat_out[d, s, SC_*] and deal_out[d, DC_*] (int32); the names SEAT_COLS / DEAL_COLS, in order

@@ -12,7 +12,7 @@ from .jit import kernel
 
 from .bits import ctz, popcount
 from .ends import n_open_ends
-from .layout import E_LEAD, EV, FORCED, HAND, NPL, R_W, SB, SEAT0, VM
+from .layout import (EV, E_LEAD, FORCED, HAND, NPL, R_W, SB, SEAT0, VM, VMASK)
 
 
 @kernel
@@ -41,7 +41,7 @@ def has_move(G, St, s):
     f0 = 0
     f1 = 0
     for e in range(n_open_ends(G, St)):
-        v = St[EV + e] & 15
+        v = St[EV + e] & VMASK
         f0 |= G[VM + 2 * v]
         f1 |= G[VM + 2 * v + 1]
     return ((h0 & f0) | (h1 & f1)) != 0
@@ -74,7 +74,7 @@ def legal_moves(G, St, s, mv_t, mv_e):
         return n
     n = 0
     for e in range(n_open_ends(G, St)):
-        v = St[EV + e] & 15  # masks state index ranges: no negative-index checks
+        v = St[EV + e] & VMASK  # masks state index ranges: no negative-index checks
         n = push_moves(St[hb] & G[VM + 2 * v], 0, e, mv_t, mv_e, n)
         if two:
             n = push_moves(St[hb + 1] & G[VM + 2 * v + 1], 64, e, mv_t, mv_e, n)
@@ -91,7 +91,7 @@ def n_moves(G, St, s):
         return popcount(h0) + popcount(h1)
     n = 0
     for e in range(n_open_ends(G, St)):
-        v = St[EV + e] & 15
+        v = St[EV + e] & VMASK
         n += popcount(h0 & G[VM + 2 * v]) + popcount(h1 & G[VM + 2 * v + 1])
     return n
 
@@ -120,7 +120,7 @@ def nth_move(G, St, s, i):
             return St[FORCED], E_LEAD
         return nth_bit(h0, h1, i), E_LEAD
     for e in range(n_open_ends(G, St)):
-        v = St[EV + e] & 15
+        v = St[EV + e] & VMASK
         m0 = h0 & G[VM + 2 * v]
         m1 = h1 & G[VM + 2 * v + 1]
         c = popcount(m0) + popcount(m1)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .layout import N_STREAMS, REC_COLS, ST_SIZE
+from .layout import (N_STREAMS, REC_COLS, SCR_ACC, SCR_BONE, SCR_DECK, SCR_KB, SCR_LOC, SCR_MV_E, SCR_MV_T,
+                     SCR_REC, SCR_SB, SCR_SIZE, SCR_ST, SCR_TILES, SCR_WORLD, ST_SIZE)
 
 
 def make_work(nt: int) -> tuple:
@@ -15,16 +16,13 @@ def make_work(nt: int) -> tuple:
 
 
 def make_scratch(nt):
-    """Work arrays of the policies, indexed in the kernel:
-
-    0 state copy, 1 boneyard copy, 2-3 move lists (tiles, ends), 4 tiles (int64[nt]), 5 float64 per
-    move, 6-7 end bases k, S, 8 second state copy (a sampled world), 9 tiles (int64[nt]),
-    10 a local random stream (uint64[1]), 11 an unused action-record row (int32[1, REC_COLS]).
-    """
+    """Work arrays of the policies, indexed in the kernel by the slots SCR_* of layout.py."""
     m = 4 * nt + 4
-    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
-            np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
-            np.zeros(nt, dtype=np.int64), np.zeros(m, dtype=np.float64),
-            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
-            np.zeros(1, dtype=np.uint64), np.zeros((1, REC_COLS), dtype=np.int32))
+    scr = [None] * SCR_SIZE
+    scr[SCR_ST], scr[SCR_BONE] = np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64)
+    scr[SCR_MV_T], scr[SCR_MV_E] = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
+    scr[SCR_TILES], scr[SCR_ACC] = np.zeros(nt, dtype=np.int64), np.zeros(m, dtype=np.float64)
+    scr[SCR_KB], scr[SCR_SB] = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    scr[SCR_WORLD], scr[SCR_DECK] = np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64)
+    scr[SCR_LOC], scr[SCR_REC] = np.zeros(1, dtype=np.uint64), np.zeros((1, REC_COLS), dtype=np.int32)
+    return tuple(scr)
