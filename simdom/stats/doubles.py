@@ -12,9 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import diff_test, t_interval, wilson, wilson_clustered
+from simdom.stats.distribution import value_shares
+from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.io import Results, ResultsError
 from simdom.stats.moments import ROWS, Moments, cluster_moments, cluster_sums, influence, ratio_pairs, se_of, wide
+from simdom.stats.tables import arm_sorted
 
 _HOLD = re.compile(r"^hold:until=(\d+|never)$")
 
@@ -98,9 +100,12 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
         d = r - r[0]
         dlo, dhi, p = diff_test(d, se_of(paired), G - 1)
         ulo, uhi = t_interval(d, np.sqrt(se**2 + se[0] ** 2), G - 1)
+        for v in (dlo, dhi, p, ulo, uhi):
+            v[0] = np.nan  # the baseline against itself: no comparison
         short = "points" if name == "points" else "win"
         cols |= {f"{short}_diff": d, f"{short}_diff_lo": dlo, f"{short}_diff_hi": dhi, f"{short}_diff_p": p,
-                 f"{short}_diff_unpaired_lo": ulo, f"{short}_diff_unpaired_hi": uhi}
+                 f"{short}_diff_p_holm": holm(p), f"{short}_diff_unpaired_lo": ulo,
+                 f"{short}_diff_unpaired_hi": uhi}
     for name, label in [("lost", "bonus_lost_share")] + [(f"tier_{t}", f"bonus_share_{t}") for t in [0] + tiers]:
         r, z = influence(wide(sums, "arm", name, sweep.arms), n)
         lo, hi = wilson_clustered(r, se_of(z), n.sum(axis=0))
@@ -128,22 +133,25 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
 
 
 def by_move_table(res: Results) -> pl.DataFrame:
-    """Deal-plays by the move number of their first double: share, bonus earned, taker's win rate."""
+    """Deal-plays by the move number of their first double: share (clustered by deal), bonus earned,
+    taker's win rate. Rows in the scenario's arm order, then by move."""
     _require_threes(res)
+    shares = value_shares(res.deals.filter(pl.col("turn") == 0), ["arm"], "first_double_move", res.block) \
+        .filter(pl.col("first_double_move").is_not_null())
     lf = res.deals.filter(pl.col("seat") == pl.col("first_double_seat"))
     q = {"bonus": pl.col("bonus"), "win": pl.col("win"), "points": pl.col("points")}
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
     df = cluster_moments(lf, ["arm", "first_double_move"], q, pairs, res.block)
     m = Moments(df)
-    plays = {a["name"]: res.n_deals * res.rotations for a in res.arms}
-    total = np.array([plays.get(a, np.nan) for a in df["arm"].to_list()], float)
     count = m.S(ROWS)
-    slo, shi = wilson(count / total, total)
     win, wse = m.ratio("win")
     wlo, whi = wilson_clustered(win, wse, count)
-    return df.select("arm", pl.col("first_double_move").alias("move")).with_columns(
-        deal_plays=pl.Series(count.astype(np.int64)), share=count / total, share_lo=slo, share_hi=shi,
+    taker = df.select("arm", "first_double_move").with_columns(
         bonus=m.ratio("bonus")[0], taker_win_rate=win, taker_win_rate_lo=wlo, taker_win_rate_hi=whi)
+    out = shares.join(taker, on=["arm", "first_double_move"], how="left").rename(
+        {"first_double_move": "move", "rows": "deal_plays"})
+    return arm_sorted(out.select("arm", "move", "deal_plays", "share", "share_lo", "share_hi", "bonus",
+                                 "taker_win_rate", "taker_win_rate_lo", "taker_win_rate_hi"), [res])
 
 
 def taker_table(res: Results) -> pl.DataFrame:

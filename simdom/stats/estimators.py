@@ -73,13 +73,16 @@ def wilson_clustered(p, se, n_rows, level: float = LEVEL) -> tuple[np.ndarray, n
 
 
 def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Interval and two-sided p-value for a difference with standard error ``se``: (lo, hi, p)."""
+    """Interval and two-sided p-value for a difference with standard error ``se``: (lo, hi, p).
+
+    A difference without variance (``se`` 0 or nan: an arm against itself, a share fixed by
+    construction) has no test: its p-value is nan, shown as n/a."""
     diff, se = np.asarray(diff, float), np.asarray(se, float)
     lo, hi = t_interval(diff, se, df, level)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
+        t = np.where(se > 0, diff / se, np.nan)
     dfv = np.where(np.isfinite(np.asarray(df, float)), df, np.inf)
-    p = 2 * st.t.sf(np.abs(t), dfv)
+    p = 2 * st.t.sf(np.abs(t), dfv)  # nan where the difference has no variance: no test
     return lo, hi, p
 
 
@@ -120,3 +123,43 @@ def chi2_equal(counts) -> tuple[float, int, float]:
     counts = np.asarray(counts, float)
     res = st.chisquare(counts)
     return float(res.statistic), len(counts) - 1, float(res.pvalue)
+
+
+def wald_equal(est, z) -> tuple[float, int, float]:
+    """Cluster-robust Wald test that all ``k`` estimates are equal: (statistic, df, p-value).
+
+    ``est`` holds k estimates (e.g. win shares by position), ``z`` the clusters' influences on them
+    (G x k, see simdom.stats.moments.influence). The k - 1 contrasts est_j - est_last carry the whole
+    hypothesis (win shares sum to 1, so their covariance is singular; the contrasts' is not). The
+    statistic W = c' V^-1 c is chi-square with df = k - 1 for many clusters; the p-value uses Hotelling's
+    F form, F = W / df * (G - df) / (G - 1) on (df, G - df) degrees of freedom, which holds its level
+    better with few clusters. Undefined (nan) when the contrasts have no variance.
+    """
+    est, z = np.asarray(est, float), np.asarray(z, float)
+    k, G = est.shape[0], z.shape[0]
+    if k < 2 or G < k + 1 or not np.all(np.isfinite(est)):
+        return float("nan"), max(k - 1, 0), float("nan")
+    c = est[:-1] - est[-1]
+    zc = z[:, :-1] - z[:, [-1]]
+    zc = zc - zc.mean(axis=0)
+    V = G / (G - 1) * zc.T @ zc
+    q = int(np.linalg.matrix_rank(V))
+    if q == 0:
+        return float("nan"), k - 1, float("nan")
+    W = float(c @ np.linalg.pinv(V) @ c)
+    F = W / q * (G - q) / (G - 1)
+    return W, q, float(st.f.sf(F, q, G - q))
+
+
+def holm(p) -> np.ndarray:
+    """Holm's step-down adjustment of a family of p-values (nan entries are left out and stay nan)."""
+    p = np.asarray(p, float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    if ok.size == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out[order] = adj
+    return out

@@ -65,6 +65,31 @@ class Results:
     def presets(self) -> list[str]:
         return sorted({str(a.get("preset")) for a in self.arms})
 
+    @property
+    def arm_names(self) -> list[str]:
+        """Arm names in the scenario's order (the order every table shows them in)."""
+        return [a["name"] for a in self.arms]
+
+    @property
+    def unit(self) -> str:
+        """The independent unit (cluster) of inference: the deal (the match in match mode)."""
+        return str(self.manifest.get("unit", "deal"))
+
+    @classmethod
+    def in_memory(cls, manifest: dict[str, Any], deals: pl.LazyFrame | pl.DataFrame,
+                  moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "memory") -> "Results":
+        """Results over frames built in memory (tests, coverage studies): the same long view as a folder."""
+        lazy = [None if f is None else f.lazy() for f in (deals, moves)]
+        return cls(Path(f"<{name}>"), manifest, with_turn(lazy[0], int(manifest["players"])), lazy[1])
+
+
+def with_turn(lf: pl.LazyFrame, players: int) -> pl.LazyFrame:
+    """Add ``turn`` = (seat - first_seat) % players (0 = the deal's leader) unless present."""
+    if "turn" in lf.collect_schema().names():
+        return lf
+    return lf.with_columns(turn=((pl.col("seat").cast(pl.Int16) - pl.col("first_seat") + players) % players)
+                           .cast(pl.Int8))
+
 
 def _parts(folder: Path, what: str, expected: list[str], root: Path) -> list[Path]:
     files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
@@ -125,7 +150,7 @@ def open_results(path: str | Path) -> Results:
     if manifest.get("moves"):
         move_files = _parts(root / MOVES_DIR, MOVES_DIR, MOVE_SCHEMA.names, root)
         moves = pl.scan_parquet(move_files)
-    return Results(root, manifest, pl.scan_parquet(deal_files), moves)
+    return Results(root, manifest, with_turn(pl.scan_parquet(deal_files), int(manifest["players"])), moves)
 
 
 def open_selection(text: str | Path) -> Results:

@@ -1,0 +1,60 @@
+"""Shares of the values of a column (a histogram), each with a 95% interval clustered by deal.
+
+The share of value ``v`` in a group is ``sum_d y_dv / sum_d n_d`` over the clusters ``d`` (blocks of
+deal numbers), ``y_dv`` counting the cluster's rows with value ``v`` and ``n_d`` all its rows; its
+variance is ``G/(G-1) * sum_d (y_dv - r n_d)^2 / (sum_d n_d)^2``, robust to any dependence inside a
+deal (rotations replaying one shuffle, seats of one deal). Clusters with no row of value ``v`` count,
+with ``y_dv = 0``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from simdom.stats.estimators import wilson_clustered
+from simdom.stats.io import Results
+
+
+def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int,
+                 engine: str = "streaming") -> pl.DataFrame:
+    """One row per group and value: ``rows`` (with that value), ``share`` of the group's rows and its
+    clustered Wilson interval ``share_lo``/``share_hi``. Null values are a value of their own."""
+    keys = list(keys)
+    cl = lf.group_by(*keys, (pl.col("deal") // block).alias("_blk"), value).agg(y=pl.len().cast(pl.Float64)) \
+        .collect(engine=engine)
+    tot = cl.group_by(*keys, "_blk").agg(n=pl.col("y").sum())
+    grp = tot.group_by(*keys).agg(G=pl.len(), S_n=pl.col("n").sum(), C_nn=(pl.col("n") ** 2).sum()) if keys else \
+        tot.select(G=pl.len(), S_n=pl.col("n").sum(), C_nn=(pl.col("n") ** 2).sum())
+    joined = cl.join(tot, on=[*keys, "_blk"])
+    per = joined.group_by(*keys, value).agg(S_y=pl.col("y").sum(), C_yy=(pl.col("y") ** 2).sum(),
+                                            C_yn=(pl.col("y") * pl.col("n")).sum())
+    df = per.join(grp, on=keys) if keys else per.join(grp, how="cross")
+    df = df.sort([*keys, value], nulls_last=True)
+    G, S_y, S_n = (df[c].to_numpy().astype(float) for c in ("G", "S_y", "S_n"))
+    r = S_y / S_n
+    # sum_d (y_d - r n_d)^2 over every cluster of the group (those without the value have y_d = 0)
+    ss = df["C_yy"].to_numpy() - 2 * r * df["C_yn"].to_numpy() + r * r * df["C_nn"].to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(np.maximum(np.where(G > 1, G / (G - 1) * ss, np.nan), 0)) / S_n
+    lo, hi = wilson_clustered(r, se, S_n)
+    return df.select(*keys, value).with_columns(rows=pl.Series(S_y.astype(np.int64)), share=pl.Series(r),
+                                                share_lo=pl.Series(lo), share_hi=pl.Series(hi))
+
+
+def points_distribution(res: Results, keys: Sequence[str] = ("arm", "policy")) -> pl.DataFrame:
+    """The share of player-deals with each points total, per arm and policy (never pooled over games
+    or policies), with clustered 95% intervals."""
+    return value_shares(res.deals, keys, "points", res.block)
+
+
+def quantiles(dist: pl.DataFrame, keys: Sequence[str], probs=(0.1, 0.25, 0.5, 0.75, 0.9)) -> pl.DataFrame:
+    """Quantiles of points per group from :func:`points_distribution` (p10, p25, median, ...)."""
+    rows = []
+    for grp, d in dist.group_by(list(keys), maintain_order=True):
+        v, s = d["points"].to_numpy(), d["share"].to_numpy()
+        cum = np.cumsum(s) / s.sum()
+        rows.append({**dict(zip(keys, grp)), **{f"p{int(100 * q)}": int(v[np.searchsorted(cum, q - 1e-12)])
+                                                for q in probs}, "share_zero": float(s[v == 0].sum())})
+    return pl.DataFrame(rows)
