@@ -49,6 +49,41 @@ def points_distribution(res: Results, keys: Sequence[str] = ("arm", "policy")) -
     return value_shares(res.deals, keys, "points", res.block)
 
 
+WIDTHS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30)
+
+
+def _turns(v: np.ndarray, s: np.ndarray, w: int, top: float) -> int:
+    """Changes of direction of the binned shares up to ``top``: 0 or 1 for a smooth hump."""
+    b = (v // w) * w
+    keep = b <= top
+    sums = np.bincount((b[keep] // w).astype(np.int64), weights=s[keep])
+    d = np.sign(np.diff(sums))
+    d = d[d != 0]
+    return int((d[1:] != d[:-1]).sum())
+
+
+def bin_widths(dist: pl.DataFrame, min_bins: int = 5) -> dict[str, int]:
+    """A display bin width per arm of :func:`points_distribution`: the smallest width that keeps at least
+    ``min_bins`` bins over 99.5% of the player-deals and turns the lattice of possible totals (multiples of 5
+    in Fives, 6k plus a bonus in Threes) into a readable curve (at most 2 changes of direction per policy)."""
+    out = {}
+    for (arm,), d in dist.group_by("arm", maintain_order=True):
+        per = [(g["points"].to_numpy(), g["share"].to_numpy()) for _, g in d.group_by("policy")]
+        top = max(v[min(np.searchsorted(np.cumsum(s) / s.sum(), 0.995), len(v) - 1)] for v, s in per)
+        ok = [w for w in WIDTHS if top / w >= min_bins] or [1]
+        score = {w: max(_turns(v, s, w, top) for v, s in per) for w in ok}
+        out[arm] = next((w for w in ok if score[w] <= 2), min(ok, key=lambda w: (score[w], w)))
+    return out
+
+
+def binned_distribution(res: Results, widths: dict[str, int]) -> pl.DataFrame:
+    """Shares of binned points totals (``bin`` = the bin's first total, ``width`` per arm) per arm and
+    policy, with clustered intervals: what the report plots."""
+    w = pl.col("arm").replace_strict(widths, return_dtype=pl.Int64)
+    lf = res.deals.filter(pl.col("arm").is_in(list(widths))).with_columns(bin=(pl.col("points") // w) * w)
+    return value_shares(lf, ["arm", "policy"], "bin", res.block)
+
+
 def quantiles(dist: pl.DataFrame, keys: Sequence[str], probs=(0.1, 0.25, 0.5, 0.75, 0.9)) -> pl.DataFrame:
     """Quantiles of points per group from :func:`points_distribution` (p10, p25, median, ...)."""
     rows = []

@@ -136,9 +136,11 @@ def by_move_table(res: Results) -> pl.DataFrame:
     """Deal-plays by the move number of their first double: share (clustered by deal), bonus earned,
     taker's win rate. Rows in the scenario's arm order, then by move."""
     _require_threes(res)
-    shares = value_shares(res.deals.filter(pl.col("turn") == 0), ["arm"], "first_double_move", res.block) \
+    bonus_arms = [a["name"] for a in res.arms if (a.get("rules") or {}).get("first_double_bonus")]
+    lf = res.deals.filter(pl.col("arm").is_in(bonus_arms))
+    shares = value_shares(lf.filter(pl.col("turn") == 0), ["arm"], "first_double_move", res.block) \
         .filter(pl.col("first_double_move").is_not_null())
-    lf = res.deals.filter(pl.col("seat") == pl.col("first_double_seat"))
+    lf = lf.filter(pl.col("seat") == pl.col("first_double_seat"))
     q = {"bonus": pl.col("bonus"), "win": pl.col("win"), "points": pl.col("points")}
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
     df = cluster_moments(lf, ["arm", "first_double_move"], q, pairs, res.block)
@@ -155,9 +157,10 @@ def by_move_table(res: Results) -> pl.DataFrame:
 
 
 def taker_table(res: Results) -> pl.DataFrame:
-    """The deal's outcome by who took the first double (policy) and its bonus tier."""
+    """The deal's outcome by who took the first double (policy) and its bonus tier (arms with the bonus)."""
     _require_threes(res)
-    lf = res.deals.filter(pl.col("seat") == pl.col("first_double_seat")).with_columns(
+    bonus_arms = [a["name"] for a in res.arms if (a.get("rules") or {}).get("first_double_bonus")]
+    lf = res.deals.filter(pl.col("arm").is_in(bonus_arms), pl.col("seat") == pl.col("first_double_seat")).with_columns(
         tier=pl.col("bonus").cast(pl.String))
     q = {"win": pl.col("win"), "points": pl.col("points")}
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]

@@ -75,6 +75,15 @@ class Results:
         """The independent unit (cluster) of inference: the deal (the match in match mode)."""
         return str(self.manifest.get("unit", "deal"))
 
+    def select(self, arm: str) -> "Results":
+        """One arm of these results, named ``NAME:ARM`` (its deals are those of the other arms: paired)."""
+        if arm not in self.arm_names:
+            raise ResultsError(f"{self.path}: no arm {arm!r}; allowed: {', '.join(self.arm_names)} (write FOLDER:ARM)")
+        manifest = {**self.manifest, "arms": [self.arm(arm)], "scenario_name": f"{self.name}:{arm}"}
+        only = pl.col("arm") == arm
+        return Results(self.path, manifest, self.deals.filter(only),
+                       None if self.moves is None else self.moves.filter(only))
+
     @classmethod
     def in_memory(cls, manifest: dict[str, Any], deals: pl.LazyFrame | pl.DataFrame,
                   moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "memory") -> "Results":
@@ -161,11 +170,4 @@ def open_selection(text: str | Path) -> Results:
     if Path(text).exists() or ":" not in text:
         return open_results(text)
     folder, _, arm = text.rpartition(":")
-    res = open_results(folder)
-    names = [a["name"] for a in res.arms]
-    if arm not in names:
-        raise ResultsError(f"{folder}: no arm {arm!r}; allowed: {', '.join(names)} (write FOLDER:ARM)")
-    manifest = {**res.manifest, "arms": [res.arm(arm)],
-                "scenario_name": f"{res.name}:{arm}"}
-    only = pl.col("arm") == arm
-    return Results(res.path, manifest, res.deals.filter(only), None if res.moves is None else res.moves.filter(only))
+    return open_results(folder).select(arm)
