@@ -17,7 +17,7 @@ Usage::
     P.emit(ans, "json", "out.json")    # a file (or stdout with path None) for machines
 
 Number rules: an estimate with an interval is shown as ``0.72 (0.71-0.74)`` with as many decimals as
-the interval's half-width has before its first significant digit (``-0.72 (-0.74 to -0.71)`` when a
+the interval's half-width has before its first significant digit, the bounds rounded outward (``-0.72 (-0.74 to -0.71)`` when a
 bound is negative); shares marked ``pct`` are shown in percent; a number without an interval gets
 3 significant figures; a p-value is never ``0`` (``<1e-16``); an undefined value is ``n/a``
 (``null`` in JSON). Names (arms, policies, K values) sort naturally: K=1, K=5, K=13, K=never.
@@ -49,6 +49,13 @@ def _bad(x: Any) -> bool:
 def _fixed(x: float, decimals: int) -> str:
     s = f"{x:.{decimals}f}"
     return s[1:] if s.startswith("-") and float(s) == 0 else s  # no "-0.00"
+
+
+def _outward(v: float, decimals: int, direction: int) -> float:
+    """``v`` rounded away from the estimate (down for a lower bound): a printed interval is never narrower."""
+    scale = 10.0**decimals
+    f = math.floor if direction < 0 else math.ceil
+    return f(v * scale - direction * 1e-9) / scale
 
 
 def decimals_for(lo: Any, hi: Any, cap: int = 6) -> int | None:
@@ -96,7 +103,7 @@ def est(x: Any, lo: Any = None, hi: Any = None, *, pct: bool = False, signed: bo
     if d is None:
         text = num(x)
         return ("+" + text if signed and x > 0 and not text.startswith("+") else text)
-    lo, hi = lo * k, hi * k
+    lo, hi = _outward(lo * k, d, -1), _outward(hi * k, d, 1)
     sx = _fixed(x, d)
     if signed and float(sx) > 0:
         sx = "+" + sx

@@ -97,7 +97,7 @@ def _estimates(W: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarr
 def _row(metric: str, pair: str, stratum: str, r, z, n_rows, G: int) -> dict:
     desc, kind, _ = METRICS[metric]
     se = se_of(z)
-    lo, hi = wilson_clustered(r, se, n_rows) if kind == "share" else t_interval(r, se, G - 1)
+    lo, hi = wilson_clustered(r, se, G) if kind == "share" else t_interval(r, se, G - 1)
     d = r[0] - r[1]
     dlo, dhi, p = diff_test(d, se_of(z[:, [0]] - z[:, [1]]), G - 1)
     if not np.isfinite(d):

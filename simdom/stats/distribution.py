@@ -38,7 +38,7 @@ def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int,
     ss = df["C_yy"].to_numpy() - 2 * r * df["C_yn"].to_numpy() + r * r * df["C_nn"].to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         se = np.sqrt(np.maximum(np.where(G > 1, G / (G - 1) * ss, np.nan), 0)) / S_n
-    lo, hi = wilson_clustered(r, se, S_n)
+    lo, hi = wilson_clustered(r, se, G)
     return df.select(*keys, value).with_columns(rows=pl.Series(S_y.astype(np.int64)), share=pl.Series(r),
                                                 share_lo=pl.Series(lo), share_hi=pl.Series(hi))
 

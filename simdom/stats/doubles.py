@@ -94,7 +94,7 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
         if name == "points":
             lo, hi = t_interval(r, se, G - 1)
         else:
-            lo, hi = wilson_clustered(r, se, n.sum(axis=0))
+            lo, hi = wilson_clustered(r, se, G)
         cols |= {label: r, f"{label}_lo": lo, f"{label}_hi": hi}
         paired = z - z[:, [0]]
         d = r - r[0]
@@ -108,7 +108,7 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
                  f"{short}_diff_unpaired_hi": uhi}
     for name, label in [("lost", "bonus_lost_share")] + [(f"tier_{t}", f"bonus_share_{t}") for t in [0] + tiers]:
         r, z = influence(wide(sums, "arm", name, sweep.arms), n)
-        lo, hi = wilson_clustered(r, se_of(z), n.sum(axis=0))
+        lo, hi = wilson_clustered(r, se_of(z), G)
         label = label.replace("bonus_share_0", "bonus_share_none")
         cols |= {label: r, f"{label}_lo": lo, f"{label}_hi": hi}
     r, z = influence(wide(sums, "arm", "bonus", sweep.arms), n)
@@ -147,7 +147,7 @@ def by_move_table(res: Results) -> pl.DataFrame:
     m = Moments(df)
     count = m.S(ROWS)
     win, wse = m.ratio("win")
-    wlo, whi = wilson_clustered(win, wse, count)
+    wlo, whi = wilson_clustered(win, wse, m.G)
     taker = df.select("arm", "first_double_move").with_columns(
         bonus=m.ratio("bonus")[0], taker_win_rate=win, taker_win_rate_lo=wlo, taker_win_rate_hi=whi)
     out = shares.join(taker, on=["arm", "first_double_move"], how="left").rename(
@@ -168,7 +168,7 @@ def taker_table(res: Results) -> pl.DataFrame:
     m = Moments(df)
     count = m.S(ROWS)
     win, wse = m.ratio("win")
-    wlo, whi = wilson_clustered(win, wse, count)
+    wlo, whi = wilson_clustered(win, wse, m.G)
     pts, pse = m.ratio("points")
     plo, phi = t_interval(pts, pse, m.G - 1)
     fair = 1.0 / res.players

@@ -58,17 +58,19 @@ def wilson(p, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     return np.where(empty, 0.0, lo), np.where(empty, 1.0, hi)
 
 
-def wilson_clustered(p, se, n_rows, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def wilson_clustered(p, se, clusters, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted).
 
-    ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance
-    carries no information and ``n_rows`` is used. A zero ``se`` with 0 < p < 1 (a proportion fixed
-    by construction, e.g. the win rate of a whole arm, 1/players) gives [p, p].
+    ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance carries no
+    information and the number of ``clusters`` is used as the sample size (as if every row of a
+    cluster were the same, which is what rotations of one deal can be: conservative, never too
+    narrow). A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
+    whole arm, 1/players) gives [p, p].
     """
-    p, se, n_rows = (np.asarray(v, float) for v in (p, se, n_rows))
+    p, se, clusters = (np.asarray(v, float) for v in (p, se, clusters))
     with np.errstate(divide="ignore", invalid="ignore"):
         n_eff = np.where(se > 0, p * (1 - p) / se**2, np.inf)
-    n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), n_rows, n_eff)
+    n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), clusters, n_eff)
     return wilson(p, n_eff, level)
 
 
@@ -116,13 +118,6 @@ def two_proportion_test(k1, n1, k2, n2, level: float = LEVEL) -> tuple[float, fl
     se = np.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
     p = 2 * st.norm.sf(abs(d) / se) if se > 0 else (1.0 if d == 0 else 0.0)
     return float(d), float(lo), float(hi), float(p)
-
-
-def chi2_equal(counts) -> tuple[float, int, float]:
-    """Pearson chi-square of counts against equal shares: (statistic, df, p-value)."""
-    counts = np.asarray(counts, float)
-    res = st.chisquare(counts)
-    return float(res.statistic), len(counts) - 1, float(res.pvalue)
 
 
 def wald_equal(est, z) -> tuple[float, int, float]:

@@ -84,7 +84,7 @@ def paired_table(res: Results, fam: Family) -> pl.DataFrame:
         for name in ("points", "win"):
             r, z = influence(wide(s, "arm", name, fam.arms), n)
             se = se_of(z)
-            lo, hi = t_interval(r, se, G - 1) if name == "points" else wilson_clustered(r, se, n.sum(axis=0))
+            lo, hi = t_interval(r, se, G - 1) if name == "points" else wilson_clustered(r, se, G)
             d = r - r[0]
             dlo, dhi, p = diff_test(d, se_of(z - z[:, [0]]), G - 1)
             p[0], dlo[0], dhi[0] = np.nan, np.nan, np.nan  # the baseline against itself: undefined

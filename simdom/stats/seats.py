@@ -34,7 +34,7 @@ def position_tables(res: Results, bys=BYS) -> tuple[pl.DataFrame, pl.DataFrame]:
             G = n.shape[0]
             rw, zw = influence(wide(s, by, "win", list(range(P))), n)
             rp, zp = influence(wide(s, by, "points", list(range(P))), n)
-            wlo, whi = wilson_clustered(rw, se_of(zw), n.sum(axis=0))
+            wlo, whi = wilson_clustered(rw, se_of(zw), G)
             plo, phi = t_interval(rp, se_of(zp), G - 1)
             deals = wide(s, by, "first", list(range(P))).sum(axis=0)
             for j in range(P):

@@ -53,8 +53,8 @@ def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
     return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
 
 
-def _share_cols(name: str, est, se, n) -> dict[str, np.ndarray]:
-    lo, hi = wilson_clustered(est, se, n)
+def _share_cols(name: str, est, se, clusters) -> dict[str, np.ndarray]:
+    lo, hi = wilson_clustered(est, se, clusters)
     return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
 
 
@@ -82,15 +82,15 @@ def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None =
     cols: dict[str, np.ndarray] = {"deals": df["deals"].to_numpy(), "rows": rows.astype(np.int64)}
     cols |= _interval_cols("mean_points", *m.ratio("points"), dof)
     cols["points_sd"] = m.sd("points", "points2")[0]
-    cols |= _share_cols("win_rate", *m.ratio("win"), rows)
-    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.S("plays"))
+    cols |= _share_cols("win_rate", *m.ratio("win"), m.G)
+    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.G)
     cols |= _interval_cols("points_per_placement", *m.ratio("pp", "plays"), dof)
     cols |= _interval_cols("bonus_mean", *m.ratio("bonus"), dof)
     if tiers:
-        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), rows)
+        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), m.G)
         for t in tiers:
-            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), rows)
-    cols |= _share_cols("blocked_share", *m.ratio("blocked"), rows)
+            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), m.G)
+    cols |= _share_cols("blocked_share", *m.ratio("blocked"), m.G)
     cols |= _interval_cols("tiles_placed", *m.ratio("tiles"), dof)
     out = df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
     return arm_sorted(out, results)
@@ -124,7 +124,7 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     m = Moments(df)
     rows = m.S(ROWS)
     cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
-    cols |= _share_cols("scoring_rate", *m.ratio("scored"), rows)
+    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G)
     cols |= _interval_cols("points_per_placement", *m.ratio("pts"), m.G - 1)
     cols |= _interval_cols("bonus_per_placement", *m.ratio("fdb"), m.G - 1)
     return arm_sorted(df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()}), results)

@@ -62,6 +62,8 @@ def family_sentences(res: Results, fam: Family, table: pl.DataFrame) -> list[str
 def _winner_sentences(df: pl.DataFrame, res: Results) -> list[str]:
     """Mixed arms without a family: the best policy's win rate per arm (at most 4 arms)."""
     out = []
+    if not {"arm", "policy"} <= set(df.columns):
+        return out
     arms = [a for a in res.arm_names if len(set(res.arm(a)["policies"])) > 1]
     for arm in arms[:4]:
         d = df.filter(pl.col("arm") == arm).sort("win_rate", descending=True)
@@ -124,14 +126,24 @@ def stats_answer(results: Sequence[Results], by: Sequence[str] | None = None, ta
     per group, the paired differences of each family with Holm-adjusted p-values."""
     results = list(results)
     keys = default_by(results) if by is None else list(by)
-    df = stats_table(results, keys)
     ans = P.Answer()
+    if "arm" not in keys and any(len(r.arms) > 1 for r in results):
+        keys.insert(0, "arm")
+        ans.notes.append("arm added to the groups: the arms of a run differ in rules or policies and are never "
+                         "pooled.")
+    mixed = any(len(set(a["policies"])) > 1 for r in results for a in r.arms)
+    if mixed and not {"policy", "player", "seat", "turn", "leader", "first_seat"} & set(keys):
+        ans.notes.append("Players of different policies are pooled within each arm here (their win rates average "
+                         "to 1/players): add policy to --by to separate them.")
+    df = stats_table(results, keys)
     diffs, paired = _family_tables(results, ans)
     if not ans.sentences:
         for r in results:
             if all(len(set(a["policies"])) == 1 for a in r.arms):
                 pol = r.arms[0]["policies"][0]
                 sub = df.filter(pl.col(RESULTS_KEY) == r.name) if RESULTS_KEY in df.columns else df
+                if sub.height != len(r.arms):
+                    continue
                 row = sub.row(0, named=True)
                 ans.sentences.append(
                     f"{r.name}: every player plays {pol}, so each wins 1/{r.players} of the deals by construction; "
