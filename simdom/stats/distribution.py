@@ -17,10 +17,14 @@ from simdom.stats.estimators import wilson_clustered
 from simdom.stats.io import Results
 
 
-def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int,
+def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, step: int | None = None,
                  engine: str = "streaming") -> pl.DataFrame:
     """One row per group and value: ``rows`` (with that value), ``share`` of the group's rows and its
-    clustered Wilson interval ``share_lo``/``share_hi``. Null values are a value of their own."""
+    clustered Wilson interval ``share_lo``/``share_hi``. Null values are a value of their own.
+
+    With ``step`` (an integer value column), every value from a group's smallest to its largest in steps
+    of ``step`` gets a row, those never seen with share 0 and the interval [0, upper bound]: a bin's
+    interval then covers its true share whether or not the bin was seen."""
     keys = list(keys)
     cl = lf.group_by(*keys, (pl.col("deal") // block).alias("_blk"), value).agg(y=pl.len().cast(pl.Float64)) \
         .collect(engine=engine)
@@ -30,6 +34,13 @@ def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int,
     joined = cl.join(tot, on=[*keys, "_blk"])
     per = joined.group_by(*keys, value).agg(S_y=pl.col("y").sum(), C_yy=(pl.col("y") ** 2).sum(),
                                             C_yn=(pl.col("y") * pl.col("n")).sum())
+    if step is not None and keys:
+        span = per.filter(pl.col(value).is_not_null()).group_by(*keys).agg(_a=pl.col(value).min(),
+                                                                        _b=pl.col(value).max())
+        grid = span.select(*keys, pl.int_ranges("_a", pl.col("_b") + 1, step).alias(value)).explode(value)
+        grid = grid.with_columns(pl.col(value).cast(per.schema[value]))
+        per = grid.join(per, on=[*keys, value], how="left").with_columns(
+            pl.col("S_y", "C_yy", "C_yn").fill_null(0.0))
     df = per.join(grp, on=keys) if keys else per.join(grp, how="cross")
     df = df.sort([*keys, value], nulls_last=True)
     G, S_y, S_n = (df[c].to_numpy().astype(float) for c in ("G", "S_y", "S_n"))
@@ -46,7 +57,7 @@ def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int,
 def points_distribution(res: Results, keys: Sequence[str] = ("arm", "policy")) -> pl.DataFrame:
     """The share of player-deals with each points total, per arm and policy (never pooled over games
     or policies), with clustered 95% intervals."""
-    return value_shares(res.deals, keys, "points", res.block)
+    return value_shares(res.deals, keys, "points", res.block, step=1)
 
 
 WIDTHS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30)
@@ -81,7 +92,9 @@ def binned_distribution(res: Results, widths: dict[str, int]) -> pl.DataFrame:
     policy, with clustered intervals: what the report plots."""
     w = pl.col("arm").replace_strict(widths, return_dtype=pl.Int64)
     lf = res.deals.filter(pl.col("arm").is_in(list(widths))).with_columns(bin=(pl.col("points") // w) * w)
-    return value_shares(lf, ["arm", "policy"], "bin", res.block)
+    out = [value_shares(lf.filter(pl.col("arm") == a), ["arm", "policy"], "bin", res.block, step=wd)
+           for a, wd in widths.items()]
+    return pl.concat(out)
 
 
 def quantiles(dist: pl.DataFrame, keys: Sequence[str], probs=(0.1, 0.25, 0.5, 0.75, 0.9)) -> pl.DataFrame:

@@ -41,13 +41,14 @@ def mean_ci(x, level: float = LEVEL) -> tuple[float, float, float]:
     return float(m), float(lo), float(hi)
 
 
-def wilson(p, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def wilson(p, n, level: float = LEVEL, df=np.inf) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a proportion ``p`` observed on ``n`` (possibly effective) trials.
 
-    ``n = inf`` gives the degenerate interval [p, p]; ``n = 0`` gives [0, 1].
+    ``n = inf`` gives the degenerate interval [p, p]; ``n = 0`` gives [0, 1]. A finite ``df`` uses the
+    Student t quantile instead of the normal one (the variance was estimated from df + 1 clusters).
     """
     p, n = np.asarray(p, float), np.asarray(n, float)
-    z = st.norm.ppf(0.5 + level / 2)
+    z = t_quantile(df, level)
     with np.errstate(divide="ignore", invalid="ignore"):
         a = np.where(np.isinf(n), 0.0, z * z / n)
         centre = (p + a / 2) / (1 + a)
@@ -59,19 +60,21 @@ def wilson(p, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
 
 
 def wilson_clustered(p, se, clusters, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted).
+    """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted), with
+    the t quantile on clusters - 1 degrees of freedom (as the t interval of a mean: the variance comes
+    from the clusters, and few clusters make it uncertain).
 
     ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance carries no
     information and the number of ``clusters`` is used as the sample size (as if every row of a
     cluster were the same, which is what rotations of one deal can be: conservative, never too
     narrow). A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
-    whole arm, 1/players) gives [p, p].
+    whole arm, 1/players) gives [p, p]; an undefined ``se`` (one cluster) gives [0, 1].
     """
     p, se, clusters = (np.asarray(v, float) for v in (p, se, clusters))
     with np.errstate(divide="ignore", invalid="ignore"):
-        n_eff = np.where(se > 0, p * (1 - p) / se**2, np.inf)
+        n_eff = np.where(se > 0, p * (1 - p) / se**2, np.where(np.isnan(se), 0.0, np.inf))
     n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), clusters, n_eff)
-    return wilson(p, n_eff, level)
+    return wilson(p, n_eff, level, df=clusters - 1)
 
 
 def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

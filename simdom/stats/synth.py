@@ -12,7 +12,10 @@ expectations are known in closed form, with the dependence of real runs:
 * with probability ``lock`` the deal is *decided by the cards*: the winner is the seat at turn ``T``
   (``T`` drawn with ``turn_weights``), the same in every rotation and arm, whoever sits there (a real
   turn-order effect, and seats equal by construction when rotation is on); otherwise the winning
-  *player* is drawn with the arm's ``win_weights`` per rotation;
+  *player* is drawn with the arm's ``win_weights`` per rotation, from a uniform shared by the arms (so
+  arms differ only where the weights differ), or with chance ``arm_redraw`` from the arm's own uniform
+  (a change of policy that changes the outcome; 0.3 gives the ~11% of deal-plays whose winner changes
+  between K=1 and K=9 in the default study);
 * with probability ``tie`` a second seat, uniform among the others, shares the win;
 * points of a row = ``mean_points[player] + turn_points[turn] + D + E + win_points * [won or tied]``
   (``E`` independent per row); each placement scores with probability ``score_rate[player]``.
@@ -73,6 +76,7 @@ class SynthSpec:
     win_points: int = 6
     tie: float = 0.05
     lock: float = 0.0         # share of deals decided by the cards (the same winning seat everywhere)
+    arm_redraw: float = 0.0   # chance that an arm draws its winner anew (its policies changed the outcome)
     turn_weights: tuple[float, ...] = ()  # who wins a decided deal, by turn (default: uniform)
     turn_points: tuple[float, ...] = ()   # points added by turn (default: none)
     fd_prob: float = 0.9
@@ -134,6 +138,19 @@ def truth(spec: SynthSpec) -> dict[str, dict[str, list[float]]]:
             for a in spec.arms}
 
 
+def first_double_share(spec: SynthSpec, arm: SynthArm, move: int) -> float:
+    """The exact share of deal-plays whose first double falls at ``move``: the move is
+    min(1 + floor(U * fd_move_scale), tiles) with tiles = players + Binomial(5 * players, 0.6)."""
+    from math import comb
+
+    P, s = spec.players, arm.fd_move_scale
+    t_pmf = {P + k: comb(5 * P, k) * 0.6**k * 0.4 ** (5 * P - k) for k in range(5 * P + 1)}
+    t_ge = sum(v for t, v in t_pmf.items() if t >= move)
+    m_eq = 1 / s if 1 <= move <= s else 0.0
+    m_gt = max(s - move, 0) / s
+    return spec.fd_prob * (m_eq * t_ge + m_gt * t_pmf.get(move, 0.0))
+
+
 # ---- generation ------------------------------------------------------------------------------------
 def _tier(moves: np.ndarray, bonus: list) -> np.ndarray:
     out = np.zeros(moves.shape, np.int16)
@@ -183,7 +200,9 @@ def chunk_tables(spec: SynthSpec, c: int) -> tuple[pa.Table, pa.Table | None]:
     for a, arm in enumerate(spec.arms):
         rng = np.random.default_rng([spec.seed, d0, a + 1])
         pi = np.cumsum(np.asarray(arm.win_weights, float) / np.sum(arm.win_weights))
-        w_player = np.minimum(np.searchsorted(pi, u_win, side="right"), P - 1)    # (n, R)
+        redraw = rng.random((n, R)) < spec.arm_redraw
+        u_arm = np.where(redraw, rng.random((n, R)), u_win)
+        w_player = np.minimum(np.searchsorted(pi, u_arm, side="right"), P - 1)    # (n, R)
         w_seat = np.where(locked[:, None], ((lead + lock_turn) % P)[:, None], (w_player - rot[None, :]) % P)
         partner = (w_seat + 1 + np.floor(u_partner * (P - 1)).astype(int)) % P
         tie = u_tie < spec.tie
