@@ -19,11 +19,15 @@ def test_wilson_zero_successes_has_positive_upper_bound():
 
 
 def test_wilson_clustered_uses_effective_n_and_is_exact_for_a_fixed_share():
-    # se of an iid proportion gives back the plain Wilson interval
+    # se of an iid proportion gives back the plain Wilson interval (t quantile on clusters - 1 df)
     p, n = 0.3, 400
-    assert np.allclose(wilson_clustered(p, np.sqrt(p * (1 - p) / n), 10_000), wilson(p, n))
-    # a proportion fixed by construction (se = 0) has a degenerate interval
+    assert np.allclose(wilson_clustered(p, np.sqrt(p * (1 - p) / n), 10_000), wilson(p, n, df=9_999))
+    assert np.allclose(wilson(p, n, df=np.inf), wilson(p, n)) and wilson(p, n, df=20)[0] < wilson(p, n)[0]
+    # a proportion fixed by construction (se = 0) has a degenerate interval; one cluster says nothing
     assert wilson_clustered(0.25, 0.0, 1000) == (0.25, 0.25)
+    assert wilson_clustered(0.25, float("nan"), 1) == (0.0, 1.0)
+    # a share of 0 in 200 clusters: the bound of 0 successes in 200, not in the (many more) rows
+    assert wilson_clustered(0.0, 0.0, 200)[1] == pytest.approx(wilson(0.0, 200, df=199)[1])
 
 
 def test_mean_ci_matches_t_interval():
