@@ -18,8 +18,10 @@ class Hits:
         self.k: dict[str, int] = defaultdict(int)
 
     def add(self, kind: str, lo, hi, truth) -> None:
+        """Count the intervals [lo, hi]; a degenerate one (lo == hi: a value fixed by construction, such
+        as the win rate of identical players) is a fact, not an estimate, and is left out."""
         lo, hi, truth = (np.asarray(v, float).ravel() for v in (lo, hi, truth))
-        ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(truth)
+        ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(truth) & (lo < hi)
         self.n[kind] += int(ok.sum())
         self.k[kind] += int(((lo <= truth) & (truth <= hi))[ok].sum())
 
