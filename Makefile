@@ -5,8 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 # the ahead-of-time kernel (simdom/engine/aot.py): rebuilt when an engine source changes
 KERNEL := $(VENV)/.kernel-stamp
+# headless Chromium (Debian package) for the report's browser test (tests/test_report_browser.py)
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast bench clean venv kernel
+.PHONY: run test test-fast bench clean venv kernel chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,14 +20,19 @@ $(KERNEL): $(STAMP) $(wildcard simdom/engine/*.py)
 	$(BIN)/python -m simdom.engine.aot
 	touch $(KERNEL)
 
-venv: $(KERNEL)
+$(CHROMIUM):
+	apt-get install -y chromium || (apt-get update && apt-get install -y chromium)
+
+chromium: $(CHROMIUM)
+
+venv: $(KERNEL) $(CHROMIUM)
 
 kernel: $(KERNEL)
 
 run: $(KERNEL)
 	$(BIN)/simdom run scenarios/default.toml
 
-test: $(KERNEL)
+test: $(KERNEL) $(CHROMIUM)
 	$(BIN)/python -m pytest -q
 
 test-fast: $(KERNEL)
