@@ -21,6 +21,7 @@ import polars as pl
 from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.io import Results
 from simdom.stats.moments import ROWS, cluster_sums, influence, se_of, wide
+from simdom.stats.words import change_phrase  # noqa: F401  (re-exported)
 
 ADJUSTMENT = "Holm"
 
@@ -100,22 +101,3 @@ def paired_table(res: Results, fam: Family) -> pl.DataFrame:
     df = pl.DataFrame(rows)
     return df.with_columns(points_diff_p_holm=pl.Series(holm(df["points_diff_p"].to_numpy())),
                            win_diff_p_holm=pl.Series(holm(df["win_diff_p"].to_numpy())))
-
-
-_HOLD = "hold:until="
-
-
-def change_phrase(base: str, new: str) -> tuple[str, str]:
-    """(subject, reference) to say that a player plays ``new`` instead of ``base``: ("Holding the first
-    double until K=9", "playing it at once (K=1)"), or ("Playing random", "greedy")."""
-    def hold(k: str, subject: bool) -> str:
-        if k == "1":
-            return "playing the first double at once (K=1)" if subject else "playing it at once (K=1)"
-        if k == "never":
-            return "never playing the first double early (K=never)" if subject else "never playing it early (K=never)"
-        return f"holding the first double until K={k}" if subject else f"holding it until K={k}"
-
-    if new.startswith(_HOLD) and base.startswith(_HOLD):
-        text = hold(new[len(_HOLD):], True)
-        return text[0].upper() + text[1:], hold(base[len(_HOLD):], False)
-    return f"Playing {new}", base

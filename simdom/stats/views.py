@@ -10,6 +10,7 @@ from simdom import present as P
 from simdom.stats.estimators import holm
 from simdom.stats.families import ADJUSTMENT, Family, change_phrase, families, paired_table
 from simdom.stats.io import Results
+from simdom.stats.words import others
 from simdom.stats.tables import CONDITIONAL, RESULTS_KEY, default_by, moves_table, stats_table
 
 BY_HEADER = {"arm": "arm", "policy": "policy", "seat": "seat", "player": "player", "rotation": "rot",
@@ -25,14 +26,6 @@ def clusters_note(results: Sequence[Results]) -> str:
         how = f"each {unit} one cluster"
     return (f"95% intervals clustered by {unit} ({how}; every rotation and arm of a {unit} is in its "
             f"{unit}'s cluster). Win rates share ties; a fair share is 1/players.")
-
-
-def _others(arm: dict, focal: int) -> str:
-    """'3 greedy players' or 'greedy, random and greedy'."""
-    rest = [p for i, p in enumerate(arm["policies"]) if i != focal]
-    if len(set(rest)) == 1:
-        return f"{len(rest)} {rest[0]} player{'s' if len(rest) > 1 else ''}"
-    return ", ".join(rest[:-1]) + f" and {rest[-1]}"
 
 
 def family_sentences(res: Results, fam: Family, table: pl.DataFrame) -> list[str]:
@@ -53,7 +46,7 @@ def family_sentences(res: Results, fam: Family, table: pl.DataFrame) -> list[str
         else:
             what = (f"changes player {fam.focal}'s points by {P.ci(d, lo, hi, unit='per deal', signed=True)}, "
                     "no clear difference")
-        tail = f" against {_others(res.arm(r['arm']), fam.focal)}" if i == 0 else ""
+        tail = f" against {others(res.arm(r['arm'])['policies'], fam.focal)}" if i == 0 else ""
         cmp = f", compared with {ref}" if i == 0 else ""
         out.append(f"{subject} {what}{tail}{cmp} ({P.p_clause(r['points_diff_p_holm'], 'Holm-adjusted p')}).")
     return out
