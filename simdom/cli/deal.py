@@ -14,7 +14,7 @@ from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, err, f
 from .match import check_trace_options, replay_match, write_matches
 
 
-def _check_out(path: Path, overwrite: bool) -> None:
+def _check_out(path: Path, *, overwrite: bool) -> None:
     if path.exists() and not overwrite:
         fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
     if path.parent and not path.parent.is_dir():
@@ -53,7 +53,7 @@ def trace_cmd(
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
     check_trace_options(r, matches, first_deal)
-    _check_out(out, overwrite)
+    _check_out(out, overwrite=overwrite)
     with atomic_open(out, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
         task = bar.add_task("tracing", total=deals if matches is None else matches)
         if matches is None:
