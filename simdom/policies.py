@@ -14,8 +14,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .engine.layout import (N_PARAMS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM,
-                           POL_ROLLOUT)
+from .engine.codes import N_POLICY_PARAMS, PolicyId
 
 NEVER = 1 << 30
 
@@ -55,16 +54,16 @@ def _pos_int(text: str) -> float:
 
 
 REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
-    PolicyInfo("random", POL_RANDOM, "uniform over the legal (tile, end) moves"),
-    PolicyInfo("greedy", POL_GREEDY,
+    PolicyInfo("random", PolicyId.RANDOM, "uniform over the legal (tile, end) moves"),
+    PolicyInfo("greedy", PolicyId.GREEDY,
                "the most immediate points (first-double bonus included); ties to the heavier tile"),
-    PolicyInfo("heavy", POL_HEAVY, "the heaviest legal tile (ties by immediate points): sheds pips"),
-    PolicyInfo("hold", POL_HOLD,
+    PolicyInfo("heavy", PolicyId.HEAVY, "the heaviest legal tile (ties by immediate points): sheds pips"),
+    PolicyInfo("hold", PolicyId.HOLD,
                "greedy, but never places the deal's first double before move K while another move exists",
                (Param("until", 1.0, _int_or_never, "K: 1 = greedy's timing, never = hold as long as it can"),)),
-    PolicyInfo("defensive", POL_DEFENSIVE,
+    PolicyInfo("defensive", PolicyId.DEFENSIVE,
                "greedy's points minus the next player's expected best reply over the unseen tiles"),
-    PolicyInfo("rollout", POL_ROLLOUT,
+    PolicyInfo("rollout", PolicyId.ROLLOUT,
                "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
                "best mean final margin",
                (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),)),
@@ -83,7 +82,7 @@ class Policy:
         return self.info.pid
 
     def vector(self) -> np.ndarray:
-        out = np.zeros(N_PARAMS, dtype=np.float64)
+        out = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
         out[: len(self.values)] = self.values
         return out
 
@@ -145,5 +144,5 @@ def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: in
 
 def kernel_arrays(policies: Sequence[Policy]) -> tuple[np.ndarray, np.ndarray]:
     ids = np.array([p.pid for p in policies], dtype=np.int64)
-    par = np.stack([p.vector() for p in policies]) if policies else np.zeros((0, N_PARAMS))
+    par = np.stack([p.vector() for p in policies]) if policies else np.zeros((0, N_POLICY_PARAMS))
     return ids, par

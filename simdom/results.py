@@ -1,72 +1,342 @@
-"""The declared output schema of `simdom run`: one place, read by the writer and the readers.
+"""The results folder: its layout, format version, typed manifest, the schema of every table, the
+atomic writer, the check of a part, and the README's schema tables (one source for all of them).
 
 A results folder (default ``results/<scenario name>/``) holds::
 
-    manifest.json              scenario, resolved rules of every arm, seeds, chunking, versions, times
-    deals/part-00000.parquet   one row per (arm, deal, rotation, seat)       -- DEAL_SCHEMA
-    moves/part-00000.parquet   with --moves: one row per placement          -- MOVE_SCHEMA
+    manifest.json                   the run: scenario, resolved rules of every arm, seeds, chunking,
+                                    versions, the tables written, the chunks done (:class:`Manifest`)
+    deals/part-00000.parquet        one row per arm, deal and rotation, with per-seat columns
+    seats/part-00000.parquet        with --seats: one row per arm, deal, rotation and seat (detail)
+    moves/part-00000.parquet        with --moves: one row per placement
 
-Every part of a run has the same schema, so ``polars.scan_parquet("DIR/deals/*.parquet")``,
-``pyarrow.dataset.dataset("DIR/deals")`` or DuckDB's ``read_parquet`` read the dataset as it is.
+Every part of a table has the same schema, so ``polars.scan_parquet("DIR/deals/*.parquet")``,
+``pyarrow.dataset.dataset("DIR/deals")`` or DuckDB's ``read_parquet`` read it as it is. Per-seat
+columns are written ``points_0 .. points_{players-1}`` (seat 0 first). Each part's Parquet footer holds
+the run's settings hash, its chunk number and its row count; pages carry CRC checksums.
 """
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Iterator, Literal, Optional
+
 import pyarrow as pa
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-#: (name, arrow type, nullable, meaning): the README's schema table is generated from this list.
-DEAL_COLUMNS: list[tuple[str, pa.DataType, bool, str]] = [
-    ("arm", pa.string(), False, "arm name (the scenario's variant of policies or rules)"),
-    ("deal", pa.int64(), False, "deal number; the deal's randomness comes from the root seed and this alone"),
-    ("rotation", pa.int8(), False, "rotation r: seat s plays the policy listed for seat (s + r) % players"),
-    ("seat", pa.int8(), False, "seat 0..players-1"),
-    ("player", pa.int8(), False, "index of the seat's entry in the arm's policy list: (seat + rotation) % players"),
-    ("policy", pa.string(), False, "the seat's policy, with parameters (e.g. hold:until=9)"),
-    ("points", pa.int32(), False, "the seat's deal total: play_points + bonus + end_bonus"),
-    ("play_points", pa.int32(), False, "points scored by placements"),
-    ("bonus", pa.int16(), False, "first-double bonus earned (0 if not this seat)"),
-    ("end_bonus", pa.int32(), False, "out or block bonus earned"),
-    ("scoring_plays", pa.int16(), False, "placements by this seat that scored"),
-    ("plays", pa.int16(), False, "tiles placed by this seat (the lead included)"),
-    ("draws", pa.int16(), False, "tiles drawn from the boneyard"),
-    ("passes", pa.int16(), False, "turns passed"),
-    ("pips_left", pa.int16(), False, "pips left in hand at the end"),
-    ("went_out", pa.bool_(), False, "this seat placed its last tile (domino)"),
-    ("win", pa.float64(), False, "1/k if this seat is one of k seats tied on the highest total, else 0"),
-    ("doubles_dealt", pa.int8(), False, "doubles in the seat's initial hand"),
-    ("lost_first_double", pa.bool_(), False,
-     "another seat placed the deal's first double while this seat held a double"),
-    ("first_seat", pa.int8(), False, "the seat that led"),
-    ("first_double_move", pa.int16(), True, "move number of the deal's first double (null: none placed)"),
-    ("first_double_seat", pa.int8(), True, "seat that placed the first double (null: none)"),
-    ("spinner_move", pa.int16(), True, "move number at which the spinner was placed (null: no spinner)"),
-    ("spinner_seat", pa.int8(), True, "seat that placed the spinner (null: no spinner)"),
-    ("end", pa.string(), False, "how the deal ended: domino or blocked"),
-    ("tiles_placed", pa.int16(), False, "tiles on the layout at the end of the deal"),
-]
-
-MOVE_COLUMNS: list[tuple[str, pa.DataType, bool, str]] = [
-    ("arm", pa.string(), False, "arm name"),
-    ("deal", pa.int64(), False, "deal number"),
-    ("rotation", pa.int8(), False, "rotation"),
-    ("move", pa.int16(), False, "move number: 1-based count of tiles placed, this one included"),
-    ("seat", pa.int8(), False, "seat that placed the tile"),
-    ("policy", pa.string(), False, "that seat's policy"),
-    ("tile", pa.string(), False, "tile, low half first (3-6)"),
-    ("end", pa.string(), False, "lead, L, R, U or D"),
-    ("ends", pa.int8(), False, "counted ends after the placement (k)"),
-    ("ends_sum", pa.int16(), False, "sum of the counted ends after the placement (S)"),
-    ("points", pa.int16(), False, "points the placement scored"),
-    ("bonus", pa.int16(), False, "first-double bonus the placement earned"),
-]
-
-
-def _schema(cols: list[tuple[str, pa.DataType, bool, str]]) -> pa.Schema:
-    return pa.schema([pa.field(n, t, nullable=nl, metadata={"doc": d}) for n, t, nl, d in cols])
-
-
-DEAL_SCHEMA = _schema(DEAL_COLUMNS)
-MOVE_SCHEMA = _schema(MOVE_COLUMNS)
-
+KIND = "simdom-results"
+#: Results format version. 1: one row per seat (simdom <= 0.1); 2: one row per arm, deal and rotation.
+FORMAT = 2
 MANIFEST = "manifest.json"
-DEALS_DIR = "deals"
-MOVES_DIR = "moves"
+LOCK = ".simdom.lock"
+PART = "part-{:05d}.parquet"
+META_KEY = "simdom"
+
+
+class ResultsError(ValueError):
+    """A results folder that cannot be read or written as it is: says what is wrong and what to do."""
+
+
+# ---- the tables -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: pa.DataType
+    doc: str
+    nullable: bool = False
+    per_seat: bool = False   #: written once per seat: name_0 .. name_{players-1}
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    name: str        #: the table's folder
+    rows: str        #: what one row is
+    option: str      #: when it is written
+    columns: tuple[Column, ...]
+
+    def names(self, players: int) -> list[str]:
+        return [n for c in self.columns for n in self._expand(c, players)]
+
+    @staticmethod
+    def _expand(c: Column, players: int) -> list[str]:
+        return [f"{c.name}_{s}" for s in range(players)] if c.per_seat else [c.name]
+
+    def schema(self, players: int) -> pa.Schema:
+        return pa.schema([pa.field(n, c.type, nullable=c.nullable, metadata={"doc": c.doc})
+                          for c in self.columns for n in self._expand(c, players)])
+
+
+C = Column
+KEYS = (C("arm", pa.string(), "arm name (the scenario's variant of policies or rules)"),
+        C("deal", pa.int64(), "deal number; the deal's randomness comes from the root seed and this alone"),
+        C("rotation", pa.int8(), "rotation r: seat s plays the policy listed for player (s + r) % players"))
+
+DEALS = TableSpec("deals", "one row per arm, deal and rotation", "always", KEYS + (
+    C("first_seat", pa.int8(), "the seat that led"),
+    C("end", pa.string(), "how the deal ended: domino or blocked"),
+    C("winner", pa.int8(), "the hand winner: the seat that dominoed, or in a blocked deal the seat with the "
+                           "fewest pips (null: a tie, no hand winner)", nullable=True),
+    C("end_bonus", pa.int16(), "the out or block bonus the hand winner earned"),
+    C("tiles_placed", pa.int8(), "tiles on the layout at the end of the deal"),
+    C("first_double_move", pa.int8(), "move number of the deal's first double (null: none placed)", nullable=True),
+    C("first_double_seat", pa.int8(), "seat that placed the first double (null: none)", nullable=True),
+    C("points", pa.int16(), "seat s's deal total: placements + first-double bonus + end bonus", per_seat=True),
+    C("scoring_plays", pa.int8(), "seat s's placements that scored", per_seat=True),
+    C("plays", pa.int8(), "tiles seat s placed (the lead included)", per_seat=True),
+    C("doubles_dealt", pa.int8(), "doubles in seat s's initial hand", per_seat=True),
+    C("lost_first_double", pa.bool_(), "another seat placed the deal's first double while seat s held a double",
+      per_seat=True),
+))
+
+SEATS = TableSpec("seats", "one row per arm, deal, rotation and seat", "simdom run --seats", KEYS + (
+    C("seat", pa.int8(), "seat 0..players-1"),
+    C("play_points", pa.int16(), "points scored by the seat's placements"),
+    C("bonus", pa.int16(), "first-double bonus earned"),
+    C("end_bonus", pa.int16(), "out or block bonus earned"),
+    C("draws", pa.int8(), "tiles drawn from the boneyard"),
+    C("passes", pa.int8(), "turns passed"),
+    C("pips_left", pa.int16(), "pips left in hand at the end"),
+    C("went_out", pa.bool_(), "this seat placed its last tile (domino)"),
+))
+
+MOVES = TableSpec("moves", "one row per placement, ordered arm, deal, rotation, move", "simdom run --moves", KEYS + (
+    C("move", pa.int8(), "move number: 1-based count of tiles placed, this one included"),
+    C("seat", pa.int8(), "seat that placed the tile"),
+    C("tile", pa.string(), "tile, low half first (3-6)"),
+    C("end", pa.string(), "lead, L, R, U or D"),
+    C("ends", pa.int8(), "counted ends after the placement (k)"),
+    C("ends_sum", pa.int16(), "sum of the counted ends after the placement (S)"),
+    C("points", pa.int16(), "points the placement scored"),
+    C("bonus", pa.int16(), "first-double bonus the placement earned"),
+))
+del C
+
+#: Every table, by folder name; ``deals`` is always written, the others when their option asks.
+TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, SEATS, MOVES)}
+
+
+def schema_markdown(table: TableSpec) -> str:
+    """The README's table of one results table's columns (``_s`` marks per-seat columns)."""
+    lines = [f"**{table.name}/part-NNNNN.parquet**: {table.rows} ({table.option})", "",
+             "| column | type | null | meaning |", "| --- | --- | --- | --- |"]
+    for c in table.columns:
+        name = f"{c.name}_s" if c.per_seat else c.name
+        lines.append(f"| `{name}` | {c.type} | {'yes' if c.nullable else ''} | {c.doc} |")
+    return "\n".join(lines)
+
+
+def readme_schema() -> str:
+    """Every table's schema as the README shows it (tests/test_results.py keeps them equal)."""
+    return "\n\n".join(schema_markdown(t) for t in TABLES.values())
+
+
+README_BEGIN, README_END = "<!-- schema:begin -->", "<!-- schema:end -->"
+
+
+def update_readme(path: Path) -> bool:
+    """Write :func:`readme_schema` between the README's schema markers; True if the file changed."""
+    text = Path(path).read_text()
+    head, _, rest = text.partition(README_BEGIN)
+    _, _, tail = rest.partition(README_END)
+    new = f"{head}{README_BEGIN}\n{readme_schema()}\n{README_END}{tail}"
+    if new != text:
+        Path(path).write_text(new)
+    return new != text
+
+
+# ---- the manifest -------------------------------------------------------------------------------------
+class ArmEntry(BaseModel):
+    """One arm of the run: its resolved rules (RULES.md section 11 form) and one policy per player."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1)
+    rules: dict[str, Any]
+    preset: Optional[str] = None
+    policies: list[str] = Field(min_length=2, max_length=4)
+
+
+class Manifest(BaseModel):
+    """manifest.json, validated on read: a folder of another kind or format version is refused."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["simdom-results"]
+    format: int
+    simdom_version: str
+    sim_version: int = Field(ge=1)
+    scenario_name: str
+    scenario: dict[str, Any]
+    description: str = ""
+    settings_hash: str
+    seed: int = Field(ge=0)
+    root_key: str
+    deals: int = Field(ge=1)
+    chunk_size: int = Field(ge=1)
+    n_chunks: int = Field(ge=1)
+    rotations: int = Field(ge=1, le=4)
+    players: int = Field(ge=2, le=4)
+    tables: list[Literal["deals", "seats", "moves"]]
+    arms: list[ArmEntry] = Field(min_length=1)
+    chunks_done: list[int]
+    created: str
+    finished: Optional[str] = None
+    complete: bool
+    last_session: Optional[dict[str, Any]] = None
+
+    def to_json(self) -> bytes:
+        return (json.dumps(self.model_dump(), indent=1) + "\n").encode()
+
+
+def _pydantic_problem(e) -> str:
+    err = e.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    return f"{where}: {err['msg']}"
+
+
+def parse_manifest(data: Any, where: str) -> Manifest:
+    """A validated :class:`Manifest` from parsed JSON; ResultsError naming the first problem."""
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        kind = data.get("kind") if isinstance(data, dict) else type(data).__name__
+        raise ResultsError(f"{where}: not a simdom results folder (manifest kind {kind!r}, expected {KIND!r})")
+    if data.get("format") != FORMAT:
+        raise ResultsError(f"{where}: results format {data.get('format')!r}, but this simdom reads format {FORMAT}; "
+                           "run the scenario again with this simdom (simdom run SCENARIO --overwrite)")
+    try:
+        m = Manifest.model_validate(data)
+    except ValidationError as e:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: {_pydantic_problem(e)}") from None
+    if m.n_chunks != -(-m.deals // m.chunk_size) or len(set(m.chunks_done)) != len(m.chunks_done) or \
+            any(not 0 <= c < m.n_chunks for c in m.chunks_done) or "deals" not in m.tables:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: deals, chunk_size, n_chunks, chunks_done or tables "
+                           "do not agree")
+    if m.complete and len(m.chunks_done) != m.n_chunks:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: complete, but {len(m.chunks_done)} of {m.n_chunks} "
+                           "chunks done")
+    if any(len(a.policies) != m.players for a in m.arms) or len({a.name for a in m.arms}) != len(m.arms):
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: arms do not match players = {m.players}")
+    return m
+
+
+def read_manifest(folder: Path) -> Manifest:
+    """The folder's manifest, validated; ResultsError when missing, unreadable or not simdom's."""
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise ResultsError(f"{folder}: no {MANIFEST}; not a simdom results folder (write one with `simdom run`)")
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ResultsError(f"{folder}: {MANIFEST} is not valid JSON ({e}); the folder is damaged") from None
+    except OSError as e:
+        raise ResultsError(f"{folder}: cannot read {MANIFEST} ({e.strerror})") from None
+    return parse_manifest(data, str(folder))
+
+
+# ---- files --------------------------------------------------------------------------------------------
+def part_path(folder: Path, table: str, chunk: int) -> Path:
+    return Path(folder) / table / PART.format(chunk)
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path, mode: str = "wb", **kw) -> Iterator[IO]:
+    """Open a temporary file beside ``path`` for writing; when the block ends without error, fsync it
+    and rename it to ``path``: a file under its final name is always whole. On any error (disk full,
+    Ctrl-C) the temporary file is removed and ``path`` is left as it was."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, mode, **kw) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_open`)."""
+    with atomic_open(path) as fh:
+        fh.write(data)
+
+
+def inspect_part(path: Path, settings_hash: str, chunk: int, rows: int | None,
+                 names: list[str]) -> tuple["pa.Table | None", str | None]:
+    """(the part's rows, None) if the part is whole and belongs to this run, else (None, what is wrong
+    with it): its footer, its metadata (settings hash, chunk number, row count), its columns, and every
+    page's checksum (the whole part is read)."""
+    import pyarrow.parquet as pq
+    if not path.is_file():
+        return None, "missing"
+    try:
+        pf = pq.ParquetFile(path, page_checksum_verification=True)
+        meta = json.loads((pf.schema_arrow.metadata or {}).get(META_KEY.encode(), b"{}"))
+        if meta.get("settings_hash") != settings_hash or meta.get("chunk") != chunk:
+            return None, "written by another run or for another chunk"
+        n = pf.metadata.num_rows
+        if n != meta.get("rows") or (rows is not None and n != rows):
+            return None, f"{n} rows, expected {rows if rows is not None else meta.get('rows')}"
+        if pf.schema_arrow.names != names:
+            return None, "its columns differ from the schema"
+        table = pf.read(use_threads=False)  # every page: checks the CRCs (no thread pool: forks may follow)
+    except Exception as e:  # a truncated or corrupted file: anything pyarrow refuses
+        return None, f"unreadable ({type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''})"
+    return (table, None) if table.num_rows == n else (None, "rows unreadable")
+
+
+def read_part(path: Path, settings_hash: str, chunk: int, rows: int | None, names: list[str]) -> "pa.Table | None":
+    """The part's rows if it is whole and belongs to this run, else None (see :func:`inspect_part`)."""
+    return inspect_part(path, settings_hash, chunk, rows, names)[0]
+
+
+# ---- writing a part -----------------------------------------------------------------------------------
+#: Parquet options of every part: zstd, page checksums (every reader verifies them), no statistics.
+#: Integer columns are written BYTE_STREAM_SPLIT (half the time of dictionary encoding, within 3% of its
+#: size once compressed: measured on threes chunks), deal numbers DELTA_BINARY_PACKED, strings as
+#: dictionaries.
+PARQUET = dict(compression="zstd", compression_level=1, write_statistics=False, write_page_checksum=True)
+
+
+def strings(codes, vocab: list[str]) -> pa.Array:
+    """A string column given as codes into ``vocab``: a dictionary array, written as it is (readers get
+    plain strings)."""
+    import numpy as np
+    return pa.DictionaryArray.from_arrays(pa.array(np.asarray(codes).astype(np.int32, copy=False)),
+                                          pa.array(vocab, pa.string()))
+
+
+def encode(spec: TableSpec, players: int, columns: dict[str, Any], settings_hash: str, chunk: int) -> bytes:
+    """One part of ``spec`` as Parquet bytes. ``columns``: every column of the schema by name, as numpy
+    arrays (cast to the column's type; a numpy masked array's mask gives nulls) or Arrow arrays
+    (:func:`strings` for string columns)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+    fields, arrays = [], []
+    for f in spec.schema(players):
+        v = columns[f.name]
+        if not isinstance(v, pa.Array):
+            mask = np.ma.getmaskarray(v) if np.ma.isMaskedArray(v) else None
+            data = np.ma.getdata(v).astype(np.bool_ if f.type == pa.bool_() else f.type.to_pandas_dtype(), copy=False)
+            v = pa.array(data, f.type, mask=mask if mask is not None and mask.any() else None)
+        fields.append(f.with_type(v.type))
+        arrays.append(v)
+    table = pa.Table.from_arrays(arrays, schema=pa.schema(fields))
+    sink = pa.BufferOutputStream()
+    # no stored Arrow schema: readers take the types from the Parquet schema (string, int8, bool, ...), so
+    # dictionary-typed string columns read back as the declared strings
+    encodings = {f.name: "DELTA_BINARY_PACKED" if f.name in ("deal", "match") else "BYTE_STREAM_SPLIT"
+                 for f in table.schema if pa.types.is_integer(f.type)}
+    strings_ = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
+    with pq.ParquetWriter(sink, table.schema, store_schema=False, use_dictionary=strings_,
+                          column_encoding=encodings, **PARQUET) as w:
+        w.write_table(table, row_group_size=max(table.num_rows, 1))
+        w.add_key_value_metadata({META_KEY: json.dumps({"settings_hash": settings_hash, "chunk": chunk,
+                                                        "rows": table.num_rows})})
+    return sink.getvalue().to_pybytes()
+
+
+if __name__ == "__main__":  # python -m simdom.results [--readme README.md]
+    import sys
+    if sys.argv[1:2] == ["--readme"]:
+        print("updated" if update_readme(Path(sys.argv[2] if len(sys.argv) > 2 else "README.md")) else "up to date")
+    else:
+        print(readme_schema())

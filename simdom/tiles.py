@@ -8,10 +8,6 @@ from functools import lru_cache
 
 import numpy as np
 
-END_NAMES = ("L", "R", "U", "D", "lead")
-END_CODES = {name: i for i, name in enumerate(END_NAMES)}
-LEAD = 4
-
 
 def n_tiles(max_pip: int) -> int:
     return (max_pip + 1) * (max_pip + 2) // 2

@@ -69,8 +69,8 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess:
 def test_the_batch_path_of_simdom_run_imports_no_numba():
     code = ("import sys\n"
             "import simdom.cli, simdom.cli.run, simdom.run.runner\n"
-            "from simdom.run.worker import _warm\n"
-            "_warm()\n"
+            "from simdom.run.worker import warm\n"
+            "warm()\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n")
     out = _python(code)
     assert out.returncode == 0, out.stderr
@@ -102,15 +102,16 @@ def test_a_missing_module_falls_back_or_fails_as_asked(monkeypatch):
 
 
 def test_simulate_fills_given_arrays_as_it_fills_its_own():
-    from simdom.engine.api import simulate
+    from simdom.engine.api import output_blocks, simulate
     rules = preset("fives", 3)
     own = simulate(rules, "greedy", 5, 100, 50)
-    seat = np.zeros((2, 50, 3, len(L.SEAT_COLS)), np.int32)  # views of a bigger block, as simdom run passes
-    deal = np.zeros((2, 50, len(L.DEAL_COLS)), np.int32)
+    one_seat, one_deal = output_blocks(50, 3)
+    seat = np.zeros((2, *one_seat.shape), np.int32)  # views of a bigger block, as simdom run passes
+    deal = np.zeros((2, *one_deal.shape), np.int32)
     b = simulate(rules, "greedy", 5, 100, 50, out=(seat[1], deal[1]))
-    assert b.seat is seat[1].base or np.shares_memory(b.seat, seat)
-    np.testing.assert_array_equal(seat[1], own.seat)
-    np.testing.assert_array_equal(deal[1], own.deal)
+    assert np.shares_memory(b.seats["points"], seat[1])
+    for c in (*own.seats, *own.deals):
+        np.testing.assert_array_equal(b.column(c), own.column(c))
     assert not seat[0].any()
     with pytest.raises(ValueError, match="C-contiguous writable int32"):
         simulate(rules, "greedy", 5, 100, 50, out=(seat[1].astype(np.int64), deal[1]))

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from reference import Referee, full_set, parse
-from simdom.engine import layout as L
 from simdom.engine.api import simulate, trace
+from simdom.engine.codes import DealEnd
 from simdom.policies import REGISTRY
 from simdom.rules import PRESETS, preset
 
@@ -39,7 +39,7 @@ def rows_from_trace(rec):
             "draws": sum(a["act"] == "draw" for a in mine),
             "passes": sum(a["act"] == "pass" for a in mine),
         })
-    deal = {"first_seat": rec["first"], "end": {"domino": 1, "blocked": 2}[rec["end"]],
+    deal = {"first_seat": rec["first"], "end": DealEnd.parse(rec["end"]),
             "tiles_placed": len(plays)}
     fd = next((i + 1 for i, a in enumerate(plays) if parse(a["tile"])[0] == parse(a["tile"])[1]), 0)
     deal["first_double_move"] = fd
@@ -80,7 +80,7 @@ def check_deal(rec, policies):
 @pytest.mark.parametrize("policy", POLICIES + ["mixed"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name", PRESETS)
-def test_invariants(name, players, policy):
+def test_s2_to_s7_invariants_every_preset_players_and_policy(name, players, policy):
     rules = preset(name, players=players)
     pols = MIXED[:players] if policy == "mixed" else policy
     deals = DEALS if "rollout" not in policy else DEALS // 2
@@ -93,11 +93,11 @@ def test_invariants(name, players, policy):
         assert not problems, f"deal {deal0 + i}: {problems[:5]}"
         seat_rows, deal_row = rows_from_trace(rec)
         for s, want in enumerate(seat_rows):
-            got = {k: int(batch.seat[i, s, L.SEAT_COLS.index(k)]) for k in want}
+            got = {k: int(batch.seats[k][i, s]) for k in want}
             assert got == want, f"deal {deal0 + i} seat {s}: batch {got} != trace {want}"
-        got = {k: int(batch.deal[i, L.DEAL_COLS.index(k)]) for k in deal_row}
+        got = {k: int(batch.deals[k][i]) for k in deal_row}
         assert got == deal_row, f"deal {deal0 + i}: batch {got} != trace {deal_row}"
-        went_out = [int(x) for x in batch.seat[i, :, L.SEAT_COLS.index("went_out")]]
+        went_out = [int(x) for x in batch.seats["went_out"][i]]
         assert went_out == [int(not h) for h in ref.snapshots[-1][0]]
 
 
@@ -116,20 +116,20 @@ def test_deal_i_is_independent_of_chunking(name, players):
     for pol in ("random", "greedy"):
         a = simulate(rules, pol, 17, 0, 10)
         b = simulate(rules, pol, 17, 5, 5)
-        np.testing.assert_array_equal(a.seat[5:], b.seat)
-        np.testing.assert_array_equal(a.deal[5:], b.deal)
         one = simulate(rules, pol, 17, 7, 1)
-        np.testing.assert_array_equal(a.seat[7:8], one.seat)
+        for c in (*a.seats, *a.deals):
+            np.testing.assert_array_equal(a.column(c)[5:], b.column(c))
+            np.testing.assert_array_equal(a.column(c)[7:8], one.column(c))
 
 
-def test_pips_left_and_went_out_match_the_trace():
+def test_s7_pips_left_and_went_out_match_the_trace():
     rules = preset("all-fives", players=3)
     b = simulate(rules, "random", 2, 0, 20)
     for i in range(20):
         ref = Referee(trace(rules, "random", 2, i))
         assert ref.run() == []
         left = [sum(a + c for a, c in h) for h in ref.snapshots[-1][0]]
-        assert list(b.seat[i, :, L.SEAT_COLS.index("pips_left")]) == left
+        assert list(b.seats["pips_left"][i]) == left
 
 
 # ---- the referee is not vacuous: it catches broken records -------------------------------------------
@@ -207,7 +207,7 @@ def test_referee_catches_broken_records():
     assert Referee(g, "greedy").run() == []
 
 
-def test_referee_catches_a_pass_with_a_playable_tile_and_a_draw_while_holding_one():
+def test_s5_referee_catches_a_pass_with_a_playable_tile_and_a_draw_while_holding_one():
     rec = _find("threes", 2, lambda r: any(a["act"] == "pass" for a in r["actions"]), policy="greedy")
     i = _first(rec, lambda a: a["act"] == "play" and a["end"] != "lead")
     import copy

@@ -13,15 +13,13 @@ import math
 import numpy as np
 import pytest
 
-from simdom.engine import layout as L
-from simdom.engine.api import DealState, simulate, trace
-from simdom.engine.kpolicies import choose_entry, make_scratch
-from simdom.engine.rng import N_STREAMS
-from simdom.engine.tables import compile_rules
-from simdom.policies import NEVER, REGISTRY, PolicyError, kernel_arrays, parse_policy
+from simdom.engine.api import simulate, trace
+from simdom.engine.codes import End
+from simdom.engine.state import DealState
+from simdom.policies import NEVER, REGISTRY, PolicyError, parse_policy
 from simdom.rules import PRESETS, from_dict, preset
 from simdom.stats.estimators import paired_diff_ci
-from simdom.tiles import END_CODES, halves, parse_tile
+from simdom.tiles import halves, parse_tile
 
 SEED = 4242
 PLAYERS = (2, 3, 4)
@@ -42,7 +40,7 @@ def restep(rec, visit=None):
         if a["act"] != "play":
             continue
         moves = st.advance()
-        chosen = (parse_tile(a["tile"], mp), END_CODES[a["end"]])
+        chosen = (parse_tile(a["tile"], mp), End.parse(a["end"]))
         assert st.turn == a["seat"]
         assert chosen in moves, f"deal {rec['deal']}: seat {a['seat']} plays {a['tile']} {a['end']}, not legal"
         if visit is not None:
@@ -76,7 +74,7 @@ def best_of(st, rules, moves):
 # ---- legality -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("name", PRESETS)
-def test_every_policy_plays_only_legal_moves(name, players):
+def test_s5_every_policy_plays_only_legal_moves(name, players):
     rules = preset(name, players=players)
     for k, pol in enumerate(POLICIES):
         others = ["greedy", "random", "heavy"]
@@ -122,8 +120,8 @@ def test_hold_never_places_the_first_double_before_move_k(name, players):
         def visit(st, seat, moves, chosen):
             if seat != 0 or len(moves) < 2:
                 return
-            fd_done = st.St[L.FD_MOVE] != 0
-            move_no = int(st.St[L.NPL]) + 1
+            fd_done = st.first_double is not None
+            move_no = st.move_number + 1
             allowed = moves
             if not fd_done and move_no < K:
                 singles = [m for m in moves if not is_double(rules, m[0])]
@@ -153,27 +151,24 @@ def expected_reply_brute(st, rules, seat):
     """E[the next seat's best immediate reply], by brute force over every hand it may hold: the
     unseen tiles without its void values (all unseen tiles when those are too few), each subset of
     its hand count equally likely, a hand with no scoring move counting 0. None when too many."""
-    S = st.St
     nxt = st.turn
     if st.ended:
         return 0.0
-    base = L.SEAT0 + nxt * L.SB
-    void, h = int(S[base + L.VOID]), int(S[base + L.HCNT])
+    void, h = st.seat(nxt).void, len(st.seat(nxt).hand)
     own = set(st.hand(seat))
-    played = {t for t in range(rules.n_tiles) if (int(S[L.PLAYED + (t >> 6)]) >> (t & 63)) & 1}
+    played = set(st.played())
     unseen = [t for t in range(rules.n_tiles) if t not in own and t not in played]
     a, b = halves(rules.max_pip)
-    may = [t for t in unseen if not ((void >> int(a[t])) & 1 or (void >> int(b[t])) & 1)]
+    may = [t for t in unseen if int(a[t]) not in void and int(b[t]) not in void]
     cand = may if len(may) >= h else unseen
     if math.comb(len(cand), h) > 20000:
         return None
-    saved = S.copy()
+    saved = st.snapshot()
     best = {}
     for t in cand:  # the best reply with t alone in the hand
-        S[base + L.HAND], S[base + L.HAND + 1] = 0, 0
-        S[base + L.HAND + (t >> 6)] = np.int64(1) << np.int64(t & 63)
+        st.set_hand(nxt, [t])
         best[t] = max([value(st, m) for m in st.legal()] + [0])
-        S[:] = saved
+        st.restore(saved)
     total = sum(max(best[t] for t in hand) for hand in itertools.combinations(cand, h))
     return total / math.comb(len(cand), h)
 
@@ -188,12 +183,10 @@ def test_defensive_is_points_minus_the_expected_best_reply(name):
             return
         scores = {}
         for m in moves:
-            saved = st.St.copy(), st.nrec, len(st.actions)
+            saved = st.snapshot()
             pts, bonus, _, _ = st.play(*m)
             e = expected_reply_brute(st, rules, seat)
-            st.St[:] = saved[0]
-            st.nrec = saved[1]
-            del st.actions[saved[2]:]
+            st.restore(saved)
             if e is None:
                 return
             scores[m] = pts + bonus - e
@@ -210,32 +203,28 @@ def test_defensive_is_points_minus_the_expected_best_reply(name):
 
 
 # ---- what a policy may know ---------------------------------------------------------------------
-def reshuffled(rules, S, bone, seat, rng):
-    """A copy of (S, bone) whose other hands and boneyard still to draw are dealt anew from the same
+def reshuffled(rules, st, seat, rng):
+    """A copy of the deal whose other hands and boneyard still to draw are dealt anew from the same
     tiles, each seat keeping its hand count and holding none of its void values; None if no such
     deal was found."""
     n, a, b = rules.players, *halves(rules.max_pip)
-    top, bn = int(S[L.BTOP]), int(S[L.BN])
     others = [o for o in range(n) if o != seat]
-    hidden = [t for o in others for t in DealState._hand(S, o)] + [int(t) for t in bone[top:bn]]
+    own, played = set(st.hand(seat)), set(st.played())
+    hidden = [t for t in range(rules.n_tiles) if t not in own and t not in played]
     for _ in range(200):
-        perm = list(rng.permutation(hidden))
-        S2, bone2 = S.copy(), bone.copy()
-        ok = True
+        perm = [int(t) for t in rng.permutation(hidden)]
+        hands, ok = {}, True
         for o in others:
-            base = L.SEAT0 + o * L.SB
-            cnt, void = int(S[base + L.HCNT]), int(S[base + L.VOID])
-            take, perm = perm[:cnt], perm[cnt:]
-            if any((void >> int(a[t])) & 1 or (void >> int(b[t])) & 1 for t in take):
+            seen = st.seat(o)
+            take, perm = perm[:len(seen.hand)], perm[len(seen.hand):]
+            if any(int(a[t]) in seen.void or int(b[t]) in seen.void for t in take):
                 ok = False
                 break
-            S2[base + L.HAND], S2[base + L.HAND + 1], S2[base + L.HPIPS] = 0, 0, 0
-            for t in take:
-                S2[base + L.HAND + (t >> 6)] |= np.int64(1) << np.int64(t & 63)
-                S2[base + L.HPIPS] += int(a[t] + b[t])
+            hands[o] = take
         if ok:
-            bone2[top:bn] = perm
-            return S2, bone2
+            world = st.copy()
+            world.set_hidden(hands, perm)
+            return world
     return None
 
 
@@ -260,27 +249,19 @@ def test_policies_see_only_what_their_seat_may_know(name, players):
     """Dealing the other hands and the boneyard anew, consistently with what the seat knows (hand
     counts, boneyard size, void values), changes no policy's choice (with the same random stream)."""
     rules = preset(name, players=players)
-    G = compile_rules(rules)
-    nt = rules.n_tiles
     rng = np.random.default_rng(7)
     pols = [parse_policy(p) for p in POLICIES]
     compared = 0
     for st, moves in positions(rules, 14, rng):
         seat = st.turn
-        mv_t = np.zeros(4 * nt + 4, dtype=np.int64)
-        mv_e = np.zeros(4 * nt + 4, dtype=np.int64)
-        for i, (t, e) in enumerate(moves):
-            mv_t[i], mv_e[i] = t, e
-        streams = rng.integers(0, 2**63, size=N_STREAMS, dtype=np.uint64)
-        worlds = [(st.St, st.bone)] + [w for w in (reshuffled(rules, st.St, st.bone, seat, rng) for _ in range(3)) if w]
+        key = int(rng.integers(0, 2**62))
+        worlds = [st] + [w for w in (reshuffled(rules, st, seat, rng) for _ in range(3)) if w]
         for p in pols:
-            ids, par = kernel_arrays([p])
             picks = set()
-            for S, bone in worlds:
-                S0 = S.copy()
-                picks.add(int(choose_entry(G, S, seat, ids[0], par[0], streams.copy(), mv_t, mv_e, len(moves),
-                                           make_scratch(nt))))
-                assert np.array_equal(S, S0), f"{p} changed the state"
+            for w in worlds:
+                before = w.snapshot()[0].copy()
+                picks.add(w.choice(p, key))
+                assert np.array_equal(w.snapshot()[0], before), f"{p} changed the state"
             assert len(picks) == 1, f"{name}, {players} players, {p}: the choice depends on hidden tiles"
         compared += len(worlds) - 1
     assert compared >= 10

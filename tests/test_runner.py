@@ -20,11 +20,14 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.run import register
-from simdom.engine.api import simulate
+from simdom.engine.api import SIM_VERSION, simulate
+from simdom.results import DEALS, MOVES, SEATS
 from simdom.rules import preset
-from simdom.run.runner import Plan, RunError, play_chunk, run
+from simdom.run.plan import Plan
+from simdom.run.runner import RunError, run
 from simdom.run.scenario import from_dict
-from simdom.results import DEAL_SCHEMA, MOVE_SCHEMA
+from simdom.run.worker import play_chunk
+from simdom.stats.io import open_results
 
 SIMDOM = str(Path(sys.executable).with_name("simdom"))
 SMALL = {
@@ -34,6 +37,7 @@ SMALL = {
              {"name": "K=9", "policies": ["hold:until=9", "random", "greedy", "greedy"]},
              {"name": "no-bonus", "rules": {"first_double_bonus": []}}],
 }
+ALL = ("deals", "seats", "moves")
 
 
 def scenario(**changes):
@@ -47,22 +51,24 @@ def read(folder: Path, kind: str = "deals") -> pa.Table:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> Path:
-    """The uninterrupted run of SMALL, in this process (one worker), with the moves table."""
+    """The uninterrupted run of SMALL, in this process (one worker), with every table."""
     out = tmp_path_factory.mktemp("ref")
-    run(scenario(), out, moves=True, workers=1)
+    run(scenario(), out, tables=ALL, workers=1)
     return out
 
 
 def test_schema_and_manifest(reference):
-    deals, moves = read(reference), read(reference, "moves")
-    assert deals.schema.equals(DEAL_SCHEMA) and moves.schema.equals(MOVE_SCHEMA)
-    assert deals.num_rows == 1200 * 3 * 4 * 4
+    deals, seats, moves = read(reference), read(reference, "seats"), read(reference, "moves")
+    assert deals.schema.names == DEALS.names(4) and seats.schema.names == SEATS.names(4)
+    assert moves.schema.names == MOVES.names(4)
+    assert deals.num_rows == 1200 * 3 * 4 and seats.num_rows == 4 * deals.num_rows
     m = json.loads((reference / "manifest.json").read_text())
     for key in ("kind", "format", "simdom_version", "sim_version", "scenario_name", "scenario", "settings_hash",
-                "seed", "root_key", "deals", "chunk_size", "n_chunks", "rotations", "players", "moves", "arms",
+                "seed", "root_key", "deals", "chunk_size", "n_chunks", "rotations", "players", "tables", "arms",
                 "chunks_done", "created", "finished", "complete"):
         assert key in m, key
     assert m["complete"] is True and m["chunks_done"] == list(range(6)) and m["rotations"] == 4
+    assert m["tables"] == list(ALL)
     assert [a["name"] for a in m["arms"]] == ["K=1", "K=9", "no-bonus"]
     assert m["arms"][2]["rules"]["first_double_bonus"] == [] and m["arms"][0]["preset"] == "threes"
     # any Parquet reader reads the dataset as it is
@@ -76,32 +82,44 @@ def test_rows_are_the_engine_results(reference):
     seated = [pols[(s + 2) % 4] for s in range(4)]
     b = simulate(preset("threes", 4), seated, 7, 400, 10)
     rows = t.filter((pl.col("arm") == "K=9") & (pl.col("rotation") == 2) & pl.col("deal").is_between(400, 409))
-    assert rows["policy"].to_list()[:4] == seated and rows["player"].to_list()[:4] == [2, 3, 0, 1]
-    assert (rows["points"].to_numpy().reshape(10, 4) == b.column("points")).all()
-    assert (rows["win"].to_numpy().reshape(10, 4) == b.win()).all()
-    assert (rows["first_seat"].to_numpy()[::4] == b.column("first_seat")).all()
+    for c in ("points", "scoring_plays", "plays", "doubles_dealt", "lost_first_double"):
+        got = np.stack([rows[f"{c}_{s}"].to_numpy() for s in range(4)], axis=1)
+        assert (got == b.seats[c]).all(), c
+    assert (rows["first_seat"].to_numpy() == b.deals["first_seat"]).all()
+    assert (rows["tiles_placed"].to_numpy() == b.deals["tiles_placed"]).all()
+    long = open_results(reference).deals.filter(
+        (pl.col("arm") == "K=9") & (pl.col("rotation") == 2) & pl.col("deal").is_between(400, 409)
+    ).sort("deal", "seat").collect()
+    assert long["policy"].to_list()[:4] == seated and long["player"].to_list()[:4] == [2, 3, 0, 1]
+    assert (long["win"].to_numpy().reshape(10, 4) == b.win()).all()
 
 
 def test_arms_play_the_same_deals(reference):
     """Deal i's shuffle and lot come from the seed and i alone: the same in every arm."""
     t = pl.from_arrow(read(reference))
-    by_arm = {a: t.filter(pl.col("arm") == a).sort("deal", "rotation", "seat") for a in ("K=1", "K=9", "no-bonus")}
-    for col in ("doubles_dealt", "first_seat"):
+    by_arm = {a: t.filter(pl.col("arm") == a).sort("deal", "rotation") for a in ("K=1", "K=9", "no-bonus")}
+    for col in ("doubles_dealt_0", "doubles_dealt_3", "first_seat"):
         assert by_arm["K=1"][col].equals(by_arm["K=9"][col]) and by_arm["K=1"][col].equals(by_arm["no-bonus"][col])
 
 
-def test_win_shares_and_nulls(reference):
-    t = pl.from_arrow(read(reference))
-    shares = t.group_by("arm", "deal", "rotation").agg(pl.col("win").sum())["win"].to_numpy()
+def test_the_long_view_derives_what_the_seats_table_records(reference):
+    """The statistics' per-seat view of the lean deals table (win, bonus, end bonus, placement points,
+    went_out) equals the kernel's own per-seat detail in the seats table."""
+    keys = ["arm", "deal", "rotation", "seat"]
+    long = open_results(reference).deals.collect().sort(keys)
+    seats = pl.from_arrow(read(reference, "seats")).sort(keys)
+    assert long.height == seats.height
+    for c in ("bonus", "end_bonus", "play_points", "went_out"):
+        assert long[c].cast(pl.Int64).equals(seats[c].cast(pl.Int64)), c
+    shares = long.group_by("arm", "deal", "rotation").agg(pl.col("win").sum())["win"].to_numpy()
     assert np.allclose(shares, 1.0)
-    assert t["spinner_move"].is_null().equals(t["spinner_seat"].is_null())
-    assert t["first_double_move"].is_null().equals(t["first_double_seat"].is_null())
-    assert set(t["end"].unique()) <= {"domino", "blocked"}
-    assert (t["points"] == t["play_points"] + t["bonus"] + t["end_bonus"]).all()
+    assert long["spinner_move"].is_null().equals(long["spinner_seat"].is_null())
+    assert long["first_double_move"].is_null().equals(long["first_double_seat"].is_null())
+    assert set(long["end"].unique()) <= {"domino", "blocked"}
 
 
 def test_moves_table_matches_deals(reference):
-    d, m = pl.from_arrow(read(reference)), pl.from_arrow(read(reference, "moves"))
+    d, m = open_results(reference).deals.collect(), pl.from_arrow(read(reference, "moves"))
     keys = ["arm", "deal", "rotation", "seat"]
     per_seat = m.group_by(keys).agg(pl.len().alias("n"), pl.col("points").sum().alias("pts"),
                                     pl.col("bonus").sum().alias("bon"))
@@ -116,16 +134,17 @@ def test_moves_table_matches_deals(reference):
 
 
 def test_two_workers_give_identical_rows(reference, tmp_path):
-    run(scenario(), tmp_path, moves=True, workers=2)
-    assert read(tmp_path).equals(read(reference))
-    assert read(tmp_path, "moves").equals(read(reference, "moves"))
+    run(scenario(), tmp_path, tables=ALL, workers=2)
+    for t in ALL:
+        assert read(tmp_path, t).equals(read(reference, t))
 
 
 def test_chunk_order_and_chunk_size_never_matter(reference, tmp_path):
     sc = scenario(chunk_size=450)
-    plan = Plan.of(sc, False, "h")
-    parts = {c: pq.read_table(pa.BufferReader(play_chunk(plan, c).deals)) for c in reversed(range(plan.n_chunks))}
-    keys = ["arm", "deal", "rotation", "seat"]
+    plan = Plan.of(sc, tables=("deals",), settings_hash="h", sim_version=SIM_VERSION)
+    parts = {c: pq.read_table(pa.BufferReader(play_chunk(plan, c).parts["deals"]))
+             for c in reversed(range(plan.n_chunks))}
+    keys = ["arm", "deal", "rotation"]
     got = pl.from_arrow(pa.concat_tables([parts[c] for c in sorted(parts)])).sort(keys)
     assert got.equals(pl.from_arrow(read(reference)).sort(keys))
 
@@ -145,11 +164,12 @@ def test_resume_recomputes_only_missing_or_damaged_parts(reference, tmp_path):
     m = json.loads((out / "manifest.json").read_text())
     m.update(complete=False, finished=None)
     (out / "manifest.json").write_text(json.dumps(m))
-    s = run(scenario(), out, moves=True, workers=1)
+    s = run(scenario(), out, tables=ALL, workers=1)
     assert (s.computed, s.reused) == (3, 3)
     assert not list(out.glob("*/.*.tmp"))
-    assert read(out).equals(read(reference)) and read(out, "moves").equals(read(reference, "moves"))
-    assert run(scenario(), out, moves=True, workers=1).computed == 0      # complete: nothing to do
+    for t in ALL:
+        assert read(out, t).equals(read(reference, t))
+    assert run(scenario(), out, tables=ALL, workers=1).computed == 0      # complete: nothing to do
 
 
 def test_other_settings_are_refused_unless_overwrite(reference, tmp_path):
@@ -159,9 +179,9 @@ def test_other_settings_are_refused_unless_overwrite(reference, tmp_path):
     before = {f: f.stat().st_mtime_ns for f in out.rglob("*")}
     for other in (scenario(seed=8), scenario(name="other"), scenario(deals=1000)):
         with pytest.raises(RunError, match="holds other results"):
-            run(other, out, moves=True, workers=1)
+            run(other, out, tables=ALL, workers=1)
     with pytest.raises(RunError, match="holds other results"):
-        run(scenario(), out, moves=False, workers=1)                      # other settings: no moves
+        run(scenario(), out, workers=1)                                   # other settings: no moves, no seats
     assert {f: f.stat().st_mtime_ns for f in out.rglob("*")} == before  # nothing touched
     # the CLI: one clear message, exit code 2
     scen = tmp_path / "s.toml"
@@ -203,6 +223,7 @@ def _parts(folder: Path) -> int:
     return len(list((folder / "deals").glob("*.parquet")))
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     """A real `simdom run` stopped by Ctrl-C, then by SIGKILL at a random moment, then started again."""
     scen = tmp_path / "k.toml"
@@ -236,13 +257,12 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert read(out).replace_schema_metadata(None).equals(read(ref).replace_schema_metadata(None))
 
 
-@pytest.mark.slow
 def test_dask_cluster_gives_identical_rows(reference, tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl:
-        run(scenario(), tmp_path, moves=True, backend="dask", scheduler=cl.scheduler_address)
-    assert read(tmp_path).equals(read(reference))
-    assert read(tmp_path, "moves").equals(read(reference, "moves"))
+        run(scenario(), tmp_path, tables=ALL, backend="dask", scheduler=cl.scheduler_address)
+    for t in ALL:
+        assert read(tmp_path, t).equals(read(reference, t))
 
 
 def test_cli_stats_help_constants_match_the_stats_modules():

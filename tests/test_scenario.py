@@ -51,18 +51,20 @@ def test_arms_inherit_and_merge():
 
 def test_no_arms_means_one_arm_and_auto_chunks():
     sc = from_dict({**OK, "deals": 1_000_000})
-    assert [a.name for a in sc.arms] == ["base"] and sc.rotations == 1 and sc.chunk_size == 50_000
+    assert [a.name for a in sc.arms] == ["base"] and sc.rotations == 1 and sc.chunk_size == 100_000
     assert from_dict({**OK, "rotation": True, "chunk_size": 7}).chunk_size == 7
 
 
 def test_settings_hash_changes_with_every_setting():
     base = from_dict(OK)
-    h = base.settings_hash(False, 1)
-    assert h == from_dict(dict(OK)).settings_hash(False, 1)
+    std = dict(tables=("deals",), sim_version=1, results_format=2)
+    h = base.settings_hash(**std)
+    assert h == from_dict(dict(OK)).settings_hash(**std)
     for change in ({"seed": 2}, {"deals": 101}, {"rotation": True}, {"policies": "random"}, {"chunk_size": 10},
                    {"rules": {"preset": "fives"}}, {"name": "u"}):
-        assert from_dict({**OK, **change}).settings_hash(False, 1) != h, change
-    assert base.settings_hash(True, 1) != h and base.settings_hash(False, 2) != h
+        assert from_dict({**OK, **change}).settings_hash(**std) != h, change
+    for other in ({"tables": ("deals", "moves")}, {"sim_version": 2}, {"results_format": 3}):
+        assert base.settings_hash(**{**std, **other}) != h, other
     assert base.replace(seed=9).seed == 9 and base.replace(deals=5).deals == 5
 
 

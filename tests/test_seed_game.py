@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from reference import Layout, check, score_move
-from simdom.engine.api import DealState
+from simdom.engine.codes import End
+from simdom.engine.state import DealState
 from simdom.rules import preset
 from simdom.deal.script import check_expectations, load_script, run_script
-from simdom.tiles import END_CODES, parse_tile
+from simdom.tiles import parse_tile
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scenarios" / "seed-game.deal.toml"
@@ -52,7 +53,7 @@ def new_deal() -> DealState:
 def play_to(st: DealState, move: int) -> DealState:
     """Play the seed's moves before ``move``."""
     for m, seat, tile, end, *_ in MOVES[: move - 1]:
-        st.play(T(tile), END_CODES[end])
+        st.play(T(tile), End.parse(end))
     return st
 
 
@@ -69,13 +70,13 @@ def played():
     out = []
     for m, seat, tile, end, *_ in MOVES:
         assert st.advance() and st.turn == seat, f"move {m}: seat {st.turn} to act, the seed says {seat}"
-        res = st.play(T(tile), END_CODES[end])
+        res = st.play(T(tile), End.parse(end))
         out.append((res, shown(st), st.counted(), st.arms_used()))
     return st, out
 
 
 @pytest.mark.parametrize("row", MOVES, ids=[f"move_{r[0]}" for r in MOVES])
-def test_9_move(played, row):
+def test_s9_move(played, row):
     m, seat, tile, end, ends, k, s, pts, bonus = row
     (got_pts, got_bonus, got_k, got_s), got_ends, counted, _ = played[1][m - 1]
     assert (got_pts, got_bonus) == (pts, bonus)
@@ -83,12 +84,12 @@ def test_9_move(played, row):
     assert got_ends == ends
 
 
-def test_9_totals_after_move_10(played):
+def test_s9_totals_after_move_10(played):
     st, _ = played
     assert st.totals() == [10, 0, 6, 6]
 
 
-def test_9_move_6_seat_1_draws_5_6_then_plays_it(played):
+def test_s9_move_6_seat_1_draws_5_6_then_plays_it(played):
     st, _ = played
     acts = st.actions
     i = next(j for j, a in enumerate(acts) if a["act"] == "draw")
@@ -97,39 +98,39 @@ def test_9_move_6_seat_1_draws_5_6_then_plays_it(played):
     assert sum(a["act"] == "draw" for a in acts) == 1 and not any(a["act"] == "pass" for a in acts)
 
 
-def test_9_move_5_spinner_arms_empty_not_counted(played):
+def test_s9_move_5_spinner_arms_empty_not_counted(played):
     _, out = played
     assert out[4][3] == (False, False)          # U, D empty after move 5
     assert out[6][3] == (True, False)           # 4-6 on U at move 7
     assert out[8][3] == (True, False)           # move 9: D still empty, 3 ends
 
 
-def test_9_move_7_alternatives():
+def test_s9_move_7_alternatives():
     st = play_to(new_deal(), 7)
-    assert st.score_of(T("3-4"), END_CODES["U"]) == (6, 0)   # 4 + 5 + 3 = 12
-    assert st.score_of(T("4-6"), END_CODES["L"]) == (0, 0)   # two ends
-    assert st.score_of(T("4-6"), END_CODES["U"]) == (6, 0)   # the move played; state unchanged by score_of
+    assert st.score_of(T("3-4"), End.parse("U")) == (6, 0)   # 4 + 5 + 3 = 12
+    assert st.score_of(T("4-6"), End.parse("L")) == (0, 0)   # two ends
+    assert st.score_of(T("4-6"), End.parse("U")) == (6, 0)   # the move played; state unchanged by score_of
     assert st.counted() == (2, 9)
 
 
-def test_9_move_8_alternatives():
+def test_s9_move_8_alternatives():
     st = play_to(new_deal(), 8)
-    assert st.score_of(T("6-6"), END_CODES["U"]) == (6, 0)   # an inline double counts its face: 15
-    assert st.score_of(T("0-6"), END_CODES["U"]) == (6, 0)
+    assert st.score_of(T("6-6"), End.parse("U")) == (6, 0)   # an inline double counts its face: 15
+    assert st.score_of(T("0-6"), End.parse("U")) == (6, 0)
 
 
-def test_9_move_10_alternatives():
+def test_s9_move_10_alternatives():
     st = play_to(new_deal(), 10)
-    assert st.score_of(T("1-1"), END_CODES["L"]) == (6, 0)   # 1 + 5 + 0
-    assert st.score_of(T("5-5"), END_CODES["R"]) == (6, 0)   # 1 + 5 + 0
-    assert st.score_of(T("1-5"), END_CODES["L"]) == (0, 0)   # 5 + 5 + 0 = 10
+    assert st.score_of(T("1-1"), End.parse("L")) == (6, 0)   # 1 + 5 + 0
+    assert st.score_of(T("5-5"), End.parse("R")) == (6, 0)   # 1 + 5 + 0
+    assert st.score_of(T("1-5"), End.parse("L")) == (0, 0)   # 5 + 5 + 0 = 10
 
 
-def test_9_shipped_script_and_check_expectations():
+def test_s9_shipped_script_and_check_expectations():
     sc = load_script(SCRIPT)
     assert sc.first == 0 and sc.rules == preset("threes", players=4)
     assert [[parse_tile(x, 6) for x in h.split()] for h in HANDS] == sc.hands
-    assert [(T(t), END_CODES[e]) for _, _, t, e, *_ in MOVES] == sc.moves
+    assert [(T(t), End.parse(e)) for _, _, t, e, *_ in MOVES] == sc.moves
     st, results = run_script(sc)
     assert [r[0] for r in results] == [m[7] for m in MOVES]
     assert [r[1] for r in results] == [m[8] for m in MOVES]
@@ -138,7 +139,7 @@ def test_9_shipped_script_and_check_expectations():
     assert set(sc.expect) == {"points", "bonus", "totals"}
 
 
-def test_9_check_expectations_reports_a_wrong_total():
+def test_s9_check_expectations_reports_a_wrong_total():
     sc = load_script(SCRIPT)
     st, results = run_script(sc)
     sc.expect["totals"] = [10, 0, 6, 7]
@@ -146,7 +147,7 @@ def test_9_check_expectations_reports_a_wrong_total():
     assert len(bad) == 1 and "totals" in bad[0]
 
 
-def test_9_referee_agrees_with_the_seed():
+def test_s9_referee_agrees_with_the_seed():
     """The independent referee, fed the engine's record of the 10 moves, finds nothing wrong."""
     st, _ = run_script(load_script(SCRIPT))
     rec = st.record()
@@ -154,7 +155,7 @@ def test_9_referee_agrees_with_the_seed():
     assert check(rec, partial=True) == []
 
 
-def test_9_referee_scores_the_seed_by_itself():
+def test_s9_referee_scores_the_seed_by_itself():
     """The referee's layout model alone reproduces the seed's points, bonuses and alternatives."""
     rules = preset("threes", players=4).to_dict()
     lay, done, totals = Layout(rules), False, [0, 0, 0, 0]
@@ -176,7 +177,7 @@ def test_9_referee_scores_the_seed_by_itself():
 
 
 @pytest.mark.parametrize("policy", ["greedy", "random", "heavy"])
-def test_9_seed_game_played_out_follows_the_rules(policy):
+def test_s9_seed_game_played_out_follows_the_rules(policy):
     st, _ = run_script(load_script(SCRIPT))
     st.play_out(policy, seed=3)
     rec = st.record()

@@ -85,7 +85,7 @@ def small_runs(res: Results, reps: int, deals: int = DEALS):
     """``reps`` independent small runs of ``deals`` deals each, in memory."""
     unused = ["draws", "passes", "pips_left", "went_out", "doubles_dealt", "spinner_move", "spinner_seat", "end_bonus"]
     df = res.deals.drop(unused).collect()
-    manifest = {**res.manifest, "deals": deals}
+    manifest = res.manifest.model_copy(update={"deals": deals})
     for i, part in enumerate(df.with_columns(_rep=pl.col("deal") // deals).partition_by("_rep", maintain_order=True)):
         if i == reps:
             break

@@ -51,7 +51,7 @@ def test_stats_estimates_match_the_known_truth(folders):
 
 def test_stats_equal_an_independent_recomputation_from_the_rows(folders):
     path, spec = folders["threes"]
-    rows = pl.read_parquet(path / "deals" / "*.parquet")
+    rows = open_results(path).deals.collect()  # the per-seat view of the lean table
     got = stats_table(open_results(path), ["seat"]).sort("seat")
     want = rows.group_by("seat").agg(
         deals=pl.col("deal").n_unique(), mean_points=pl.col("points").mean(), points_sd=pl.col("points").std(ddof=0),
@@ -98,7 +98,7 @@ def test_doubles_sweep_paired_differences_and_best_k(folders):
         assert shares == pytest.approx(1.0)
     b = best.row(0, named=True)
     assert (b["best_K"], b["runner_up_K"]) == ("9", "5") and b["significant"] and b["points_diff_lo"] > 0
-    rows = pl.read_parquet(path / "deals" / "*.parquet").filter(pl.col("player") == 0)
+    rows = open_results(path).deals.filter(pl.col("player") == 0).collect()
     lost = rows.group_by("arm").agg(pl.col("lost_first_double").mean()).sort("arm")
     assert np.allclose(per_k.sort("arm")["bonus_lost_share"].to_numpy(), lost["lost_first_double"].to_numpy())
 

@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from ..policies import NEVER, REGISTRY, PolicyError, parse_policy
+from .common import fail
 
 
 def _value(v: float) -> str:
@@ -38,8 +39,7 @@ def policies_cmd(
         try:
             p = parse_policy(policy)
         except PolicyError as e:
-            Console(stderr=True).print(f"[bold red]Error:[/] {e}", highlight=False, soft_wrap=True)
-            raise typer.Exit(2)
+            fail(str(e))
         values = {q.name: _value(v) for q, v in zip(p.info.params, p.values)}
         if as_json:
             print(json.dumps({"policy": str(p), "name": p.info.name, "parameters": values, "doc": p.info.doc}))

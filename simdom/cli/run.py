@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
+
+from .common import console, err, fail
 
 
 class Backend(str, Enum):
@@ -26,85 +27,84 @@ class _Done(ProgressColumn):
         return Text(f"{int(task.completed):,}/{int(task.total or 0):,}", style="progress.download")
 
 
-def _ci(v: tuple[float, float] | None, prefix: str) -> dict:
-    """(mean, half-width) as the row fields present.Col reads: x, x_lo, x_hi."""
-    if v is None:
-        return {prefix: None}
-    return {prefix: v[0], f"{prefix}_lo": v[0] - v[1], f"{prefix}_hi": v[0] + v[1]}
+def _ci(e, prefix: str) -> dict:
+    """An Estimate (value, lo, hi) as the row fields present.Col reads: x, x_lo, x_hi."""
+    return {prefix: None} if e is None else {prefix: e.value, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
 
 
-def _winners(rows: list[dict], plan) -> list[str]:
+def _winners(rows, plan) -> list[str]:
     """Without policy changes to report: who wins how often in each arm (arms with the same policies in
     one sentence), or that every player plays the same policy."""
     from .. import present as P
 
     fair = 100 / len(plan.policies[0])
     groups: dict[tuple, list[str]] = {}
-    best: dict[str, dict] = {}
+    best = {}
     for arm in plan.arm_names:
-        mine = [r for r in rows if r["arm"] == arm]
-        top = max(mine, key=lambda r: r["win"][0])
+        mine = [r for r in rows if r.arm == arm]
+        top = max(mine, key=lambda r: r.win.value)
         best[arm] = top
-        groups.setdefault((top["policy"], tuple(sorted({r["policy"] for r in mine} - {top["policy"]}))), []).append(arm)
+        groups.setdefault((top.policy, tuple(sorted({r.policy for r in mine} - {top.policy}))), []).append(arm)
     out = []
     for (pol, rest), arms in groups.items():
         if not rest:
-            pts = best[arms[0]]["points"]
+            pts = best[arms[0]].points
             out.append(f"Every player plays {pol} in {', '.join(arms)}: each wins {fair:.0f}% of the deals by "
-                       f"construction and scores {P.ci(pts[0], pts[0] - pts[1], pts[0] + pts[1])} points per deal"
+                       f"construction and scores {P.ci(pts.value, pts.lo, pts.hi)} points per deal"
                        f"{' in ' + arms[0] if len(arms) > 1 else ''}; turn order: simdom seats.")
             continue
-        parts = [f"{P.ci(w[0], w[0] - w[1], w[0] + w[1], pct=True, level=None if i else 95)}"
-                 f"{' of the deals' if i == 0 else ''} in {a}" for i, a in enumerate(arms) for w in [best[a]["win"]]]
+        parts = [f"{P.ci(w.value, w.lo, w.hi, pct=True, level=None if i else 95)}"
+                 f"{' of the deals' if i == 0 else ''} in {a}" for i, a in enumerate(arms) for w in [best[a].win]]
         out.append(f"Against {' and '.join(rest)} (fair share {fair:.0f}%), each {pol} player wins "
                    f"{', '.join(parts)}.")
     return out
 
 
 def summary_answer(summary):
-    """The run's answer: one sentence per arm whose policy change moves its player's points (paired
-    against the first arm with the same rules), then mean points and win rate per arm and policy."""
+    """The run's answer (simdom.present): one sentence per arm whose policy change moves its player's
+    points (paired against the first arm with the same rules), or who wins how often; then mean points
+    and win rate per arm and policy, and the paired differences."""
     from .. import present as P
-    from ..run.runner import summary_rows
+    from ..run.summary import summary_rows
     from ..stats.words import change_phrase, others
 
     plan = summary.plan
+    found = summary_rows(plan, summary.sums)
     rows = []
     ans = P.Answer()
-    for r in summary_rows(summary):
-        rows.append({"arm": r["arm"], "policy": f"{r['policy']} ({','.join(map(str, r['players']))})",
-                     **_ci(r["points"], "points"), **_ci(r["win"], "win"), **_ci(r["d_points"], "d_points"),
-                     **_ci(r["d_win"], "d_win")})
-        if r["d_points"] is None:
+    for r in found:
+        rows.append({"arm": r.arm, "policy": f"{r.policy} ({','.join(map(str, r.players))})",
+                     **_ci(r.points, "points"), **_ci(r.win, "win"), **_ci(r.d_points, "d_points"),
+                     **_ci(r.d_win, "d_win")})
+        if r.d_points is None:
             continue
-        a = plan.arm_names.index(r["arm"])
+        a = plan.arm_names.index(r.arm)
         b = plan.baseline(a)
-        if {plan.policies[b][p] for p in r["players"]} == {r["policy"]}:
+        if {plan.policies[b][p] for p in r.players} == {r.policy}:
             continue
-        (dp, hp) = r["d_points"]
-        who = f"player {r['players'][0]}" if len(r["players"]) == 1 else "players " + ",".join(map(str, r["players"]))
-        base_pol = plan.policies[b][r["players"][0]]
-        subject, ref = change_phrase(base_pol, r["policy"])
-        if abs(dp) > hp:
-            x, lo, hi = (dp, dp - hp, dp + hp) if dp > 0 else (-dp, -dp - hp, -dp + hp)
-            what = f"{'gains' if dp > 0 else 'costs'} {who} {P.ci(x, lo, hi, unit='points per deal')}"
+        d = r.d_points
+        who = f"player {r.players[0]}" if len(r.players) == 1 else "players " + ",".join(map(str, r.players))
+        subject, ref = change_phrase(plan.policies[b][r.players[0]], r.policy)
+        if d.lo > 0 or d.hi < 0:
+            x, lo, hi = (d.value, d.lo, d.hi) if d.value > 0 else (-d.value, -d.hi, -d.lo)
+            what = f"{'gains' if d.value > 0 else 'costs'} {who} {P.ci(x, lo, hi, unit='points per deal')}"
         else:
-            what = f"changes {who}'s points by {P.ci(dp, dp - hp, dp + hp, unit='per deal', signed=True)}, within noise"
-        vs = others(list(plan.policies[a]), r["players"][0]) if len(r["players"]) == 1 else ""
+            what = f"changes {who}'s points by {P.ci(d.value, d.lo, d.hi, unit='per deal', signed=True)}, within noise"
+        vs = others(list(plan.policies[a]), r.players[0]) if len(r.players) == 1 else ""
         ans.sentences.append(f"{subject} {what}{' against ' + vs if vs else ''}, compared with {ref} "
-                             f"(arm {r['arm']} against {plan.arm_names[b]}, paired by deal).")
+                             f"(arm {r.arm} against {r.baseline}, paired by deal).")
     if not ans.sentences:
-        ans.sentences = _winners(summary_rows(summary), plan)
+        ans.sentences = _winners(found, plan)
     cols = [P.Col("arm"), P.Col("policy", "policy (players)"), P.Col("points", "points", "est"),
             P.Col("win", "win %", "pct")]
     several = any(r["d_points"] is not None for r in rows)
     if several:
         cols += [P.Col("d_points", "Δ points", "diff"), P.Col("d_win", "Δ win %", "pctdiff")]
     ans.add(P.Table(f"{plan.deals:,} deals x {plan.rotations} rotation(s): mean per deal (95% CI)", rows, cols, 2))
-    bases = sorted({plan.arm_names[plan.baseline(a)] for a in range(len(plan.arm_names))}, key=plan.arm_names.index)
+    bases = sorted({r.baseline for r in found}, key=plan.arm_names.index)
     if several:
         ans.notes.append("Δ: paired difference against the first arm with the same rules "
-                         f"({', '.join(bases)}) on the same deals.")
+                         f"({', '.join(bases)}) on the same deals; n/a: the baseline itself.")
     return ans
 
 
@@ -117,6 +117,8 @@ def run_cmd(
                                                "worker thread of the cluster)"),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="results folder (default results/<scenario name>)"),
     moves: bool = typer.Option(False, "--moves", help="also write the moves table (one row per placement)"),
+    seats: bool = typer.Option(False, "--seats", help="also write the seats table (each seat's detail: draws, "
+                                                       "passes, pips left, bonuses)"),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local processes or a dask cluster"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="dask scheduler address, tcp://HOST:PORT"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace results of another scenario or settings"),
@@ -139,12 +141,6 @@ def run_cmd(
     from ..run.runner import RunError, RunInterrupted, run
     from ..run.scenario import ScenarioError, load
 
-    err = Console(stderr=True)
-    console = Console()
-
-    def fail(msg: str, code: int = 2) -> None:
-        err.print(f"[bold red]Error:[/] {msg}", highlight=False, soft_wrap=True)
-        raise typer.Exit(code)
 
     if deals is not None and deals < 1:
         fail(f"--deals {deals} is invalid; allowed: an integer >= 1")
@@ -174,7 +170,8 @@ def run_cmd(
         err.print(f"[bold]{sc.name}[/]: {sc.deals:,} deals x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
                   f"{sc.players} players, seed {sc.seed}, chunks of {sc.chunk_size:,} -> {folder}", highlight=False)
     try:
-        summary = run(sc, folder, moves=moves, workers=workers, backend=backend.value, scheduler=scheduler,
+        tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ())
+        summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
                       overwrite=overwrite, on_start=on_start, on_chunk=on_chunk)
     except RunError as e:
         progress.stop()
@@ -183,10 +180,10 @@ def run_cmd(
         progress.stop()
         fail(str(e), 130)
     progress.stop()
+    if sc.description:
+        console.print(sc.description, highlight=False)
     from .. import present as P
 
-    if sc.description:
-        console.print(sc.description, highlight=False, style="dim")
     P.show(summary_answer(summary), console)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
     console.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "

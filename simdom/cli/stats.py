@@ -6,6 +6,8 @@ from typing import List, Optional
 
 import typer
 
+from .common import fail
+
 # The statistics modules (polars) are imported inside the commands: every simdom command (`simdom run`
 # too) loads this module to register the commands, and should not pay polars' import. The help texts'
 # constants are copies of simdom.present.FORMATS and simdom.stats.tables.BY_COLUMNS / MOVE_BY_COLUMNS;
@@ -21,8 +23,7 @@ STATS_TABLES = ("groups", "paired")
 
 
 def _fail(msg: str) -> None:
-    typer.echo(f"Error: {msg}", err=True)
-    raise typer.Exit(2)
+    fail(msg)
 
 
 def _open(paths: list[Path]):
@@ -246,14 +247,3 @@ def register(app: typer.Typer) -> None:
     app.command("doubles")(doubles)
     app.command("compare")(compare)
     app.command("report")(report)
-
-
-def main() -> None:
-    """Standalone entry point (``python -m simdom.cli.stats``) until simdom.cli registers the commands."""
-    app = typer.Typer(help="simdom statistics commands", no_args_is_help=True)
-    register(app)
-    app()
-
-
-if __name__ == "__main__":
-    main()

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..engine import layout as L
-from ..engine.api import DealState
+from ..engine.codes import End
+from ..engine.state import DealState
 from ..rules import from_dict
-from ..tiles import END_CODES, parse_tile
+from ..tiles import parse_tile
 
 
 class ReplayError(ValueError):
@@ -59,12 +59,12 @@ def replay_record(record: dict[str, Any]) -> tuple[DealState, list[Step]]:
     for a in plays:
         before = len(st.actions)
         try:
-            pts, bonus, k, s = st.play(parse_tile(a["tile"], mp), END_CODES[a["end"]])
+            pts, bonus, k, s = st.play(parse_tile(a["tile"], mp), End.parse(a["end"]))
         except ValueError as e:
             raise ReplayError(str(e)) from None
         for extra in st.actions[before:-1]:
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
-        steps.append(Step(int(st.St[L.NPL]), st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),
+        steps.append(Step(st.move_number, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),
                           f"{k} (sum {s})", pts, bonus))
     if record.get("end"):
         st.advance()  # the passes that block the deal
@@ -112,6 +112,7 @@ def render(record: dict[str, Any], steps: Sequence[Step], st: DealState, console
     for col in ("placements", "first-double bonus", "end bonus", "total", "pips left"):
         tot.add_column(col, justify="right")
     for s in range(len(record["hands"])):
-        tot.add_row(str(s), str(st.seat_value(s, L.PTS)), str(st.seat_value(s, L.BON)),
-                    str(st.seat_value(s, L.EB)), str(rec["totals"][s]), str(st.seat_value(s, L.HPIPS)))
+        seat = st.seat(s)
+        tot.add_row(str(s), str(seat.points), str(seat.bonus), str(seat.end_bonus), str(rec["totals"][s]),
+                    str(seat.pips))
     console.print(tot)

@@ -28,9 +28,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.api import DealState
+from ..engine.codes import End
+from ..engine.state import DealState
 from ..rules import Rules, RulesError, preset
-from ..tiles import END_CODES, END_NAMES, parse_tile
+from ..tiles import parse_tile
 
 
 class ScriptError(ValueError):
@@ -89,10 +90,10 @@ def load_script(path: str | Path) -> Script:
     moves = []
     for i, m in enumerate(data["moves"]):
         parts = str(m).split()
-        if len(parts) != 2 or parts[1] not in END_CODES:
+        if len(parts) != 2 or parts[1] not in End.labels():
             raise ScriptError(f"{where}: moves[{i}] = {m!r}; allowed: 'TILE END' with END one of "
-                              f"{', '.join(END_NAMES)}, e.g. '3-6 lead'")
-        moves.append((tile(parts[0], f"moves[{i}]"), END_CODES[parts[1]]))
+                              f"{', '.join(End.labels())}, e.g. '3-6 lead'")
+        moves.append((tile(parts[0], f"moves[{i}]"), End.parse(parts[1])))
     return Script(data.get("name", path.stem), rules, data["first"], hands, boneyard, moves,
                   data.get("then"), dict(data.get("expect", {})))
 

@@ -4,7 +4,7 @@ The kernel's source is compiled two ways, both keyed by :func:`engine_hash`, a h
 source file that holds compiled code and of the numba version:
 
 * ahead of time (``python -m simdom.engine.aot``, run by ``make``): the batch entry ``run_batch`` as a
-  C extension, ``simdom/engine/_kernel_<hash>.so``. Importing it takes a millisecond and needs no
+  C extension, ``$SIMDOM_CACHE_DIR/aot/_kernel_<hash>_<cpu>.so``. Importing it takes a millisecond and needs no
   numba, so `simdom run`'s workers start playing at once (see aot.py);
 * just in time (jit.py): every entry, cached on disk in ``$SIMDOM_CACHE_DIR`` (default
   ``~/.cache/simdom``) ``/numba-<hash>`` (an explicit ``NUMBA_CACHE_DIR`` wins). Numba's own cache
@@ -16,12 +16,18 @@ This module imports no numba: the batch path (layout, tables, work, api.simulate
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 #: Engine files without compiled code: they do not enter the hash.
-PURE = ("__init__.py", "api.py", "aot.py")
+PURE = ("__init__.py", "api.py", "aot.py", "codes.py", "state.py", "matches.py")
+
+
+def cache_root() -> Path:
+    """simdom's cache folder (compiled kernels): ``$SIMDOM_CACHE_DIR``, or ``~/.cache/simdom``."""
+    return Path(os.environ.get("SIMDOM_CACHE_DIR") or Path.home() / ".cache" / "simdom")
 
 
 @lru_cache(maxsize=1)

@@ -2,14 +2,21 @@
 
 Why: a process that calls the just-in-time kernel first imports numba (~0.4 s) and loads the
 compiled code from numba's cache (~0.5-0.9 s). `simdom run`'s workers and `simdom bench` instead
-import ``simdom/engine/_kernel_<key>.so``, built from the same source by numba's ahead-of-time
+load ``_kernel_<key>.so`` from the cache folder, built from the same source by numba's ahead-of-time
 compiler (``numba.pycc``) for this machine's CPU: a millisecond, no numba. It is one engine compiled
-two ways, not a second copy: the module exports the same ``run_batch`` (batch.py) with its argument
-types fixed, and a test checks that both give identical results.
+two ways, not a second copy: the module exports the same ``run_batch`` (batch.py) and ``run_matches``
+(matchloop.py, RULES.md 12) with their argument types fixed, and tests check that both give identical
+results.
 
 ``key`` is the engine hash (simdom/engine/__init__.py) plus the CPU it was built for, so editing the
 engine or moving to another CPU never runs a stale or foreign module: :func:`load` then finds none
 and the caller falls back to the just-in-time kernel (same results, slower start).
+
+The module lives in the cache folder (``$SIMDOM_CACHE_DIR``, default ``~/.cache/simdom``, under
+``aot/``), never in the source tree, so an installed (non-editable) simdom works the same.
+
+``numba.pycc`` is pending deprecation (since numba 0.57, still so in 0.68); pyproject.toml pins numba
+below 0.70, and only that one warning is silenced while building.
 
     python -m simdom.engine.aot          # build it (``make`` does): ~10 s with a warm numba cache
     SIMDOM_KERNEL=jit simdom run ...     # never use it; =aot: fail when it is missing
@@ -19,7 +26,8 @@ This module imports numba only to build.
 from __future__ import annotations
 
 import hashlib
-import importlib
+import importlib.machinery
+import importlib.util
 import os
 import platform
 import sys
@@ -27,11 +35,16 @@ from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
-from . import engine_hash
+from . import cache_root, engine_hash
 
-HERE = Path(__file__).resolve().parent
 PREFIX = "_kernel_"
 MODES = ("auto", "aot", "jit")
+#: Builds of other engine sources kept in the cache folder (other checkouts may still use them).
+KEEP = 12
+
+
+def build_dir() -> Path:
+    return cache_root() / "aot"
 
 
 def _cpu() -> str:
@@ -50,6 +63,11 @@ def module_name() -> str:
     return f"{PREFIX}{engine_hash()}_{cpu}"
 
 
+def module_path() -> Path:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return build_dir() / f"{module_name()}{suffix}"
+
+
 def mode() -> str:
     m = os.environ.get("SIMDOM_KERNEL", "auto").strip().lower() or "auto"
     if m not in MODES:
@@ -64,8 +82,14 @@ def load() -> ModuleType | None:
     m = mode()
     if m == "jit":
         return None
+    path = module_path()
     try:
-        return importlib.import_module(f"{__package__}.{module_name()}")
+        spec = importlib.util.spec_from_file_location(module_name(), path)
+        if spec is None or spec.loader is None or not path.is_file():
+            raise ImportError(f"no file {path}")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
     except ImportError as e:
         if m == "aot":
             raise RuntimeError(f"SIMDOM_KERNEL=aot but the ahead-of-time kernel {module_name()} is not built "
@@ -82,60 +106,106 @@ def run_batch():
     return jit_run_batch
 
 
-def signature():
-    """run_batch's argument types, read off the arrays the Python layer passes (api.simulate)."""
+def run_matches():
+    """The match kernel (matchloop.run_matches): ahead of time when built, else just in time."""
+    mod = load()
+    if mod is not None:
+        return mod.run_matches
+    from .matchloop import run_matches as jit_run_matches
+    return jit_run_matches
+
+
+def _types(**arrays):
+    """numba types of arrays shaped as the Python layer passes them: the game G, the policies' ids and
+    parameters, and any ``name=array`` given (read off with ``typeof``)."""
     import numpy as np
-    from numba import typeof, types
+    from numba import typeof
 
-    from ..rules import preset
     from . import layout as L
-    from .tables import compile_rules
-    from .work import make_work
-    from ..policies import kernel_arrays, seat_policies
+    from .tables import build_game
 
-    rules = preset("threes", 4)
-    ids, par = kernel_arrays(seat_policies("greedy", 4))
-    seat = np.zeros((1, 4, len(L.SEAT_COLS)), np.int32)
-    deal = np.zeros((1, len(L.DEAL_COLS)), np.int32)
-    rec = np.zeros((1, L.REC_COLS), np.int32)
-    return types.int64(typeof(compile_rules(rules)), typeof(ids), typeof(par), types.uint64, types.int64,
-                       types.int64, typeof(seat), typeof(deal), typeof(rec), types.int64,
-                       typeof(make_work(rules.n_tiles)), types.boolean)
+    base = {"G": build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ()), "ids": np.zeros(4, np.int64),
+            "par": np.zeros((4, L.N_PARAMS), np.float64)}
+    return {k: typeof(v) for k, v in {**base, **arrays}.items()}
+
+
+def signature():
+    """run_batch's argument types (api.simulate passes these arrays)."""
+    import numpy as np
+    from numba import types
+
+    from . import layout as L
+    from .work import make_work
+    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+               rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28))
+    return types.int64(t["G"], t["ids"], t["par"], types.uint64, types.int64, types.int64, t["seat"], t["deal"],
+                       t["rec"], types.int64, t["work"], types.boolean)
+
+
+def match_signature():
+    """run_matches' argument types (engine.matches passes these arrays)."""
+    import numpy as np
+    from numba import types
+
+    from . import layout as L
+    from .work import make_work
+    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+               mdeal=np.zeros((1, L.MD_SIZE), np.int32), match=np.zeros((1, L.MM_SIZE), np.int32),
+               rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28), M=np.zeros(L.M_SIZE, np.int64),
+               sides=np.zeros(2, np.int64))
+    return types.int64(t["G"], t["ids"], t["par"], types.uint64, types.int64, types.int64, t["seat"], t["deal"],
+                       t["mdeal"], t["match"], t["rec"], types.int64, t["work"], t["M"], t["sides"])
+
+
+def _prune(keep: int = KEEP) -> None:
+    """Remove the oldest builds of other engine sources beyond ``keep`` (other checkouts sharing the cache
+    folder may still use recent ones)."""
+    mine = module_name()
+    others = sorted((p for p in build_dir().glob(f"{PREFIX}*") if not p.name.startswith(mine)),
+                    key=lambda p: p.stat().st_mtime, reverse=True)
+    for p in others[keep:]:
+        p.unlink(missing_ok=True)
 
 
 def build(force: bool = False, quiet: bool = False) -> Path:
-    """Compile the module into this folder (if it is not there yet) and remove stale ones."""
+    """Compile the module into the cache folder (if it is not there yet)."""
+    out = module_path()
+    say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr))
+    if out.is_file() and not force:
+        say(f"simdom: ahead-of-time kernel {module_name()} is up to date ({out})")
+        return out
     import warnings
 
-    name = module_name()
-    say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr))
-    existing = [p for p in HERE.glob(f"{PREFIX}*") if p.name.split(".")[0] == name]
-    if existing and not force:
-        say(f"simdom: ahead-of-time kernel {name} is up to date")
-        return existing[0]
+    from numba.core.errors import NumbaPendingDeprecationWarning
+    out.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc is marked for deprecation; see the module doc
+        # the one known warning: numba.pycc is pending deprecation (see the module doc)
+        warnings.filterwarnings("ignore", category=NumbaPendingDeprecationWarning, message=".*pycc.*")
         from numba.pycc import CC
 
-        from .batch import run_batch as kernel_run_batch
+    from .batch import run_batch as kernel_run_batch
+    from .matchloop import run_matches as kernel_run_matches
 
-        cc = CC(name)
-        cc.output_dir = str(HERE)
-        cc.target_cpu = "host"
-        cc.verbose = False
+    cc = CC(module_name())
+    cc.output_dir = str(out.parent)
+    cc.target_cpu = "host"
+    cc.verbose = False
 
-        @cc.export("run_batch", signature())
-        def _run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh):  # pragma: no cover
-            return kernel_run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh)
+    @cc.export("run_batch", signature())
+    def _run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh):  # pragma: no cover
+        return kernel_run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh)
 
-        say(f"simdom: compiling the ahead-of-time kernel {name} (a few minutes when numba's cache is cold)")
-        cc.compile()
-    out = next(p for p in HERE.glob(f"{PREFIX}*") if p.name.split(".")[0] == name)
-    for p in HERE.glob(f"{PREFIX}*"):
-        if not p.name.startswith(f"{PREFIX}{engine_hash()}_"):
-            p.unlink()  # a stale build of another engine source (other CPUs' builds of this one stay)
+    @cc.export("run_matches", match_signature())
+    def _run_matches(G, ids, par, root, match0, n, seat, deal, mdeal, match, rec, rec_mode, work, M,
+                     counts):  # pragma: no cover
+        return kernel_run_matches(G, ids, par, root, match0, n, seat, deal, mdeal, match, rec, rec_mode, work,
+                                  M, counts)
+
+    say(f"simdom: compiling the ahead-of-time kernel {module_name()} (a few minutes when numba's cache is cold)")
+    cc.compile()
+    _prune()
     load.cache_clear()
-    say(f"simdom: built {out.relative_to(HERE.parent.parent)}")
+    say(f"simdom: built {out}")
     return out
 
 

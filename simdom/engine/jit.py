@@ -10,17 +10,15 @@ inline across its compiled functions otherwise, and a call passing the game tupl
 ``entry`` marks the functions called from Python.
 """
 import os
-from pathlib import Path
 
 import numba
 from numba import njit
 
-from . import engine_hash
+from . import cache_root, engine_hash
 
 
 def cache_dir() -> str:
-    base = Path(os.environ.get("SIMDOM_CACHE_DIR", Path.home() / ".cache" / "simdom"))
-    return str(base / f"numba-{engine_hash()}")
+    return str(cache_root() / f"numba-{engine_hash()}")
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):

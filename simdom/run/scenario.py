@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -39,8 +39,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..policies import PolicyError, seat_policies
 from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 
-#: Rows of one chunk (deals x arms x rotations x seats) aimed at when chunk_size is not given.
-AUTO_CHUNK_ROWS = 200_000
+#: Deals played in one chunk (deals x arms x rotations) aimed at when chunk_size is not given.
+AUTO_CHUNK_PLAYS = 100_000
 NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.=+-]*$"
 MAX_DEALS = 10**12
 
@@ -96,7 +96,6 @@ class Arm:
     name: str
     rules: Rules
     policies: tuple[str, ...]
-    rules_table: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def preset(self) -> str:
@@ -127,17 +126,6 @@ class Scenario:
         """Times each deal is played: once per rotation of the seat policies, or once."""
         return self.players if self.rotation else 1
 
-    @property
-    def n_chunks(self) -> int:
-        return -(-self.deals // self.chunk_size)
-
-    def chunk_range(self, c: int) -> tuple[int, int]:
-        d0 = c * self.chunk_size
-        return d0, min(self.deals, d0 + self.chunk_size)
-
-    def rows_per_deal(self) -> int:
-        return len(self.arms) * self.rotations * self.players
-
     def replace(self, deals: int | None = None, seed: int | None = None) -> "Scenario":
         """The scenario with the CLI's --deals / --seed (chunk size kept unless it was automatic)."""
         if deals is None and seed is None:
@@ -149,14 +137,16 @@ class Scenario:
             src["seed"] = seed
         return from_dict(src, self.path or "<scenario>")
 
-    def settings(self, moves: bool, sim_version: int) -> dict[str, Any]:
+    def settings(self, *, tables: tuple[str, ...], sim_version: int, results_format: int) -> dict[str, Any]:
         """Everything that decides the rows of a run (never the workers or the backend)."""
         return {"name": self.name, "players": self.players, "rotations": self.rotations,
                 "arms": [a.to_manifest() for a in self.arms], "deals": self.deals, "seed": self.seed,
-                "chunk_size": self.chunk_size, "moves": bool(moves), "sim_version": sim_version}
+                "chunk_size": self.chunk_size, "tables": list(tables), "sim_version": sim_version,
+                "format": results_format}
 
-    def settings_hash(self, moves: bool, sim_version: int) -> str:
-        text = json.dumps(self.settings(moves, sim_version), sort_keys=True, separators=(",", ":"))
+    def settings_hash(self, **settings: Any) -> str:
+        """A hash of :meth:`settings`: a results folder holds this run's rows only if its hash is equal."""
+        text = json.dumps(self.settings(**settings), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -219,11 +209,16 @@ def _resolve_rules(table: dict[str, Any], players: int, where: str, path: str) -
         raise ScenarioError(f"{path}: field {where}.players: players is set once, at the top of the scenario "
                             "(every arm of a run has the same players); allowed: " + _RULES_DOC)
     try:
-        return preset(name, players=players, **params)
+        rules = preset(name, players=players, **params)
     except RulesError as e:
         raise ScenarioError(f"{path}: field {where}: {str(e).removeprefix('rules: ')}") from None
     except TypeError as e:  # pragma: no cover - defensive: a parameter of an unexpected type
         raise ScenarioError(f"{path}: field {where}: {e}; allowed: {_RULES_DOC}") from None
+    if rules.is_match:  # issue 11, phase 2: matches in runs
+        raise ScenarioError(f"{path}: field {where}.target = {rules.target}: simdom run plays single deals only "
+                            "for now; allowed: target = 0 (trace and replay matches with simdom trace --matches "
+                            "and simdom replay --match)")
+    return rules
 
 
 def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
@@ -248,9 +243,9 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
             pols = tuple(str(p) for p in seat_policies(pol_src, m.players))
         except PolicyError as e:
             raise ScenarioError(f"{path}: field {pfield}: {e}") from None
-        arms.append(Arm(am.name, rules, pols, table))
-    rows = len(arms) * (m.players if m.rotation else 1) * m.players
-    chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_ROWS // rows // 1000 * 1000 or 1000))
+        arms.append(Arm(am.name, rules, pols))
+    plays = len(arms) * (m.players if m.rotation else 1)
+    chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_PLAYS // plays // 1000 * 1000 or 1000))
     return Scenario(name=m.name, description=m.description.strip(), players=m.players, arms=tuple(arms),
                     rotation=m.rotation, deals=m.deals, seed=m.seed, chunk_size=min(chunk, m.deals),
                     source=dict(data), path=path)

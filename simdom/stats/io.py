@@ -1,49 +1,54 @@
-"""Open and validate a results folder (manifest + Parquet parts) as lazy polars frames."""
+"""Open a results folder (simdom.results), verify it, and read it as lazy polars frames.
+
+The deals table stores one row per arm, deal and rotation with per-seat columns (``points_0`` ..).
+The statistics read :attr:`Results.deals`, its *long view*: one row per arm, deal, rotation and seat,
+with the seat's own columns (``points``, ``scoring_plays``, ...) and what follows from the deal and the
+manifest: ``player`` ((seat + rotation) % players), ``policy``, ``win`` (1/k for each of k seats tied on
+the highest total), ``bonus`` (the first-double bonus: the tier of the first double's move, for the
+seat that placed it), ``end_bonus``, ``play_points``, ``went_out``, ``leader`` and ``turn`` (the seat's
+order of play counted from the leader, 0 = the leader).
+"""
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-import pyarrow.parquet as pq
 
-from simdom.results import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
+from simdom import results as fmt
+from simdom.results import ResultsError
 from simdom.stats.moments import block_size
 
-KIND = "simdom-results"
-FORMATS = (1,)
-
-
-class ResultsError(ValueError):
-    """A results folder that cannot be read; the message says what is wrong and what to do."""
+__all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
 
 
 @dataclass(frozen=True)
 class Results:
     path: Path
-    manifest: dict[str, Any]
-    deals: pl.LazyFrame
-    moves: pl.LazyFrame | None
+    manifest: fmt.Manifest
+    deals: pl.LazyFrame                     #: the long view, one row per arm, deal, rotation and seat
+    moves: pl.LazyFrame | None              #: one row per placement (with ``player`` and ``policy``)
+    seats: pl.LazyFrame | None = None       #: the seats table (simdom run --seats)
+    label: str = field(default="")
 
     @property
     def name(self) -> str:
-        return str(self.manifest.get("scenario_name") or self.path.name)
+        return self.label or self.manifest.scenario_name or self.path.name
 
     @property
     def players(self) -> int:
-        return int(self.manifest["players"])
+        return self.manifest.players
 
     @property
     def rotations(self) -> int:
-        """Times each deal is played (``rotations`` may be a count or a flag in the manifest)."""
-        r = self.manifest.get("rotations", 1)
-        return (self.players if r else 1) if isinstance(r, bool) else int(r or 1)
+        return self.manifest.rotations
 
     @property
     def n_deals(self) -> int:
-        return int(self.manifest["deals"])
+        return self.manifest.deals
 
     @property
     def block(self) -> int:
@@ -52,14 +57,15 @@ class Results:
 
     @property
     def arms(self) -> list[dict[str, Any]]:
-        return list(self.manifest["arms"])
+        """The arms in the scenario's order: name, rules (RULES.md section 11 form), preset, policies."""
+        return [a.model_dump() for a in self.manifest.arms]
 
     def arm(self, name: str) -> dict[str, Any]:
         return next(a for a in self.arms if a["name"] == name)
 
     def bonus_tiers(self) -> list[int]:
         """Distinct first-double bonus values over all arms' rules, ascending (empty: no bonus)."""
-        tiers = {int(p) for a in self.arms for _, p in (a.get("rules") or {}).get("first_double_bonus", [])}
+        tiers = {int(p) for a in self.arms for _, p in a["rules"].get("first_double_bonus", [])}
         return sorted(t for t in tiers if t > 0)
 
     def presets(self) -> list[str]:
@@ -68,98 +74,157 @@ class Results:
     @property
     def arm_names(self) -> list[str]:
         """Arm names in the scenario's order (the order every table shows them in)."""
-        return [a["name"] for a in self.arms]
+        return [a.name for a in self.manifest.arms]
 
     @property
     def unit(self) -> str:
         """The independent unit (cluster) of inference: the deal (the match in match mode)."""
-        return str(self.manifest.get("unit", "deal"))
+        return "deal"
 
     def select(self, arm: str) -> "Results":
-        """One arm of these results, named ``NAME:ARM`` (its deals are those of the other arms: paired)."""
+        """One arm of these results, named ``NAME:ARM``; its deals are those of the other arms (paired)."""
         if arm not in self.arm_names:
-            raise ResultsError(f"{self.path}: no arm {arm!r}; allowed: {', '.join(self.arm_names)} (write FOLDER:ARM)")
-        manifest = {**self.manifest, "arms": [self.arm(arm)], "scenario_name": f"{self.name}:{arm}"}
+            raise ResultsError(f"{self.path}: no arm {arm!r}; allowed: {', '.join(self.arm_names)} "
+                               "(write FOLDER:ARM)")
+        manifest = self.manifest.model_copy(update={"arms": [a for a in self.manifest.arms if a.name == arm]})
         only = pl.col("arm") == arm
         return Results(self.path, manifest, self.deals.filter(only),
-                       None if self.moves is None else self.moves.filter(only))
+                       None if self.moves is None else self.moves.filter(only),
+                       None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{arm}")
 
     @classmethod
-    def in_memory(cls, manifest: dict[str, Any], deals: pl.LazyFrame | pl.DataFrame,
-                  moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "memory") -> "Results":
-        """Results over frames built in memory (tests, coverage studies): the same long view as a folder."""
+    def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
+                  moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "") -> "Results":
+        """Results over frames in memory (coverage studies, tests): ``deals`` is the long view (one row
+        per arm, deal, rotation and seat, as :func:`seat_view` makes it), ``moves`` as :func:`move_view`."""
         lazy = [None if f is None else f.lazy() for f in (deals, moves)]
-        return cls(Path(f"<{name}>"), manifest, with_turn(lazy[0], int(manifest["players"])), lazy[1])
+        return cls(Path(f"<{name or manifest.scenario_name}>"), manifest, lazy[0], lazy[1], label=name)
 
 
-def with_turn(lf: pl.LazyFrame, players: int) -> pl.LazyFrame:
-    """Add ``turn`` = (seat - first_seat) % players (0 = the deal's leader) unless present."""
-    if "turn" in lf.collect_schema().names():
-        return lf
-    return lf.with_columns(turn=((pl.col("seat").cast(pl.Int16) - pl.col("first_seat") + players) % players)
-                           .cast(pl.Int8))
+def _tier(move: pl.Expr, pairs: list) -> pl.Expr:
+    """The first-double bonus of a first double placed at ``move`` (RULES.md 4)."""
+    expr = pl.lit(0)
+    for last, pts in reversed(pairs):
+        expr = pl.when(move <= last).then(pl.lit(pts)).otherwise(expr) if last is not None else pl.lit(pts)
+    return expr
 
 
-def _parts(folder: Path, what: str, expected: list[str], root: Path) -> list[Path]:
-    files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
-    if not files:
-        raise ResultsError(f"{root}: no {what} parts in {folder} (empty or half-written results folder); "
-                           "run `simdom run` again to finish it")
-    for f in files:
-        try:
-            names = pq.read_schema(f).names
-        except Exception as exc:  # truncated or corrupt file
-            raise ResultsError(f"{root}: part {f.name} is unreadable ({type(exc).__name__}); the folder is "
-                               "half-written or damaged: run `simdom run` again to finish it") from None
-        if names != expected:
-            missing = [c for c in expected if c not in names]
-            extra = [c for c in names if c not in expected]
-            raise ResultsError(f"{root}: unknown schema in {what}/{f.name}: missing columns {missing}, "
-                               f"unexpected columns {extra}; expected the columns of simdom.schema "
-                               f"({', '.join(expected)})")
-    return files
+def _by_arm(arms: list[dict], value) -> pl.Expr:
+    """An expression taking, per arm, the expression ``value(arm)`` (one branch per distinct value)."""
+    groups: dict[str, tuple[pl.Expr, list[str]]] = {}
+    for a in arms:
+        e = value(a)
+        groups.setdefault(str(e), (e, []))[1].append(a["name"])
+    items = list(groups.values())
+    expr = items[-1][0]
+    for e, names in reversed(items[:-1]):
+        expr = pl.when(pl.col("arm").is_in(names)).then(e).otherwise(expr)
+    return expr
 
 
-def open_results(path: str | Path) -> Results:
-    """Validate a results folder and return lazy frames over its deal (and move) rows.
+SEAT_COLUMNS = [c.name for c in fmt.DEALS.columns if c.per_seat]
+DEAL_COLUMNS = [c.name for c in fmt.DEALS.columns if not c.per_seat]
 
-    Raises :class:`ResultsError` for a folder that is missing, empty, half-written (the manifest's
-    ``complete`` is not true, or parts are missing) or of an unknown schema.
+
+def seat_view(wide: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
+    """The long view of a deals table (see the module doc)."""
+    P = manifest.players
+    arms = [a.model_dump() for a in manifest.arms]
+    pts = [pl.col(f"points_{s}") for s in range(P)]
+    top = pl.max_horizontal(pts)
+    ties = pl.sum_horizontal([(p == top).cast(pl.Int8) for p in pts])
+    wide = wide.with_columns(_top=top, _ties=ties)
+    parts = []
+    for s in range(P):
+        parts.append(wide.select(
+            *DEAL_COLUMNS, pl.lit(s, pl.Int8).alias("seat"),
+            *[pl.col(f"{c}_{s}").alias(c) for c in SEAT_COLUMNS],
+            win=(pl.col(f"points_{s}") == pl.col("_top")).cast(pl.Float64) / pl.col("_ties")))
+    lf = pl.concat(parts, how="vertical")
+    policies = pl.DataFrame({"arm": [a["name"] for a in arms for _ in range(P)],
+                             "player": pl.Series([p for _ in arms for p in range(P)], dtype=pl.Int8),
+                             "policy": [q for a in arms for q in a["policies"]]})
+    fd_seat = pl.col("first_double_seat")
+    tier = _by_arm(arms, lambda a: _tier(pl.col("first_double_move"), a["rules"].get("first_double_bonus", [])))
+    spinner = _by_arm(arms, lambda a: pl.lit(a["rules"].get("spinner") == "first_double"))
+    lf = lf.with_columns(
+        player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8),
+        bonus=pl.when(fd_seat == pl.col("seat")).then(tier).otherwise(0).cast(pl.Int16),
+        seat_end_bonus=pl.when(pl.col("winner") == pl.col("seat")).then(pl.col("end_bonus")).otherwise(0),
+        went_out=(pl.col("end") == "domino") & (pl.col("winner") == pl.col("seat")).fill_null(False),
+        leader=pl.col("seat") == pl.col("first_seat"),
+        turn=((pl.col("seat") - pl.col("first_seat")) % P).cast(pl.Int8),
+        spinner_move=pl.when(spinner).then(pl.col("first_double_move")),
+        spinner_seat=pl.when(spinner).then(fd_seat),
+    ).with_columns(
+        play_points=pl.col("points") - pl.col("bonus") - pl.col("seat_end_bonus"),
+    ).drop("end_bonus").rename({"seat_end_bonus": "end_bonus"})
+    return lf.join(policies.lazy(), on=["arm", "player"], how="left")
+
+
+def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
+    """The moves table with each placement's ``player`` and ``policy``."""
+    P = manifest.players
+    policies = pl.DataFrame({"arm": [a.name for a in manifest.arms for _ in range(P)],
+                             "player": pl.Series([p for _ in manifest.arms for p in range(P)], dtype=pl.Int8),
+                             "policy": [q for a in manifest.arms for q in a.policies]})
+    return lf.with_columns(player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8)).join(
+        policies.lazy(), on=["arm", "player"], how="left")
+
+
+def _verify(root: Path, m: fmt.Manifest) -> dict[str, list[Path]]:
+    """Every table's parts, checked against the manifest: exactly one part per chunk (none missing,
+    none extra), each whole, of this run and chunk, with the schema's columns and every page's
+    checksum right. ResultsError naming the first part that is not."""
+    out = {}
+    for t in m.tables:
+        spec = fmt.TABLES[t]
+        folder = root / t
+        found = {p.name for p in folder.glob("*.parquet")} if folder.is_dir() else set()
+        want = {fmt.PART.format(c) for c in range(m.n_chunks)}
+        extra = sorted(found - want)
+        if extra:
+            raise ResultsError(f"{root}: {t}/{extra[0]} is not a part of this run (it has {m.n_chunks} chunks); "
+                               "remove it, or run `simdom run` again to rewrite the folder")
+        def check(c: int) -> str | None:
+            plays = (min(m.deals, (c + 1) * m.chunk_size) - c * m.chunk_size) * len(m.arms) * m.rotations
+            rows = {"deals": plays, "seats": plays * m.players}.get(t)
+            return fmt.inspect_part(fmt.part_path(root, t, c), m.settings_hash, c, rows, spec.names(m.players))[1]
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # pyarrow decodes without the GIL
+            for c, problem in enumerate(pool.map(check, range(m.n_chunks))):
+                if problem:
+                    raise ResultsError(f"{root}: {t}/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
+                                       "run `simdom run` on it again to recompute that chunk")
+        out[t] = [fmt.part_path(root, t, c) for c in range(m.n_chunks)]
+    return out
+
+
+def open_results(path: str | Path, *, verify: bool = True) -> Results:
+    """Validate a results folder and return lazy frames over its rows.
+
+    Raises :class:`ResultsError` for a folder that is missing, not simdom's, of another format,
+    half-written (the manifest is not complete) or damaged (a part missing, extra, or not whole).
     """
     root = Path(path)
     if not root.exists():
         raise ResultsError(f"results folder {root} does not exist")
     if not root.is_dir():
         raise ResultsError(f"{root} is not a folder; give a results folder written by `simdom run`")
-    mpath = root / MANIFEST
-    if not mpath.is_file():
-        empty = not any(root.iterdir())
-        raise ResultsError(f"{root}: {'empty folder' if empty else 'no ' + MANIFEST}; not a simdom results "
-                           "folder (write one with `simdom run SCENARIO`)")
-    try:
-        manifest = json.loads(mpath.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ResultsError(f"{root}: {MANIFEST} is not valid JSON ({exc.msg if hasattr(exc, 'msg') else exc}); "
-                           "the folder is half-written or damaged: run `simdom run` again") from None
-    if not isinstance(manifest, dict) or manifest.get("kind") != KIND:
-        kind = manifest.get("kind") if isinstance(manifest, dict) else type(manifest).__name__
-        raise ResultsError(f"{root}: unknown schema: manifest kind is {kind!r}, expected {KIND!r}")
-    if manifest.get("format") not in FORMATS:
-        raise ResultsError(f"{root}: unknown results format {manifest.get('format')!r}; this simdom reads "
-                           f"format {', '.join(map(str, FORMATS))}")
-    for key in ("players", "deals", "arms"):
-        if key not in manifest:
-            raise ResultsError(f"{root}: unknown schema: manifest has no {key!r}")
-    if manifest.get("complete") is not True:
-        done, total = len(manifest.get("chunks_done") or []), manifest.get("n_chunks", "?")
-        raise ResultsError(f"{root}: half-written ({done} of {total} chunks done): "
+    if not any(root.iterdir()):
+        raise ResultsError(f"{root}: empty folder; not a simdom results folder (write one with `simdom run`)")
+    m = fmt.read_manifest(root)
+    if not m.complete:
+        raise ResultsError(f"{root}: half-written ({len(m.chunks_done)} of {m.n_chunks} chunks done): "
                            "run `simdom run` again to finish")
-    deal_files = _parts(root / DEALS_DIR, DEALS_DIR, DEAL_SCHEMA.names, root)
+    parts = _verify(root, m) if verify else {t: [fmt.part_path(root, t, c) for c in range(m.n_chunks)]
+                                             for t in m.tables}
+    deals = seat_view(pl.scan_parquet(parts["deals"]), m)
     moves = None
-    if manifest.get("moves"):
-        move_files = _parts(root / MOVES_DIR, MOVES_DIR, MOVE_SCHEMA.names, root)
-        moves = pl.scan_parquet(move_files)
-    return Results(root, manifest, with_turn(pl.scan_parquet(deal_files), int(manifest["players"])), moves)
+    if "moves" in parts:
+        moves = move_view(pl.scan_parquet(parts["moves"]), m)
+    seats = pl.scan_parquet(parts["seats"]) if "seats" in parts else None
+    return Results(root, m, deals, moves, seats)
 
 
 def open_selection(text: str | Path) -> Results:

@@ -1,14 +1,13 @@
 """Synthetic results with known answers, for the statistics tests, coverage studies and the benchmark.
 
-Generation (this module's :func:`chunk_tables`, :func:`frames`, :func:`in_memory`, :func:`truth`) is
-kept apart from writing a results folder (:func:`write_results`, the only code that knows the
-folder's physical layout). The rows follow the long view of ``Results.deals`` (DEAL_SCHEMA) and the
-manifest follows the runner's contract, but the numbers come from a generative model whose
-expectations are known in closed form, with the dependence of real runs:
+Generation (:func:`chunk_columns`, :func:`in_memory`, :func:`truth`) is kept apart from writing a
+results folder (:func:`write_results`: the parts and the manifest written by simdom.results as
+`simdom run` writes them). The numbers come from a generative model whose expectations are known in
+closed form, with the dependence of real runs:
 
-* every deal is played in every arm and rotation; the deal's leader ``L`` (seat), its luck ``D``, the
-  first double (whether, when, which seat) and the uniforms that pick the winner are shared by all of
-  them, so the rows of one deal are strongly correlated (as real rotations replaying one shuffle are);
+* every deal is played in every arm and rotation; the deal's leader (seat), its luck ``D``, the first
+  double (whether, when, which seat) and the uniforms that pick the winner are shared by all of them,
+  so the rows of one deal are strongly correlated (as real rotations replaying one shuffle are);
 * with probability ``lock`` the deal is *decided by the cards*: the winner is the seat at turn ``T``
   (``T`` drawn with ``turn_weights``), the same in every rotation and arm, whoever sits there (a real
   turn-order effect, and seats equal by construction when rotation is on); otherwise the winning
@@ -17,37 +16,22 @@ expectations are known in closed form, with the dependence of real runs:
   (a change of policy that changes the outcome; 0.3 gives the ~11% of deal-plays whose winner changes
   between K=1 and K=9 in the default study);
 * with probability ``tie`` a second seat, uniform among the others, shares the win;
-* points of a row = ``mean_points[player] + turn_points[turn] + D + E + win_points * [won or tied]``
+* points: ``win_total + D`` for a winner (above any loser, so the winners are exactly the seats with
+  the highest total, as in a real deal), else ``mean_points[player] + turn_points[turn] + D + E``
   (``E`` independent per row); each placement scores with probability ``score_rate[player]``.
 """
 from __future__ import annotations
 
+import io
 import itertools
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from simdom.results import DEAL_SCHEMA, DEALS_DIR, MANIFEST, MOVE_SCHEMA, MOVES_DIR
-
-THREES_RULES = {
-    "max_pip": 6, "hand_size": {"2": 6, "3": 6, "4": 5}, "boneyard_reserve": {"2": 0, "3": 0, "4": 0},
-    "draw": "until_playable", "lead": "any", "spinner": "first_double", "arms_open": "immediately",
-    "double_counts": "face", "divisors": [3], "min_ends": 3, "points": "fixed:6",
-    "first_double_bonus": [[4, 2], [8, 4], [None, 8]], "out_bonus": "none", "block_bonus": "none",
-    "bonus_round_to": 1, "bonus_divisor": 1,
-}
-FIVES_RULES = {
-    "max_pip": 6, "hand_size": {"2": 7, "3": 7, "4": 7}, "boneyard_reserve": {"2": 0, "3": 0, "4": 0},
-    "draw": "until_playable", "lead": "tile:5-5", "spinner": "first_double", "arms_open": "after_both_sides",
-    "double_counts": "both", "divisors": [5], "min_ends": 1, "points": "sum", "first_double_bonus": [],
-    "out_bonus": "opponents_pips", "block_bonus": "opponents_minus_own", "bonus_round_to": 5, "bonus_divisor": 5,
-}
-PRESET_RULES = {"threes": THREES_RULES, "fives": FIVES_RULES}
+from simdom import results as fmt
+from simdom.rules import preset
 
 
 @dataclass(frozen=True)
@@ -73,15 +57,14 @@ class SynthSpec:
     seed: int = 1
     deal_sd_half: int = 8     # D = Binomial(2h, 1/2) - h, variance h/2
     row_sd_half: int = 8      # E = Binomial(2h, 1/2) - h, variance h/2
-    win_points: int = 6
+    win_total: int = 80       # a winner's points (before D); every loser stays below it
     tie: float = 0.05
     lock: float = 0.0         # share of deals decided by the cards (the same winning seat everywhere)
     arm_redraw: float = 0.0   # chance that an arm draws its winner anew (its policies changed the outcome)
     turn_weights: tuple[float, ...] = ()  # who wins a decided deal, by turn (default: uniform)
-    turn_points: tuple[float, ...] = ()   # points added by turn (default: none)
+    turn_points: tuple[float, ...] = ()   # a loser's points added by turn (default: none)
     fd_prob: float = 0.9
     moves: bool = False
-    first_deal: int = 0
     scenario_name: str = "synthetic"
     extra: dict = field(default_factory=dict)
 
@@ -114,10 +97,11 @@ def truth_cells(spec: SynthSpec) -> list[dict]:
         for r, s, lead in itertools.product(range(R), range(P), range(P)):
             p, turn = (s + r) % P, (s - lead) % P
             q = spec.lock * tau[turn] + (1 - spec.lock) * pi[p]  # chance this seat is the winner
-            partner = t * (1 - q) / (P - 1)
+            partner = t * (1 - q) / (P - 1)                         # chance it ties as the partner
+            won = q + partner
             out.append({"arm": arm.name, "rotation": r, "seat": s, "turn": turn, "player": p,
                         "policy": arm.policies[p], "win": q * (1 - t / 2) + partner / 2,
-                        "points": arm.mean_points[p] + tp[turn] + spec.win_points * (q + partner),
+                        "points": won * spec.win_total + (1 - won) * (arm.mean_points[p] + tp[turn]),
                         "scoring_rate": float(rate[p])})
     return out
 
@@ -151,6 +135,11 @@ def first_double_share(spec: SynthSpec, arm: SynthArm, move: int) -> float:
     return spec.fd_prob * (m_eq * t_ge + m_gt * t_pmf.get(move, 0.0))
 
 
+def move_score_rate(move: np.ndarray) -> np.ndarray:
+    """The true chance that the placement at a move number scores, in synthetic move data."""
+    return np.minimum(0.05 * np.asarray(move, float), 0.5)
+
+
 # ---- generation ------------------------------------------------------------------------------------
 def _tier(moves: np.ndarray, bonus: list) -> np.ndarray:
     out = np.zeros(moves.shape, np.int16)
@@ -162,15 +151,20 @@ def _tier(moves: np.ndarray, bonus: list) -> np.ndarray:
     return out
 
 
-def _strings(idx: np.ndarray, values: list[str]) -> pa.Array:
-    return pa.DictionaryArray.from_arrays(pa.array(idx.astype(np.int32)), pa.array(values)).cast(pa.string())
+def _keys(arm: int, names: list[str], d0: int, n: int, R: int) -> dict:
+    return {"arm": fmt.strings(np.full(n * R, arm, np.int32), names),
+            "deal": np.repeat(np.arange(d0, d0 + n, dtype=np.int64), R),
+            "rotation": np.tile(np.arange(R, dtype=np.int8), n)}
 
 
-def chunk_tables(spec: SynthSpec, c: int) -> tuple[pa.Table, pa.Table | None]:
-    """Deal rows (DEAL_SCHEMA) and move rows (MOVE_SCHEMA or None) of chunk ``c``, every arm."""
-    d0 = spec.first_deal + c * spec.chunk_size
-    d1 = min(spec.first_deal + spec.deals, d0 + spec.chunk_size)
-    n, P, R = d1 - d0, spec.players, spec.n_rot
+def n_chunks(spec: SynthSpec) -> int:
+    return -(-spec.deals // spec.chunk_size)
+
+
+def chunk_columns(spec: SynthSpec, c: int) -> tuple[list[dict], list[dict]]:
+    """The deals (and moves) columns of chunk c (simdom.results.DEALS, MOVES), one dict per arm."""
+    d0 = c * spec.chunk_size
+    n, P, R = min(spec.deals, d0 + spec.chunk_size) - d0, spec.players, spec.n_rot
     shared = np.random.default_rng([spec.seed, d0])
     D = shared.binomial(2 * spec.deal_sd_half, 0.5, n) - spec.deal_sd_half
     lead = shared.integers(0, P, n)                         # the leader seat, shared by rotations and arms
@@ -181,138 +175,115 @@ def chunk_tables(spec: SynthSpec, c: int) -> tuple[pa.Table, pa.Table | None]:
     fd_seat = shared.integers(0, P, n).astype(np.int8)
     plays_p = 1 + shared.binomial(5, 0.6, (n, R, P)).astype(np.int16)  # by player
     dd = shared.binomial(5, 0.25, (n, R, P)).astype(np.int8)          # by seat
-    small = shared.integers(0, 5, (3, n, R, P)).astype(np.int16)
-    seat = np.arange(P)
-    rot = np.arange(R)
-    player_of_seat = (seat[None, :] + rot[:, None]) % P     # (R, P)
-    deal_col = np.repeat(np.arange(d0, d1, dtype=np.int64), R * P)
-    rot_col = np.tile(np.repeat(rot.astype(np.int8), P), n)
-    seat_col = np.tile(seat.astype(np.int8), n * R)
-    player_col = np.tile(player_of_seat.reshape(-1).astype(np.int8), n)
-    idx = np.broadcast_to(player_of_seat[None], (n, R, P))
-    turn = (seat[None, :] - lead[:, None]) % P               # (n, P)
+    seat, rot = np.arange(P), np.arange(R)
+    idx = np.broadcast_to(((seat[None, :] + rot[:, None]) % P)[None], (n, R, P))  # the player of each seat
+    turn = (seat[None, :] - lead[:, None]) % P                                  # (n, P)
     tiles = plays_p.sum(axis=2)
-
-    def rep(x: np.ndarray) -> np.ndarray:                    # per (deal, rotation) -> per row
-        return np.repeat(np.broadcast_to(x.reshape(n, -1), (n, R)).reshape(-1), P)
-
-    tables, move_tables = [], []
+    names = [a.name for a in spec.arms]
+    deals, moves = [], []
     for a, arm in enumerate(spec.arms):
         rng = np.random.default_rng([spec.seed, d0, a + 1])
+        E = rng.binomial(2 * spec.row_sd_half, 0.5, (n, R, P)) - spec.row_sd_half
         pi = np.cumsum(np.asarray(arm.win_weights, float) / np.sum(arm.win_weights))
-        redraw = rng.random((n, R)) < spec.arm_redraw
-        u_arm = np.where(redraw, rng.random((n, R)), u_win)
+        u_arm = np.where(rng.random((n, R)) < spec.arm_redraw, rng.random((n, R)), u_win)
         w_player = np.minimum(np.searchsorted(pi, u_arm, side="right"), P - 1)    # (n, R)
         w_seat = np.where(locked[:, None], ((lead + lock_turn) % P)[:, None], (w_player - rot[None, :]) % P)
         partner = (w_seat + 1 + np.floor(u_partner * (P - 1)).astype(int)) % P
-        tie = u_tie < spec.tie
-        win = np.zeros((n, R, P))
-        np.put_along_axis(win, w_seat[..., None], np.where(tie, 0.5, 1.0)[..., None], axis=2)
-        np.put_along_axis(win, partner[..., None], np.where(tie, 0.5, 0.0)[..., None], axis=2)
-        E = rng.binomial(2 * spec.row_sd_half, 0.5, (n, R, P)) - spec.row_sd_half
-        mp = np.take_along_axis(np.broadcast_to(np.asarray(arm.mean_points, float), (n, R, P)), idx, axis=2)
-        pts = (mp + spec.turn_pts()[turn][:, None, :] + D[:, None, None] + E + spec.win_points * (win > 0))
-        pts = pts.round().astype(np.int32)
-        q = np.asarray(arm.score_rate or (0.3,) * P, float)
+        won = seat[None, None, :] == w_seat[..., None]
+        won |= (u_tie < spec.tie)[..., None] & (seat[None, None, :] == partner[..., None])
+        mp = np.asarray(arm.mean_points, float)[idx]
+        loser = (mp + spec.turn_pts()[turn][:, None, :] + D[:, None, None] + E).round()
+        pts = np.where(won, spec.win_total + D[:, None, None], loser).astype(np.int32)
         plays = np.take_along_axis(plays_p, idx, axis=2)
-        sp = rng.binomial(plays, q[idx]).astype(np.int16)
-        rules = PRESET_RULES[arm.preset]
+        sp = rng.binomial(plays, np.asarray(arm.score_rate or (0.3,) * P, float)[idx]).astype(np.int16)
         fd_move = np.minimum(1 + np.floor(u_fdmove * arm.fd_move_scale)[:, None], tiles).astype(np.int16)  # (n, R)
-        tier = _tier(fd_move, rules["first_double_bonus"])
-        bonus = np.where(has_fd[:, None, None] & (seat[None, None, :] == fd_seat[:, None, None]), tier[..., None], 0)
+        tier = _tier(fd_move, preset(arm.preset, P).to_dict()["first_double_bonus"])  # not added to the points
         blocked = u_block < arm.blocked
-        went_out = ~blocked[..., None] & (seat[None, None, :] == w_seat[..., None])
         lost = has_fd[:, None, None] & (seat[None, None, :] != fd_seat[:, None, None]) & (dd > 0)
-        fd_move_col = pa.array(rep(fd_move), mask=rep(np.repeat(~has_fd, R)))
-        fd_seat_col = pa.array(rep(np.repeat(fd_seat, R)), mask=rep(np.repeat(~has_fd, R)))
-        cols = {
-            "arm": _strings(np.zeros(n * R * P), [arm.name]),
-            "deal": deal_col, "rotation": rot_col, "seat": seat_col, "player": player_col,
-            "policy": _strings(player_col, list(arm.policies)),
-            "points": pts.reshape(-1), "play_points": (pts - bonus).reshape(-1).astype(np.int32),
-            "bonus": bonus.reshape(-1).astype(np.int16), "end_bonus": np.zeros(n * R * P, np.int32),
-            "scoring_plays": sp.reshape(-1), "plays": plays.reshape(-1),
-            "draws": small[0].reshape(-1), "passes": small[1].reshape(-1), "pips_left": small[2].reshape(-1),
-            "went_out": went_out.reshape(-1), "win": win.reshape(-1), "doubles_dealt": dd.reshape(-1),
-            "lost_first_double": lost.reshape(-1), "first_seat": rep(np.repeat(lead, R)).astype(np.int8),
-            "first_double_move": fd_move_col, "first_double_seat": fd_seat_col,
-            "spinner_move": fd_move_col, "spinner_seat": fd_seat_col,
-            "end": _strings(rep(blocked.astype(np.int8)), ["domino", "blocked"]),
-            "tiles_placed": rep(tiles.astype(np.int16)),
-        }
-        tables.append(pa.Table.from_pydict({k: cols[k] for k in DEAL_SCHEMA.names}, schema=DEAL_SCHEMA))
+        no_fd = np.repeat(~has_fd, R)
+        cols = _keys(a, names, d0, n, R)
+        cols.update(first_seat=np.repeat(lead, R).astype(np.int8),
+                    end=fmt.strings(blocked.astype(np.int8).reshape(-1), ["domino", "blocked"]),
+                    winner=w_seat.reshape(-1), end_bonus=np.zeros(n * R, np.int16), tiles_placed=tiles.reshape(-1),
+                    first_double_move=np.ma.masked_array(fd_move.reshape(-1), no_fd),
+                    first_double_seat=np.ma.masked_array(np.repeat(fd_seat, R), no_fd))
+        for name, v in (("points", pts), ("scoring_plays", sp), ("plays", plays), ("doubles_dealt", dd),
+                        ("lost_first_double", lost)):
+            for s in range(P):
+                cols[f"{name}_{s}"] = np.ascontiguousarray(v[..., s]).reshape(-1)
+        deals.append(cols)
         if spec.moves:
-            move_tables.append(_moves(spec, arm, rng, d0, n, tiles, np.repeat(lead, R).reshape(n, R),
-                                      has_fd, fd_move, tier))
-    moves = pa.concat_tables(move_tables) if move_tables else None
-    return pa.concat_tables(tables), moves
+            moves.append(_moves(spec, a, rng, d0, n, tiles, np.repeat(lead, R), has_fd, fd_move, tier))
+    return deals, moves
 
 
-def move_score_rate(move: np.ndarray) -> np.ndarray:
-    """The true chance that the placement at a move number scores, in synthetic move data."""
-    return np.minimum(0.05 * np.asarray(move, float), 0.5)
-
-
-def _moves(spec, arm, rng, d0, n, tiles, first_seat, has_fd, fd_move, tier) -> pa.Table:
+def _moves(spec, a, rng, d0, n, tiles, first_seat, has_fd, fd_move, tier) -> dict:
     P, R = spec.players, spec.n_rot
     count = tiles.reshape(-1).astype(np.int64)
     total = int(count.sum())
     starts = np.repeat(np.cumsum(count) - count, count)
     move = (np.arange(total) - starts + 1).astype(np.int16)
     dp = np.repeat(np.arange(n * R), count)
-    seat = ((first_seat.reshape(-1)[dp] + move - 1) % P).astype(np.int8)
+    seat = ((first_seat[dp] + move - 1) % P).astype(np.int8)
     scores = rng.random(total) < move_score_rate(move)
     fd = np.repeat(has_fd, R)[dp] & (fd_move.reshape(-1)[dp] == move)
-    policy_idx = (seat + dp % R) % P
-    cols = {
-        "arm": _strings(np.zeros(total), [arm.name]),
-        "deal": (d0 + dp // R).astype(np.int64), "rotation": (dp % R).astype(np.int8), "move": move,
-        "seat": seat, "policy": _strings(policy_idx, list(arm.policies)),
-        "tile": _strings(np.zeros(total), ["3-6"]),
-        "end": _strings(np.where(move == 1, 0, 1), ["lead", "L"]),
-        "ends": np.full(total, 3, np.int8), "ends_sum": np.full(total, 12, np.int16),
-        "points": np.where(scores, 6, 0).astype(np.int16),
-        "bonus": np.where(fd, tier.reshape(-1)[dp], 0).astype(np.int16),
-    }
-    return pa.Table.from_pydict({k: cols[k] for k in MOVE_SCHEMA.names}, schema=MOVE_SCHEMA)
+    return {"arm": fmt.strings(np.full(total, a, np.int32), [x.name for x in spec.arms]),
+            "deal": (d0 + dp // R).astype(np.int64), "rotation": (dp % R).astype(np.int8), "move": move,
+            "seat": seat, "tile": fmt.strings(np.zeros(total, np.int32), ["3-6"]),
+            "end": fmt.strings(np.where(move == 1, 0, 1), ["lead", "L"]),
+            "ends": np.full(total, 3, np.int8), "ends_sum": np.full(total, 12, np.int16),
+            "points": np.where(scores, 6, 0).astype(np.int16),
+            "bonus": np.where(fd, tier.reshape(-1)[dp], 0).astype(np.int16)}
 
 
-def n_chunks(spec: SynthSpec) -> int:
-    return -(-spec.deals // spec.chunk_size)
-
-
-def manifest(spec: SynthSpec, chunks_done: list[int] | None = None, complete: bool = True) -> dict:
+def manifest(spec: SynthSpec, chunks_done: list[int] | None = None, *, complete: bool = True) -> fmt.Manifest:
     done = list(range(n_chunks(spec))) if chunks_done is None else chunks_done
-    return {
-        "kind": "simdom-results", "format": 1, "simdom_version": "0.1.0", "sim_version": 1,
-        "scenario_name": spec.scenario_name, "scenario": {"name": spec.scenario_name, "synthetic": True},
-        "settings_hash": "synthetic", "seed": spec.seed, "root_key": f"synth-{spec.seed}",
-        "deals": spec.deals, "chunk_size": spec.chunk_size,
-        "n_chunks": n_chunks(spec), "rotations": spec.n_rot, "players": spec.players,
-        "moves": spec.moves,
-        "arms": [{"name": a.name, "rules": {**PRESET_RULES[a.preset], "players": spec.players},
-                  "preset": a.preset, "policies": list(a.policies)} for a in spec.arms],
-        "chunks_done": done, "created": "2024-01-01T00:00:00", "finished": "2024-01-01T00:00:01"
-        if complete else None, "complete": complete, **spec.extra,
-    }
+    return fmt.Manifest(
+        kind=fmt.KIND, format=fmt.FORMAT, simdom_version="0.1.0", sim_version=1,
+        scenario_name=spec.scenario_name, scenario={"name": spec.scenario_name, "synthetic": True},
+        settings_hash="synthetic", seed=spec.seed, root_key=f"synth-{spec.seed}", deals=spec.deals,
+        chunk_size=spec.chunk_size, n_chunks=n_chunks(spec), rotations=spec.n_rot,
+        players=spec.players, tables=["deals", "moves"] if spec.moves else ["deals"],
+        arms=[fmt.ArmEntry(name=a.name, rules=preset(a.preset, spec.players).to_dict(), preset=a.preset,
+                           policies=list(a.policies)) for a in spec.arms],
+        chunks_done=done, created="2024-01-01T00:00:00", complete=complete,
+        finished="2024-01-01T00:00:01" if complete else None, **spec.extra)
 
 
-def frames(spec: SynthSpec):
-    """All deal rows (and move rows, or None) as polars DataFrames, built in memory."""
-    import polars as pl
+def _concat(parts: list[dict]) -> dict:
+    """One table's columns from the arms' columns (rows ordered arm, deal, rotation, as simdom run)."""
+    import pyarrow as pa
+    out = {}
+    for k in parts[0]:
+        vals = [p[k] for p in parts]
+        if isinstance(vals[0], pa.Array):
+            out[k] = fmt.strings(np.concatenate([np.asarray(v.indices) for v in vals]), vals[0].dictionary.to_pylist())
+        elif np.ma.isMaskedArray(vals[0]):
+            out[k] = np.ma.concatenate(vals)
+        else:
+            out[k] = np.concatenate(vals)
+    return out
 
-    parts = [chunk_tables(spec, c) for c in range(n_chunks(spec))]
-    deals = pl.from_arrow(pa.concat_tables([d for d, _ in parts]))
-    moves = pl.from_arrow(pa.concat_tables([m for _, m in parts])) if spec.moves else None
-    return deals, moves
+
+def _parts(spec: SynthSpec, c: int, m: fmt.Manifest) -> dict[str, bytes]:
+    """Chunk c's parts as the Parquet bytes `simdom run` would write, by table."""
+    deals, moves = chunk_columns(spec, c)
+    return {t: fmt.encode(fmt.TABLES[t], spec.players, _concat(parts), m.settings_hash, c)
+            for t, parts in (("deals", deals), ("moves", moves)) if parts}
 
 
 def in_memory(spec: SynthSpec):
-    """A :class:`simdom.stats.io.Results` over the spec's rows, without a folder."""
-    from simdom.stats.io import Results
+    """A :class:`simdom.stats.io.Results` over the spec's rows without a folder: the parts are encoded
+    as `simdom run` writes them, read back from memory and given the long view a folder gets."""
+    import polars as pl
 
-    deals, moves = frames(spec)
-    return Results.in_memory(manifest(spec), deals, moves, name=spec.scenario_name)
+    from simdom.stats.io import Results, move_view, seat_view
+
+    m = manifest(spec)
+    parts = [_parts(spec, c, m) for c in range(m.n_chunks)]
+    read = {t: pl.concat([pl.read_parquet(io.BytesIO(p[t])) for p in parts]) for t in m.tables}
+    moves = move_view(read["moves"].lazy(), m) if "moves" in read else None
+    return Results.in_memory(m, seat_view(read["deals"].lazy(), m), moves, name=spec.scenario_name)
 
 
 # ---- writing a results folder (the physical layout) -----------------------------------------------
@@ -320,16 +291,14 @@ def write_results(path: str | os.PathLike, spec: SynthSpec, *, complete: bool = 
                   stop_after: int | None = None) -> Path:
     """Write a results folder (manifest + parts); ``stop_after`` chunks leaves it half-written."""
     root = Path(path)
-    (root / DEALS_DIR).mkdir(parents=True, exist_ok=True)
-    if spec.moves:
-        (root / MOVES_DIR).mkdir(parents=True, exist_ok=True)
+    m = manifest(spec, [], complete=False)
+    for t in m.tables:
+        (root / t).mkdir(parents=True, exist_ok=True)
     done: list[int] = []
-    for c in range(n_chunks(spec) if stop_after is None else stop_after):
-        deals, moves = chunk_tables(spec, c)
-        pq.write_table(deals, root / DEALS_DIR / f"part-{c:05d}.parquet", compression="lz4")
-        if moves is not None:
-            pq.write_table(moves, root / MOVES_DIR / f"part-{c:05d}.parquet", compression="lz4")
+    for c in range(m.n_chunks if stop_after is None else stop_after):
+        for t, data in _parts(spec, c, m).items():
+            fmt.write_atomic(fmt.part_path(root, t, c), data)
         done.append(c)
     finished = complete and stop_after is None
-    (root / MANIFEST).write_text(json.dumps(manifest(spec, done, finished), indent=1))
+    fmt.write_atomic(root / fmt.MANIFEST, manifest(spec, done, complete=finished).to_json())
     return root

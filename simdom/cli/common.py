@@ -1,0 +1,59 @@
+"""What every simdom command shares: the console, the one error line, rule and policy options."""
+from __future__ import annotations
+
+import tomllib
+from typing import Any, List, NoReturn, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ..policies import PolicyError, seat_policies
+from ..rules import ALL_PARAMETERS, PRESETS, RulesError, preset
+
+console = Console()
+err = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One clear line on stderr (the message is printed as it is: no markup) and exit code 2."""
+    err.print(f"[bold red]Error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:
+    """``--set key=value`` items, each value read as TOML (``--set divisors=[3,5]``)."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, eq, val = item.partition("=")
+        if not eq:
+            fail(f"--set {item!r}: write --set PARAMETER=VALUE; parameters: {', '.join(ALL_PARAMETERS)}")
+        try:
+            out[key.strip()] = tomllib.loads(f"v = {val.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key.strip()] = val.strip()
+    return out
+
+
+def make_rules(name: str, players: int, overrides: Optional[List[str]]):
+    """The preset with --set overrides; a bad value exits with one line naming it."""
+    try:
+        return preset(name, players=players, **parse_overrides(overrides))
+    except RulesError as e:
+        fail(str(e))
+
+
+def make_policies(policy: List[str], players: int):
+    try:
+        return seat_policies(policy, players)
+    except PolicyError as e:
+        fail(str(e))
+
+
+RULES_OPT = typer.Option("threes", "--rules", "-r", help=f"Preset: {', '.join(PRESETS)}.")
+PLAYERS_OPT = typer.Option(4, "--players", "-n", help="Players, 2 to 4.")
+SET_OPT = typer.Option(None, "--set", help="Override a rule parameter, e.g. --set min_ends=2 (repeatable).")
+POLICY_OPT = typer.Option(["greedy"], "--policy", "-p",
+                          help="Policy for every seat, or once per seat in seat order (e.g. hold:until=9).")
+
+

@@ -1,0 +1,104 @@
+"""The engine's named codes: what the kernel's integers mean, for the code outside the engine.
+
+The kernel speaks integers (layout.py); outside simdom/engine/ nobody needs to know that end 1 is R or
+that column 3 of a record is the tile. They use these enums and the named columns that
+:mod:`simdom.engine.api` hands out (``batch.seats["points"]``, ``batch.records["tile"]``).
+Each enum's values are the kernel's own constants, so a change of the integer layout changes here and
+in the kernel only.
+"""
+from __future__ import annotations
+
+from enum import IntEnum
+
+from . import layout as K
+
+
+class _Named(IntEnum):
+    """An integer code with the text used in traces and tables (``label``) and its parser."""
+
+    @property
+    def label(self) -> str:
+        return self._labels()[self]
+
+    @classmethod
+    def _labels(cls) -> dict:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, text: str) -> "_Named":
+        """The member whose label is ``text``; ValueError naming the allowed labels otherwise."""
+        for m in cls:
+            if m.label == text:
+                return m
+        raise ValueError(f"{text!r} is not a {cls.__name__.lower()}; allowed: {', '.join(cls.labels())}")
+
+    @classmethod
+    def labels(cls) -> tuple[str, ...]:
+        return tuple(m.label for m in cls)
+
+
+class End(_Named):
+    """Where a tile goes: the line ends L and R, the spinner's arms U and D, or the lead."""
+
+    L = K.E_L  #: the line's left end (the lead's low half shows here)
+    R = K.E_R  #: the line's right end
+    U = K.E_U  #: the spinner's first arm
+    D = K.E_D  #: the spinner's second arm
+    LEAD = K.E_LEAD  #: the first tile of the deal
+
+    @classmethod
+    def _labels(cls) -> dict:
+        return {cls.L: "L", cls.R: "R", cls.U: "U", cls.D: "D", cls.LEAD: "lead"}
+
+
+class Act(_Named):
+    """A turn's action in a record."""
+
+    PLAY = K.ACT_PLAY  #: a tile placed
+    DRAW = K.ACT_DRAW  #: a tile drawn from the boneyard
+    PASS = K.ACT_PASS  #: the turn passed
+
+    @classmethod
+    def _labels(cls) -> dict:
+        return {cls.PLAY: "play", cls.DRAW: "draw", cls.PASS: "pass"}
+
+
+class DealEnd(_Named):
+    """How a deal ended (RULES.md sections 7 and 12)."""
+
+    PLAYING = K.END_PLAYING  #: not ended yet
+    DOMINO = K.END_DOMINO  #: a player placed the last tile of the hand
+    BLOCKED = K.END_BLOCKED  #: every player passed in turn
+    TARGET = K.END_TARGET  #: a deal of a match, stopped by a placement whose credit won the match
+
+    @classmethod
+    def _labels(cls) -> dict:
+        return {cls.PLAYING: "playing", cls.DOMINO: "domino", cls.BLOCKED: "blocked", cls.TARGET: "target"}
+
+
+class PolicyId(IntEnum):
+    """The kernel's id of each policy family (simdom.policies registers the names and parameters)."""
+
+    RANDOM = K.POL_RANDOM
+    GREEDY = K.POL_GREEDY
+    HEAVY = K.POL_HEAVY
+    HOLD = K.POL_HOLD
+    DEFENSIVE = K.POL_DEFENSIVE
+    ROLLOUT = K.POL_ROLLOUT
+
+
+#: Length of a policy's parameter vector in the kernel.
+N_POLICY_PARAMS = K.N_PARAMS
+#: Named outputs of a batch (see :class:`simdom.engine.api.Batch`).
+SEAT_COLUMNS = K.SEAT_COLS
+DEAL_COLUMNS = K.DEAL_COLS
+RECORD_COLUMNS = K.REC_NAMES
+
+
+class Records(IntEnum):
+    """What a batch records of each deal: nothing, every placement (the moves table), or every action
+    (traces)."""
+
+    NONE = K.REC_NONE
+    PLAYS = K.REC_PLAYS
+    ALL = K.REC_ALL

@@ -1,0 +1,327 @@
+"""One deal held in kernel state and stepped from Python (scripted deals, replays, position analysis).
+
+:class:`DealState` reads the kernel's integer state for its callers: the hands, the open ends, each
+seat's counters (:class:`SeatState`), how the deal ended (:class:`~simdom.engine.codes.DealEnd`);
+nobody outside the engine needs the state's offsets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..policies import Policy, kernel_arrays, parse_policy, seat_policies
+from ..rules import Rules
+from ..tiles import parse_tile, tile_name
+from . import layout as L
+from .aot import run_batch as batch_kernel
+from .api import max_records, output_blocks, root_key
+from .codes import Act, DealEnd, End
+from .tables import compile_rules
+from .work import make_work
+
+
+def _steps():
+    """The just-in-time kernel module (batch.py): the entries that step one deal from Python. The batch
+    path (simulate, measure) does not need it and so imports no numba when the ahead-of-time kernel is
+    built."""
+    from . import batch
+    return batch
+
+
+def check_deal(rules: Rules, hands: Sequence[Sequence[int]], boneyard: Sequence[int], first: int) -> None:
+    """Raise ValueError unless the hands and boneyard are a deal of ``rules`` (RULES.md 2 and 6):
+    every tile of the set exactly once, ``hand_size[n]`` tiles per seat, and the holder of the lead
+    tile (lead = tile:A-B) leading."""
+    n, mp = rules.players, rules.max_pip
+    if len(hands) != n:
+        raise ValueError(f"{len(hands)} hands for {n} players; allowed: one hand per seat")
+    for s, h in enumerate(hands):
+        if len(h) != rules.hand:
+            raise ValueError(f"seat {s} holds {len(h)} tiles; allowed: hand_size[{n}] = {rules.hand}")
+    dealt = [t for h in hands for t in h] + list(boneyard)
+    seen: set[int] = set()
+    for t in dealt:
+        if not 0 <= t < rules.n_tiles:
+            raise ValueError(f"tile index {t} is not in the double-{mp} set")
+        if t in seen:
+            raise ValueError(f"tile {tile_name(t, mp)} is dealt twice; allowed: every tile exactly once")
+        seen.add(t)
+    if len(seen) != rules.n_tiles:
+        missing = " ".join(tile_name(t, mp) for t in range(rules.n_tiles) if t not in seen)
+        raise ValueError(f"tiles missing from the hands and the boneyard: {missing}; allowed: every tile "
+                         f"of the double-{mp} set exactly once")
+    if not 0 <= first < n:
+        raise ValueError(f"first = {first}; allowed: a seat 0..{n - 1}")
+    if rules.lead.startswith("tile:"):
+        lead = parse_tile(rules.lead[5:], mp)
+        holder = next((s for s, h in enumerate(hands) if lead in h), None)
+        if holder is not None and holder != first:
+            raise ValueError(f"lead = {rules.lead}: seat {holder} holds {rules.lead[5:]} and must lead it, "
+                             f"but first = {first}")
+
+
+def _mask_tiles(words: Sequence[int]) -> list[int]:
+    return [w * 64 + b for w in range(2) for b in range(64) if (int(words[w]) >> b) & 1]
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One seat's part of the deal state."""
+
+    hand: tuple[int, ...]        #: tiles in hand (indices, ascending)
+    pips: int                    #: pips in hand
+    points: int                  #: points scored by placements
+    bonus: int                   #: first-double bonus earned
+    end_bonus: int               #: out or block bonus earned (after the deal is settled)
+    scoring_plays: int           #: placements that scored
+    plays: int                   #: tiles placed
+    draws: int                   #: tiles drawn
+    passes: int                  #: turns passed
+    void: frozenset[int]         #: values this seat was seen unable to play (what others know)
+    doubles_dealt: int           #: doubles in the initial hand
+    lost_first_double: bool      #: another seat placed the first double while this seat held a double
+
+    @property
+    def total(self) -> int:
+        return self.points + self.bonus + self.end_bonus
+
+
+class DealState:
+    """One deal held in kernel state, stepped from Python (scripted deals, replays, tests)."""
+
+    def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], boneyard: Sequence[int], first: int):
+        check_deal(rules, hands, boneyard, first)
+        self.rules = rules
+        self._G = compile_rules(rules)
+        self._work = make_work(rules.n_tiles)
+        self._St, self._bone = self._work[0], self._work[1]
+        self._rec = np.zeros((max_records(rules, L.REC_ALL), L.REC_COLS), dtype=np.int32)
+        self._nrec = 0
+        tiles = [t for h in hands for t in h] + list(boneyard)
+        seats = [s for s, h in enumerate(hands) for _ in h] + [-1] * len(boneyard)
+        _steps().setup_hands(self._G, self._St, self._bone, np.array(tiles, dtype=np.int64),
+                             np.array(seats, dtype=np.int64), len(boneyard), first)
+        self.hands0 = [list(h) for h in hands]
+        self.boneyard0 = list(boneyard)
+        self.first = first
+        self.actions: list[dict[str, Any]] = []
+        self.settled = False
+
+    @classmethod
+    def dealt(cls, rules: Rules, seed: int, deal: int) -> "DealState":
+        """Deal number ``deal`` of the run with root ``seed``, as the batch kernel deals it."""
+        work = make_work(rules.n_tiles)
+        St, bone, perm, rng = work[0], work[1], work[2], work[3]
+        _steps().new_deal(compile_rules(rules), St, bone, perm, rng, root_key(seed), deal)
+        hands = [_mask_tiles(St[L.SEAT0 + s * L.SB + L.HAND:][:2]) for s in range(rules.players)]
+        return cls(rules, hands, list(bone[: St[L.BN]]), int(St[L.FIRST]))
+
+    # -- reading the state -----------------------------------------------------------------------
+    def _seat(self, s: int, field: int) -> int:
+        return int(self._St[L.SEAT0 + s * L.SB + field])
+
+    def hand(self, s: int) -> list[int]:
+        base = L.SEAT0 + s * L.SB + L.HAND
+        return _mask_tiles(self._St[base:base + 2])
+
+    def seat(self, s: int) -> SeatState:
+        """Seat ``s``'s hand and counters."""
+        void = self._seat(s, L.VOID)
+        return SeatState(tuple(self.hand(s)), self._seat(s, L.HPIPS), self._seat(s, L.PTS), self._seat(s, L.BON),
+                         self._seat(s, L.EB), self._seat(s, L.SPLAYS), self._seat(s, L.PLAYS),
+                         self._seat(s, L.DRAWS), self._seat(s, L.PASSES),
+                         frozenset(v for v in range(self.rules.max_pip + 1) if (void >> v) & 1),
+                         self._seat(s, L.DDEALT), bool(self._seat(s, L.LOSTFD)))
+
+    @property
+    def turn(self) -> int:
+        """The seat to act."""
+        return int(self._St[L.TURN])
+
+    @property
+    def move_number(self) -> int:
+        """Tiles placed so far (the next placement is move ``move_number + 1``)."""
+        return int(self._St[L.NPL])
+
+    @property
+    def ended(self) -> DealEnd | None:
+        e = DealEnd(int(self._St[L.ENDED]))
+        return None if e == DealEnd.PLAYING else e
+
+    @property
+    def first_double(self) -> tuple[int, int] | None:
+        """(move number, seat) of the deal's first double, or None while none is placed."""
+        m = int(self._St[L.FD_MOVE])
+        return (m, int(self._St[L.FD_SEAT])) if m else None
+
+    @property
+    def boneyard_left(self) -> int:
+        """Tiles still in the boneyard (the reserve included)."""
+        return int(self._St[L.BN] - self._St[L.BTOP])
+
+    def played(self) -> list[int]:
+        """The tiles on the layout."""
+        return _mask_tiles(self._St[L.PLAYED:L.PLAYED + 2])
+
+    def ends(self) -> dict[str, int]:
+        """The open ends and their values; arms only when open."""
+        n = 0 if self._St[L.NPL] == 0 else (4 if self._St[L.SPIN] >= 0 and self._St[L.ARMS] else 2)
+        return {End(e).label: int(self._St[L.EV + e]) for e in range(n)}
+
+    def counted(self) -> tuple[int, int]:
+        """(k, S): the counted ends and their sum (RULES.md 3)."""
+        k, s = _steps().step_counted(self._G, self._St)
+        return int(k), int(s)
+
+    def arms_used(self) -> tuple[bool, bool]:
+        return bool(self._St[L.USED]), bool(self._St[L.USED + 1])
+
+    # -- stepping ----------------------------------------------------------------------------------
+    def _log(self, start: int) -> None:
+        mp = self.rules.max_pip
+        for r in self._rec[start:self._nrec]:
+            seat, act, t, e, pts, bonus = (int(x) for x in r[1:7])
+            if act == Act.DRAW:
+                self.actions.append({"seat": seat, "act": "draw", "tile": tile_name(t, mp)})
+            elif act == Act.PASS:
+                self.actions.append({"seat": seat, "act": "pass"})
+            else:
+                self.actions.append({"seat": seat, "act": "play", "tile": tile_name(t, mp),
+                                     "end": End(e).label, "points": pts, "bonus": bonus})
+
+    def advance(self) -> list[tuple[int, End]]:
+        """Play forced draws and passes; return the legal (tile, end) moves of the seat to act
+        (empty when the deal has ended)."""
+        mv_t, mv_e = self._work[4], self._work[5]
+        start = self._nrec
+        n, self._nrec = _steps().step_advance(self._G, self._St, self._bone, mv_t, mv_e, self._rec, self._nrec,
+                                              L.REC_ALL, 0)
+        self._log(start)
+        return [(int(mv_t[i]), End(int(mv_e[i]))) for i in range(n)]
+
+    def legal(self) -> list[tuple[int, End]]:
+        mv_t, mv_e = self._work[4], self._work[5]
+        n = _steps().step_legal(self._G, self._St, self.turn, mv_t, mv_e)
+        return [(int(mv_t[i]), End(int(mv_e[i]))) for i in range(n)]
+
+    def play(self, tile: int, end: int) -> tuple[int, int, int, int]:
+        """The seat to act places ``tile`` on ``end`` (must be legal). Returns (points, bonus, k, S)."""
+        moves = self.advance()
+        if (tile, end) not in moves:
+            mp = self.rules.max_pip
+            allowed = ", ".join(f"{tile_name(t, mp)} {e.label}" for t, e in moves) or "none (deal over)"
+            raise ValueError(f"seat {self.turn}: {tile_name(tile, mp)} {End(end).label} is not a legal move; "
+                             f"allowed: {allowed}")
+        s = self.turn
+        pts, bonus, k, ssum = _steps().step_place(self._G, self._St, s, tile, int(end))
+        self._rec[self._nrec] = (0, s, Act.PLAY, tile, int(end), pts, bonus, k, ssum)
+        self._nrec += 1
+        self._log(self._nrec - 1)
+        return int(pts), int(bonus), int(k), int(ssum)
+
+    def snapshot(self) -> tuple:
+        """An opaque copy of the deal's progress, for :meth:`restore` (try a move, then undo it)."""
+        return self._St.copy(), self._nrec, len(self.actions), self.settled
+
+    def restore(self, snap: tuple) -> None:
+        St, self._nrec, n_actions, self.settled = snap
+        self._St[:] = St
+        del self.actions[n_actions:]
+
+    def copy(self) -> "DealState":
+        """An independent copy of the deal at this point."""
+        new = DealState.__new__(DealState)
+        new.__dict__.update(self.__dict__)
+        new._work = tuple(w.copy() if isinstance(w, np.ndarray) else tuple(x.copy() for x in w)
+                          for w in self._work)
+        new._St, new._bone = new._work[0], new._work[1]
+        new._rec = self._rec.copy()
+        new.actions = list(self.actions)
+        new.hands0 = [list(h) for h in self.hands0]
+        return new
+
+    def set_hidden(self, hands: dict[int, Sequence[int]], boneyard: Sequence[int]) -> None:
+        """Give the seats of ``hands`` these tiles (their hand counts change with them) and make
+        ``boneyard`` the tiles still to draw, top first (another world of what a seat cannot see)."""
+        for s, tiles in hands.items():
+            self.set_hand(s, tiles)
+        top, bn = int(self._St[L.BTOP]), int(self._St[L.BN])
+        if len(boneyard) != bn - top:
+            raise ValueError(f"{len(boneyard)} tiles for a boneyard of {bn - top}")
+        self._bone[top:bn] = list(boneyard)
+
+    def set_hand(self, s: int, tiles: Sequence[int]) -> None:
+        """Seat ``s`` now holds exactly ``tiles`` (count and pips follow)."""
+        base = L.SEAT0 + s * L.SB
+        words = [0, 0]
+        for t in tiles:
+            words[t >> 6] |= 1 << (t & 63)
+        self._St[base + L.HAND:base + L.HAND + 2] = np.array(words, dtype=np.uint64).view(np.int64)
+        self._St[base + L.HCNT] = len(tiles)
+        self._St[base + L.HPIPS] = sum(int(self._G[3][t]) for t in tiles)
+
+    def choice(self, policy: "str | Policy", key: int) -> tuple[int, End]:
+        """The move ``policy`` chooses for the seat to act among :meth:`legal`, with random streams
+        seeded by ``key`` (a policy never changes the state: tests check it with :meth:`snapshot`)."""
+        from .kpolicies import choose_entry
+        from .work import make_scratch
+        moves = self.advance()
+        if not moves:
+            raise ValueError("the deal is over: no move to choose")
+        ids, par = kernel_arrays([parse_policy(policy)])
+        mv_t, mv_e = self._work[4], self._work[5]
+        for i, (t, e) in enumerate(moves):
+            mv_t[i], mv_e[i] = t, int(e)
+        streams = np.random.default_rng(key).integers(0, 2**63, size=L.N_STREAMS, dtype=np.uint64)
+        i = int(choose_entry(self._G, self._St, self.turn, ids[0], par[0], streams, mv_t, mv_e, len(moves),
+                             make_scratch(self.rules.n_tiles)))
+        return moves[i]
+
+    def score_of(self, tile: int, end: int) -> tuple[int, int]:
+        """(points, bonus) the seat to act would earn with this move; the state is left unchanged."""
+        snap = self.snapshot()
+        pts, bonus, _, _ = self.play(tile, end)
+        self.restore(snap)
+        return pts, bonus
+
+    def play_out(self, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int = 0) -> None:
+        """Continue to the end of the deal with the given policies (policy streams from seed, deal)."""
+        pols = seat_policies(policies, self.rules.players)
+        ids, par = kernel_arrays(pols)
+        seat, deal_out = output_blocks(1, self.rules.players)
+        rec = np.zeros((max_records(self.rules, L.REC_ALL), L.REC_COLS), dtype=np.int32)
+        n = batch_kernel()(self._G, ids, par, root_key(seed), deal, 1, seat, deal_out, rec, L.REC_ALL, self._work,
+                           False)
+        start = self._nrec
+        self._rec[start:start + n] = rec[:n]
+        self._nrec += n
+        self._log(start)
+        self.settled = True
+
+    def settle(self) -> None:
+        if self.ended and not self.settled:
+            _steps().step_finish(self._G, self._St)
+            self.settled = True
+
+    def totals(self) -> list[int]:
+        return [self.seat(s).total for s in range(self.rules.players)]
+
+    def record(self, seed: Any = None, deal: int = 0) -> dict[str, Any]:
+        """The deal in the trace format of RULES.md section 11 (``end`` null while unfinished)."""
+        self.settle()
+        mp = self.rules.max_pip
+        ended = self.ended
+        return {
+            "rules": self.rules.to_dict(),
+            "deal": deal,
+            "seed": seed,
+            "first": self.first,
+            "hands": [[tile_name(t, mp) for t in h] for h in self.hands0],
+            "boneyard": [tile_name(t, mp) for t in self.boneyard0],
+            "actions": list(self.actions),
+            "end": ended.label if ended else None,
+            "end_bonus": [self.seat(s).end_bonus for s in range(self.rules.players)],
+            "totals": self.totals(),
+        }
