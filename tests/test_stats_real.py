@@ -84,7 +84,7 @@ def simdom_run(tmp: Path, text: str, deals: int, seed: int, name: str) -> Result
 def small_runs(res: Results, reps: int, deals: int = DEALS):
     """``reps`` independent small runs of ``deals`` deals each, in memory."""
     unused = ["draws", "passes", "pips_left", "went_out", "doubles_dealt", "spinner_move", "spinner_seat", "end_bonus"]
-    df = res.deals.drop(unused).collect()
+    df = res.deals.drop(unused, strict=False).collect()
     manifest = res.manifest.model_copy(update={"deals": deals})
     for i, part in enumerate(df.with_columns(_rep=pl.col("deal") // deals).partition_by("_rep", maintain_order=True)):
         if i == reps:
