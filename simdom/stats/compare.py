@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simdom import present as P
+
 from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.io import Results, ResultsError
 from simdom.stats.moments import ROWS, cluster_sums, influence, se_of, wide
@@ -140,14 +142,15 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
         pooled = g.filter(pl.col("stratum") == ALL)
         if pooled.is_empty() or pooled["diff"][0] is None or g.height < 2:
             continue
-        sign = np.sign(pooled["diff"][0])
-        flip = g.filter((pl.col("stratum") != ALL) & (pl.col("diff").sign() == -sign) & (pl.col("diff") != 0))
-        if sign != 0 and flip.height:
-            sure = flip.filter((pl.col("diff_lo") > 0) | (pl.col("diff_hi") < 0))["stratum"].to_list()
-            notes.append(f"{pair}, {metric}: pooled over policies A - B is {'+' if sign > 0 else '-'}, but for "
-                         f"{', '.join(flip['stratum'].to_list())} it has the opposite sign"
-                         + (f" (clearly so for {', '.join(sure)})" if sure else "")
-                         + ": the pooled figure mixes policies; read the per-policy rows (Simpson's paradox)")
+        d0 = pooled["diff"][0]
+        flip = g.filter((pl.col("stratum") != ALL) & (pl.col("diff").sign() == -np.sign(d0)) & (pl.col("diff") != 0))
+        if d0 != 0 and flip.height:
+            p0 = pooled.row(0, named=True)
+            each = ", ".join(f"{r['stratum']} {P.est(r['diff'], r['diff_lo'], r['diff_hi'], signed=True)}"
+                             for r in flip.iter_rows(named=True))
+            notes.append(f"Simpson's paradox in {pair}, {metric}: pooled over the policies, A - B = "
+                         f"{P.est(d0, p0['diff_lo'], p0['diff_hi'], signed=True)}, but for {each} the sign is the "
+                         "opposite: the pooled figure mixes policies; read the per-policy rows.")
     notes.insert(0, f"A = {a.name}, B = {b.name}; diff = A - B, paired by deal where the sides share deals; "
                     f"95% intervals clustered by deal; p-values two-sided, Holm-adjusted over the "
                     f"{int(table['p_value'].is_not_null().sum())} comparisons (p_holm)")

@@ -44,14 +44,16 @@ def doubles_answer(res: Results, wanted: list[str]) -> P.Answer:
     if "by-move" in wanted:
         bm = by_move_table(res)
         data["by-move"] = bm.to_dicts()
-        first = bm.filter(pl.col("arm") == res.arm_names[0]).sort("share", descending=True)
+        arms = [a for a in res.arm_names if a in set(bm["arm"])]
+        first = bm.filter(pl.col("arm") == arms[0]).sort("share", descending=True) if arms else bm
         if first.height:
             top = first.row(0, named=True)
-            ans.sentences.append(f"In arm {top['arm']} the first double is placed most often at move {top['move']} "
-                                 f"({P.ci(top['share'], top['share_lo'], top['share_hi'], pct=True)} of deal-plays).")
-        ans.add(P.Table("First double by move number (share of deal-plays)", bm.to_dicts(), [
-            P.Col("arm"), P.Col("move", "move", "int"), P.Col("share", "share %", "pct"), P.Col("bonus", "bonus", "num"),
-            P.Col("taker_win_rate", "taker win %", "pct"), P.Col("deal_plays", "deal-plays", "int")], 2))
+            ans.sentences.append(f"In arm {top['arm']} the first double falls most often at move {top['move']}: "
+                                 f"{P.ci(top['share'], top['share_lo'], top['share_hi'], pct=True, level=None)} "
+                                 "of the deal-plays.")
+        ans.add(P.Table("First double by move number: share of deal-plays, % (95% CI)", by_move_rows(bm, arms),
+                        [P.Col("move", "move", "int"), P.Col("bonus", "bonus", "num"),
+                         *[P.Col(f"share@{a}", a, "pct") for a in arms]], 2))
     if "taker" in wanted:
         tk = taker_table(res)
         data["taker"] = tk.to_dicts()
@@ -68,6 +70,17 @@ def doubles_answer(res: Results, wanted: list[str]) -> P.Answer:
     ans.notes.append(clusters_note([res]))
     ans.data = data.get(wanted[0], []) if len(wanted) == 1 else data
     return ans
+
+
+def by_move_rows(bm: pl.DataFrame, arms: list[str]) -> list[dict]:
+    """One row per move number with each arm's share side by side (``share@ARM``, ``_lo``, ``_hi``)."""
+    rows: dict[int, dict] = {}
+    for r in bm.iter_rows(named=True):
+        row = rows.setdefault(r["move"], {"move": r["move"], "bonus": None})
+        row["bonus"] = row["bonus"] if r["bonus"] is None else r["bonus"]
+        for k in ("", "_lo", "_hi"):
+            row[f"share@{r['arm']}{k}"] = r[f"share{k}"]
+    return [rows[m] for m in sorted(rows)]
 
 
 METRIC_LABEL = {"scoring_rate": ("scoring %", True), "points_per_placement": ("pts/tile", False),
@@ -98,11 +111,14 @@ def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answe
             label, pct = METRIC_LABEL[metric]
             name = label.replace(" %", "")
             where = f"{pair}: " if df["pair"].n_unique() > 1 else ""
+            k = 100 if pct else 1
+            unit = "%" if pct else ""
+            diff = P.ci(k * r["diff"], k * r["diff_lo"], k * r["diff_hi"], signed=True,
+                        unit="percentage points" if pct else "")
             ans.sentences.append(
-                f"{where}{name}: A {P.rounded(r['a'], r['a_lo'], r['a_hi'], pct=pct)}{'%' if pct else ''} against B "
-                f"{P.rounded(r['b'], r['b_lo'], r['b_hi'], pct=pct)}{'%' if pct else ''}, A - B = "
-                f"{P.ci(r['diff'], r['diff_lo'], r['diff_hi'], pct=pct, signed=True)}"
-                f"{' percentage points' if pct else ''} ({P.p_clause(r['p_holm'], 'Holm-adjusted p')}).")
+                f"{where}{name}: A {P.rounded(r['a'], r['a_lo'], r['a_hi'], pct=pct)}{unit} against B "
+                f"{P.rounded(r['b'], r['b_lo'], r['b_hi'], pct=pct)}{unit}, A - B = {diff} "
+                f"({P.p_clause(r['p_holm'], 'Holm-adjusted p')}).")
     ans.sentences += [n for n in notes if "Simpson" in n]
     several = df["pair"].n_unique() > 1
     cols = ([P.Col("pair", "arms")] if several else []) + [
