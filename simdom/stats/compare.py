@@ -137,6 +137,7 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
                 n_rows = W["plays"].sum(axis=0) if metric == "scoring_rate" else W[ROWS].sum(axis=0)
                 rows.append(_row(metric, pair, stratum, *est[metric], n_rows, G))
     table = pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None))
+    table = table.filter(pl.col("a").is_not_null() | pl.col("b").is_not_null())  # undefined on both sides
     table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy())))
     for (pair, metric), g in table.group_by(["pair", "metric"], maintain_order=True):
         pooled = g.filter(pl.col("stratum") == ALL)
