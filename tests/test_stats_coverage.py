@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from coverage import Hits, rejections
+from coverage_study import Hits, rejections
 from simdom.stats.compare import compare_table
 from simdom.stats.distribution import points_distribution
 from simdom.stats.estimators import wilson

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from coverage import Hits, rejections
+from coverage_study import Hits, rejections
 from simdom.stats.distribution import points_distribution
 from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables
 from simdom.stats.estimators import wilson

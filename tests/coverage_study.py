@@ -1,4 +1,4 @@
-"""Helpers of the coverage studies (tests/test_stats_coverage.py, tests/test_stats_real.py): count, per
+"""Helpers of the coverage studies (named so as not to shadow the `coverage` package numba looks for) (tests/test_stats_coverage.py, tests/test_stats_real.py): count, per
 kind of interval, how often the printed 95% interval holds the truth."""
 from __future__ import annotations
 
