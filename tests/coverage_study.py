@@ -1,5 +1,6 @@
-"""Helpers of the coverage studies (named so as not to shadow the `coverage` package numba looks for) (tests/test_stats_coverage.py, tests/test_stats_real.py): count, per
-kind of interval, how often the printed 95% interval holds the truth."""
+"""Helpers of the coverage studies (tests/test_stats_coverage.py, tests/test_stats_real.py): count, per
+kind of interval, how often the printed 95% interval holds the truth. (Not named coverage.py: that
+would shadow the coverage package numba imports.)"""
 from __future__ import annotations
 
 from collections import defaultdict
