@@ -67,15 +67,20 @@ def families(res: Results) -> list[Family]:
     return out
 
 
-def _stratum_col(fam: Family) -> pl.Expr:
-    return (pl.col("player").cast(pl.String) if fam.kind == "policy" else pl.col("policy")).alias("_stratum")
+def family_sums(res: Results) -> pl.DataFrame:
+    """Per-cluster sums of points and wins by arm, player and policy: one pass over the rows serves every
+    family of the folder."""
+    return cluster_sums(res.deals, ["arm", "player", "policy"], {"points": pl.col("points"), "win": pl.col("win")},
+                        res.block)
 
 
-def paired_table(res: Results, fam: Family) -> pl.DataFrame:
+def paired_table(res: Results, fam: Family, sums: pl.DataFrame | None = None) -> pl.DataFrame:
     """One row per (stratum, arm): mean points and win rate with intervals, and the paired differences
-    against the baseline arm with interval, p-value and the family's Holm-adjusted p-value."""
-    lf = res.deals.filter(pl.col("arm").is_in(fam.arms)).with_columns(_stratum_col(fam))
-    sums = cluster_sums(lf, ["arm", "_stratum"], {"points": pl.col("points"), "win": pl.col("win")}, res.block)
+    against the baseline arm with interval, p-value and the family's Holm-adjusted p-value.
+    ``sums``: :func:`family_sums` of ``res``, when several families share it."""
+    sums = family_sums(res) if sums is None else sums
+    sums = sums.filter(pl.col("arm").is_in(fam.arms)).with_columns(
+        _stratum=pl.col("player").cast(pl.String) if fam.kind == "policy" else pl.col("policy"))
     rows = []
     for label, key in fam.strata:
         s = sums.filter(pl.col("_stratum") == key)

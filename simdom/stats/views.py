@@ -8,10 +8,10 @@ import polars as pl
 
 from simdom import present as P
 from simdom.stats.estimators import holm
-from simdom.stats.families import ADJUSTMENT, Family, change_phrase, families, paired_table
+from simdom.stats.families import ADJUSTMENT, Family, families, family_sums, paired_table
 from simdom.stats.io import Results
-from simdom.stats.words import others
 from simdom.stats.tables import CONDITIONAL, RESULTS_KEY, default_by, moves_table, stats_table
+from simdom.stats.words import change_phrase, others
 
 BY_HEADER = {"arm": "arm", "policy": "policy", "seat": "seat", "player": "player", "rotation": "rot",
              "turn": "turn", "first_seat": "leader seat", "leader": "leads", RESULTS_KEY: "results"}
@@ -83,9 +83,12 @@ def _family_tables(results: Sequence[Results], ans: P.Answer) -> tuple[list[P.Ta
     tables, frames = [], []
     for r in results:
         fams = families(r)
+        if not fams:
+            continue
+        sums = family_sums(r)
         pol = [f for f in fams if f.kind == "policy"]
         for fam in pol:
-            pt = paired_table(r, fam)
+            pt = paired_table(r, fam, sums)
             frames.append(pt)
             where = f"{r.arm(fam.baseline).get('preset') or fam.baseline}, against arm {fam.baseline}: " \
                 if len(pol) > 1 else ""
@@ -95,7 +98,7 @@ def _family_tables(results: Sequence[Results], ans: P.Answer) -> tuple[list[P.Ta
             tables.append(P.Table(f"{r.name}: player {fam.focal} against arm {fam.baseline}, paired "
                                   f"(p: {ADJUSTMENT}, {n} tests)", pt.filter(pl.col("arm") != fam.baseline).to_dicts(),
                                   [P.Col("arm"), *_diff_cols()], 1))
-        rules = [paired_table(r, f).filter(pl.col("arm") != f.baseline) for f in fams if f.kind == "rules"]
+        rules = [paired_table(r, f, sums).filter(pl.col("arm") != f.baseline) for f in fams if f.kind == "rules"]
         if rules:
             pt = pl.concat(rules)
             pt = pt.with_columns(points_diff_p_holm=pl.Series(holm(pt["points_diff_p"].to_numpy())),
