@@ -72,6 +72,32 @@ def _winner_sentences(df: pl.DataFrame, res: Results) -> list[str]:
     return out
 
 
+def rules_sentence(r: Results, fam: Family, full: pl.DataFrame, adjusted: pl.DataFrame) -> list[str]:
+    """Arms that differ only in their rules: the strongest policy's win rate in the first arm and its
+    paired change in each other arm (percentage points, Holm-adjusted over the folder's rules families)."""
+    base = full.filter(pl.col("arm") == fam.baseline).sort("win_rate", descending=True)
+    if base.height < 2:
+        return []
+    top, rest = base.row(0, named=True), [p for p in base["stratum"].to_list()[1:]]
+    adj = adjusted.filter(pl.col("stratum") == top["stratum"], pl.col("baseline") == fam.baseline)
+    rows = list(adj.iter_rows(named=True))
+    if not rows:
+        return []
+    worst = max(x["win_diff_p_holm"] for x in rows)
+    head = (f"Against {' and '.join(rest)}, {top['stratum']} wins "
+            f"{P.ci(top['win_rate'], top['win_rate_lo'], top['win_rate_hi'], pct=True)} of the deals in {fam.baseline}")
+    if len(rows) == 1:
+        x = rows[0]
+        d = P.ci(100 * x["win_diff"], 100 * x["win_diff_lo"], 100 * x["win_diff_hi"], signed=True,
+                 unit="percentage points")
+        return [f"{head}; paired against that, its win rate changes in {x['arm']} by {d} "
+                f"({P.p_clause(worst, 'Holm-adjusted p')})."]
+    parts = [f"{P.est(100 * x['win_diff'], 100 * x['win_diff_lo'], 100 * x['win_diff_hi'], signed=True)} in {x['arm']}"
+             for x in rows]
+    return [f"{head}; paired against that, its win rate changes by, in percentage points (95% CI): "
+            f"{', '.join(parts)} (largest {P.p_clause(worst, 'Holm-adjusted p')})."]
+
+
 def _diff_cols() -> list[P.Col]:
     return [P.Col("points_diff", "Δ points", "diff"), P.Col("points_diff_p_holm", "p", "p"),
             P.Col("win_diff", "Δ win %", "pctdiff"), P.Col("win_diff_p_holm", "p", "p")]
@@ -98,18 +124,16 @@ def _family_tables(results: Sequence[Results], ans: P.Answer) -> tuple[list[P.Ta
             tables.append(P.Table(f"{r.name}: player {fam.focal} against arm {fam.baseline}, paired "
                                   f"(p: {ADJUSTMENT}, {n} tests)", pt.filter(pl.col("arm") != fam.baseline).to_dicts(),
                                   [P.Col("arm"), *_diff_cols()], 1))
-        rules = [paired_table(r, f, sums).filter(pl.col("arm") != f.baseline) for f in fams if f.kind == "rules"]
+        full = [(f, paired_table(r, f, sums)) for f in fams if f.kind == "rules"]
+        rules = [t.filter(pl.col("arm") != f.baseline) for f, t in full]
         if rules:
             pt = pl.concat(rules)
             pt = pt.with_columns(points_diff_p_holm=pl.Series(holm(pt["points_diff_p"].to_numpy())),
                                  win_diff_p_holm=pl.Series(holm(pt["win_diff_p"].to_numpy())))
             frames.append(pt)
-            pairs = sorted({(x["baseline"], x["arm"]) for x in pt.iter_rows(named=True)}, key=str)
-            ans.sentences.append(
-                f"{r.name}: {len(pairs)} arm{'s' if len(pairs) > 1 else ''} differ from another only in the rules "
-                f"({', '.join(f'{arm} vs {base}' for base, arm in pairs[:3])}{', ...' if len(pairs) > 3 else ''}); "
-                "each policy's win rate is compared paired, policy by policy, in the last table (points "
-                "differ in scale between rule sets: --format json has them).")
+            if not pol:  # the policy families answer first; these sentences only when there are none
+                for f, t in full[:3]:
+                    ans.sentences += rules_sentence(r, f, t, pt)
             tables.append(P.Table(f"{r.name}: arms that differ only in the rules, each policy against the first "
                                   f"arm (paired; p: {ADJUSTMENT}, {int(pt['points_diff_p'].is_not_nan().sum())} tests)",
                                   pt.to_dicts(), [P.Col("stratum", "policy"), P.Col("arm"),
