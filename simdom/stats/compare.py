@@ -49,6 +49,11 @@ def _skill_policy(res: Results, strong: str | None) -> str | None:
     return None if strong or not cands else sorted(cands)[0]
 
 
+def side_names(a: Results, b: Results) -> tuple[str, str]:
+    """How to name the two sides: their names, or their folders when the names are the same."""
+    return (a.name, b.name) if a.name != b.name else (f"{a.name} ({a.path})", f"{b.name} ({b.path})")
+
+
 def arm_pairs(a: Results, b: Results) -> list[tuple[str, str]]:
     """The arms compared: one against one, or the arms of the same name; otherwise refused."""
     na, nb = a.arm_names, b.arm_names
@@ -144,15 +149,20 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
         if pooled.is_empty() or pooled["diff"][0] is None or g.height < 2:
             continue
         d0 = pooled["diff"][0]
+        p0 = pooled.row(0, named=True)
+        clear = (pl.col("diff_lo") > 0) | (pl.col("diff_hi") < 0)
         flip = g.filter((pl.col("stratum") != ALL) & (pl.col("diff").sign() == -np.sign(d0)) & (pl.col("diff") != 0))
+        pooled_clear = p0["diff_lo"] is not None and (p0["diff_lo"] > 0 or p0["diff_hi"] < 0)
+        if not pooled_clear:
+            flip = flip.filter(clear)  # both within noise: no reversal to report
         if d0 != 0 and flip.height:
-            p0 = pooled.row(0, named=True)
             each = ", ".join(f"{r['stratum']} {P.est(r['diff'], r['diff_lo'], r['diff_hi'], signed=True)}"
                              for r in flip.iter_rows(named=True))
             notes.append(f"Simpson's paradox in {pair}, {metric}: pooled over the policies, A - B = "
                          f"{P.est(d0, p0['diff_lo'], p0['diff_hi'], signed=True)}, but for {each} the sign is the "
                          "opposite: the pooled figure mixes policies; read the per-policy rows.")
-    notes.insert(0, f"A = {a.name}, B = {b.name}; diff = A - B, paired by deal where the sides share deals; "
+    na, nb = side_names(a, b)
+    notes.insert(0, f"A = {na}, B = {nb}; diff = A - B, paired by deal where the sides share deals; "
                     f"95% intervals clustered by deal; p-values two-sided, Holm-adjusted over the "
                     f"{int(table['p_value'].is_not_null().sum())} comparisons (p_holm)")
     for side, res, sp in zip(SIDES, (a, b), skill):

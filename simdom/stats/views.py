@@ -118,6 +118,7 @@ def _family_tables(results: Sequence[Results], ans: P.Answer) -> tuple[list[P.Ta
             frames.append(pt)
             where = f"{r.arm(fam.baseline).get('preset') or fam.baseline}, against arm {fam.baseline}: " \
                 if len(pol) > 1 else ""
+            where = (f"{r.name}: " if len(results) > 1 else "") + where
             ans.sentences += [where + s_[0].lower() + s_[1:] if where else s_
                               for s_ in family_sentences(r, fam, pt)]
             n = int(pt["points_diff_p"].is_not_nan().sum())
@@ -133,7 +134,8 @@ def _family_tables(results: Sequence[Results], ans: P.Answer) -> tuple[list[P.Ta
             frames.append(pt)
             if not pol:  # the policy families answer first; these sentences only when there are none
                 for f, t in full[:3]:
-                    ans.sentences += rules_sentence(r, f, t, pt)
+                    ans.sentences += [(f"{r.name}: " if len(results) > 1 else "") + x
+                                      for x in rules_sentence(r, f, t, pt)]
             tables.append(P.Table(f"{r.name}: arms that differ only in the rules, each policy against the first "
                                   f"arm (paired; p: {ADJUSTMENT}, {int(pt['points_diff_p'].is_not_nan().sum())} tests)",
                                   pt.to_dicts(), [P.Col("stratum", "policy"), P.Col("arm"),

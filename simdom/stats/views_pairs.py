@@ -91,7 +91,7 @@ HEADLINE = ("skill_gap", "seat_advantage", "blocked_share", "scoring_rate")
 
 
 def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answer:
-    from simdom.stats.compare import ALL, compare_table
+    from simdom.stats.compare import ALL, compare_table, side_names
 
     df, notes = compare_table(a, b, strong)
     ans = P.Answer(data=df.to_dicts())
@@ -102,29 +102,35 @@ def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answe
                      "A": P.rounded(r["a"], r["a_lo"], r["a_hi"], pct=pct),
                      "B": P.rounded(r["b"], r["b_lo"], r["b_hi"], pct=pct),
                      "A - B": P.est(r["diff"], r["diff_lo"], r["diff_hi"], pct=pct, signed=True)})
-    for pair in df["pair"].unique(maintain_order=True):
-        for metric in HEADLINE:
-            d = df.filter((pl.col("pair") == pair) & (pl.col("metric") == metric) & (pl.col("stratum") == ALL))
-            if d.is_empty() or d["diff"][0] is None:
-                continue
+    pairs = df["pair"].unique(maintain_order=True).to_list()
+    for metric in HEADLINE:
+        label, pct = METRIC_LABEL[metric]
+        name, k = label.replace(" %", ""), (100 if pct else 1)
+        unit = "%" if pct else ""
+        d = df.filter((pl.col("metric") == metric) & (pl.col("stratum") == ALL) & pl.col("diff").is_not_null())
+        if d.is_empty():
+            continue
+        if len(pairs) == 1:
             r = d.row(0, named=True)
-            label, pct = METRIC_LABEL[metric]
-            name = label.replace(" %", "")
-            where = f"{pair}: " if df["pair"].n_unique() > 1 else ""
-            k = 100 if pct else 1
-            unit = "%" if pct else ""
             diff = P.ci(k * r["diff"], k * r["diff_lo"], k * r["diff_hi"], signed=True,
                         unit="percentage points" if pct else "")
             ans.sentences.append(
-                f"{where}{name}: A {P.rounded(r['a'], r['a_lo'], r['a_hi'], pct=pct)}{unit} against B "
+                f"{name}: A {P.rounded(r['a'], r['a_lo'], r['a_hi'], pct=pct)}{unit} against B "
                 f"{P.rounded(r['b'], r['b_lo'], r['b_hi'], pct=pct)}{unit}, A - B = {diff} "
                 f"({P.p_clause(r['p_holm'], 'Holm-adjusted p')}).")
+            continue
+        parts = [f"{P.est(k * r['diff'], k * r['diff_lo'], k * r['diff_hi'], signed=True)} in {r['pair']}"
+                 for r in d.iter_rows(named=True)]
+        smallest = min((r["p_holm"] for r in d.iter_rows(named=True) if r["p_holm"] is not None), default=None)
+        ans.sentences.append(f"{name}, A - B{' in percentage points' if pct else ''} (95% CI): {', '.join(parts)} "
+                             f"(smallest {P.p_clause(smallest, 'Holm-adjusted p')}).")
     ans.sentences += [n for n in notes if "Simpson" in n]
     several = df["pair"].n_unique() > 1
     cols = ([P.Col("pair", "arms")] if several else []) + [
         P.Col("what", "measure"), P.Col("A", "A", align="right"), P.Col("B", "B", align="right"),
         P.Col("A - B", "A - B (95% CI)", align="right"), P.Col("p_holm", "p (Holm)", "p")]
-    ans.add(P.Table(f"{a.name} (A) against {b.name} (B)", rows, cols, 2 if several else 1))
+    na, nb = side_names(a, b)
+    ans.add(P.Table(f"{na} (A) against {nb} (B)", rows, cols, 2 if several else 1))
     ans.notes += [n for n in notes if "Simpson" not in n]
     ans.notes.append("Shares and their differences in percent (percentage points); indented rows: one policy only.")
     return ans
