@@ -19,8 +19,13 @@ class Backend(str, Enum):
 
 
 class _Rate(ProgressColumn):
+    def __init__(self, unit: str = "deals") -> None:
+        super().__init__()
+        self.unit = unit
+
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed:,.0f} deals/s" if task.speed else "- deals/s", style="progress.data.speed")
+        return Text(f"{task.speed:,.0f} {self.unit}/s" if task.speed else f"- {self.unit}/s",
+                    style="progress.data.speed")
 
 
 class _Done(ProgressColumn):
@@ -48,18 +53,24 @@ def summary_table(summary) -> Table:
     bases = sorted({plan.arm_names[plan.baseline(a)] for a in range(len(plan.arm_names))},
                    key=plan.arm_names.index)
     several = len(summary.plan.arm_names) > 1
-    title = f"{summary.plan.deals:,} deals x {summary.plan.rotations} rotation(s); mean per deal ± 95% interval"
+    match = plan.unit == "match"
+    units = "matches" if match else "deals"
+    if match:
+        title = (f"{plan.deals:,} matches x {plan.rotations} rotation(s), {summary.played:,} deals; per match: the "
+                 "side's final score and match win % ± 95% interval")
+    else:
+        title = f"{plan.deals:,} deals x {plan.rotations} rotation(s); mean per deal ± 95% interval"
     if several:
-        title += (f"; Δ: paired difference against arm {bases[0]} on the same deals" if len(bases) == 1 else
+        title += (f"; Δ: paired difference against arm {bases[0]} on the same {units}" if len(bases) == 1 else
                   f"; Δ: paired difference against the first arm with the same rules ({', '.join(bases)}) "
-                  "on the same deals")
+                  f"on the same {units}")
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     t.add_column("arm", no_wrap=True)
     t.add_column("policy (players)", no_wrap=True)
-    t.add_column("points", justify="right", no_wrap=True)
-    t.add_column("win %", justify="right", no_wrap=True)
+    t.add_column("final score" if match else "points", justify="right", no_wrap=True)
+    t.add_column("match win %" if match else "win %", justify="right", no_wrap=True)
     if several:
-        t.add_column("Δ points", justify="right", no_wrap=True)
+        t.add_column("Δ score" if match else "Δ points", justify="right", no_wrap=True)
         t.add_column("Δ win %", justify="right", no_wrap=True)
     for r in rows:
         cells = [r.arm, f"{r.policy} ({','.join(map(str, r.players))})", _pm(r.points), _pm(r.win, 100, 1)]
@@ -84,6 +95,11 @@ def headlines(summary) -> list[str]:
             continue
         dp, hp = r.d_points.value, (r.d_points.hi - r.d_points.lo) / 2
         dw, hw = r.d_win.value, (r.d_win.hi - r.d_win.lo) / 2
+        if plan.unit == "match":
+            sure = "" if abs(dw) > hw else " (within noise)"
+            out.append(f"{r.arm} vs {r.baseline}, {_who(r.players)} ({r.policy}): match win rate "
+                       f"{100 * dw:+.2f}±{100 * hw:.2f} pp{sure}, final score {dp:+.1f}±{hp:.1f}")
+            continue
         sure = "" if abs(dp) > hp else " (within noise)"
         out.append(f"{r.arm} vs {r.baseline}, {_who(r.players)} ({r.policy}): "
                    f"{dp:+.3f}±{hp:.3f} points per deal{sure}, win rate {100 * dw:+.2f}±{100 * hw:.2f} pp")
@@ -92,7 +108,8 @@ def headlines(summary) -> list[str]:
 
 def run_cmd(
     scenario: Path = typer.Argument(..., help="scenario file (TOML), e.g. scenarios/default.toml"),
-    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals (overrides the scenario's)"),
+    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals, or of matches when the rules "
+                                        "play matches (target > 0); overrides the scenario's"),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="root seed (overrides the scenario's)"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w",
                                           help="parallel workers (default: every core; with dask: every "
@@ -137,7 +154,7 @@ def run_cmd(
     except ScenarioError as e:
         fail(str(e))
     folder = out or Path("results") / sc.name
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(),
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(sc.units),
                         TimeRemainingColumn(), console=err, disable=quiet, speed_estimate_period=10)
     state: dict = {}
 
@@ -149,7 +166,7 @@ def run_cmd(
         progress.advance(state["task"], n)
 
     if not quiet:
-        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} deals x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
+        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
                   f"{sc.players} players, seed {sc.seed}, chunks of {sc.chunk_size:,} -> {folder}", highlight=False)
     try:
         tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ())
