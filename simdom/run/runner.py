@@ -177,13 +177,12 @@ class Folder:
         rows = {"deals": deals, "seats": deals * plan.players, "moves": None}
         if any(read(t, rows[t]) is None for t in plan.tables if t != "matches"):
             return None
-        cols = {n: matches.column(n).to_numpy(zero_copy_only=False) for n in matches.column_names
-                if n not in ("arm",)}
-        cols["winner"] = np.ma.masked_invalid(matches.column("winner").to_numpy(zero_copy_only=False)
-                                              .astype(float)).astype(np.int64)
-        for j in range(plan.sides):
-            v = matches.column(f"score_{j}").to_numpy(zero_copy_only=False).astype(float)
-            cols[f"score_{j}"] = np.ma.masked_invalid(v)
+        def masked(name: str) -> np.ma.MaskedArray:
+            v = pa.compute.fill_null(matches.column(name), -1).to_numpy()
+            return np.ma.masked_array(v, v < 0)
+
+        cols = {"match": matches.column("match").to_numpy(), "winner": masked("winner"),
+                **{f"score_{j}": masked(f"score_{j}") for j in range(plan.sides)}}
         return match_sums(plan, cols), deals
 
 

@@ -68,6 +68,9 @@ def deal_view(wide: pl.LazyFrame, matches: pl.LazyFrame, manifest: fmt.Manifest,
                      win_points="_side_pts" if partners else None)
     side = _sides_expr(manifest)
     long = long.with_columns(side=side)
+    if partners:  # seat_view shared the win among the tied seats: a side's share goes to each of its 2 seats
+        long = long.with_columns(win=pl.when(pl.col("arm").is_in(partners)).then(pl.col("win") * 2)
+                                 .otherwise(pl.col("win")))
     before, opp_before = _side_cols("before", S, pl.col("side"))
     credited, _ = _side_cols("credited", S, pl.col("side"))
     long = long.with_columns(before=before, opp_before=opp_before, credited=credited).drop(
