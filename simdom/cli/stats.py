@@ -16,6 +16,9 @@ FORMATS = ("table", "csv", "json", "md")
 BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "first_seat", "leader", "end", "went_out",
               "doubles_dealt", "lost_first_double", "first_double_seat")
 MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
+MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",
+                    "side_led_first")
+MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
 FORMAT_HELP = f"output format: {', '.join(FORMATS)} (default: table, or from the -o suffix)"
 DOUBLES_TABLES = ("sweep", "best", "by-move", "taker")
 
@@ -34,6 +37,10 @@ def stats(
     by: Optional[str] = typer.Option(None, "--by", help=f"group keys, comma-separated: {', '.join(BY_COLUMNS)} "
                                      "(default: arm; with --moves: arm, and the move number)"),
     moves: bool = typer.Option(False, "--moves", help="the scoring rate by move number (needs `simdom run --moves`)"),
+    table: Optional[str] = typer.Option(None, "--table", help=f"match results: which table, one of "
+                                        f"{', '.join(MATCH_TABLES)} (terminal default: wins, length, lead, edges, "
+                                        f"arms; --by for wins: {', '.join(MATCH_BY_COLUMNS)})"),
+    bins: int = typer.Option(10, "--bins", help="match results, --table equity: score bins per axis (2 to 50)"),
     fmt: Optional[str] = typer.Option(None, "--format", help=FORMAT_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing -o file"),
@@ -49,6 +56,10 @@ def stats(
       simdom stats results/threes-doubles --by arm,seat --format json -o seats.json
 
       simdom stats results/threes-doubles --moves --by arm --format csv -o by_move.csv
+
+      simdom stats results/fives-100-2p                       (match results: who wins the match)
+
+      simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
     """
     from simdom.stats.io import ResultsError
     from simdom.stats.output import check_writable, emit, resolve_format
@@ -56,8 +67,14 @@ def stats(
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
-        keys = parse_by(by, MOVE_BY_COLUMNS if moves else BY_COLUMNS)
         res = _open(results)
+        if any(r.unit == "match" for r in res) and not moves:
+            from .matchstats import stats_matches
+            return stats_matches(res, by, table, bins, f, out)
+        if table is not None:
+            raise InputError("--table applies to match results (rules with target > 0); these folders hold single "
+                             "deals")
+        keys = parse_by(by, MOVE_BY_COLUMNS if moves else BY_COLUMNS)
         df = moves_table(res, keys) if moves else stats_table(res, keys)
         title = ("Scoring rate by move number" if moves else "simdom stats") + f": {', '.join(r.name for r in res)}"
         emit([(title, df)], f, out)
@@ -155,6 +172,9 @@ def compare(
         f = resolve_format(fmt, out)
         check_writable(out, force)
         a, b = open_selection(results_a), open_selection(results_b)
+        if a.unit == "match" or b.unit == "match":
+            from .matchstats import compare_matches_cmd
+            return compare_matches_cmd(a, b, strong, f, out)
         df, notes = compare_table(a, b, strong)
         emit([(f"{a.name} (A) against {b.name} (B)", df)], f, out, notes=notes)
     except (ResultsError, InputError) as exc:

@@ -232,6 +232,11 @@ def open_results(path: str | Path, *, verify: bool = True) -> Results:
             player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8)).join(
             policies.lazy(), on=["arm", "player"], how="left")
     seats = pl.scan_parquet(parts["seats"]) if "seats" in parts else None
+    if m.unit == "match":  # the deal id of the long view (blocks of whole matches) on every table
+        from simdom.stats.matchview import stride
+        did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
+        moves = None if moves is None else moves.with_columns(did)
+        seats = None if seats is None else seats.with_columns(did)
     return Results(root, m, deals, moves, seats, matches=matches)
 
 

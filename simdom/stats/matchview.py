@@ -3,7 +3,8 @@
 * :func:`deal_view`: one row per arm, match, rotation, hand and seat, with the columns of the deal-mode
   long view (simdom.stats.io) plus ``match``, ``hand``, ``side``, the side's match scores ``before``
   the deal and ``credited`` in it, ``opp_before`` (the highest other side's score before the deal),
-  and ``match_won`` (1 if the seat's side won the match). ``win`` is *by side*: 1/k when the seat's
+  ``side_led`` (the seat's side led the deal) and ``match_won`` (1 if the seat's side won the
+  match). ``win`` is *by side*: 1/k when the seat's
   side is one of k sides tied on the highest deal total (a side's deal total is the sum of its seats'
   points), else 0; without partners that is the deal-mode win. ``deal`` is the deal's id in the run,
   ``match * stride + hand`` (stride: a power of two >= every arm's max_deals), so that blocks of
@@ -33,6 +34,13 @@ def _sides_expr(manifest: fmt.Manifest) -> pl.Expr:
     partners = [a.name for a in manifest.arms if a.rules.get("teams") == "partners"]
     seat = pl.col("seat")
     return (pl.when(pl.col("arm").is_in(partners)).then(seat % 2).otherwise(seat) if partners else seat).cast(pl.Int8)
+
+
+def _first_side(manifest: fmt.Manifest) -> pl.Expr:
+    """The side of the seat that led (``first_seat``)."""
+    partners = [a.name for a in manifest.arms if a.rules.get("teams") == "partners"]
+    first = pl.col("first_seat")
+    return (pl.when(pl.col("arm").is_in(partners)).then(first % 2).otherwise(first) if partners else first).cast(pl.Int8)
 
 
 def _policies(manifest: fmt.Manifest) -> pl.LazyFrame:
@@ -73,7 +81,8 @@ def deal_view(wide: pl.LazyFrame, matches: pl.LazyFrame, manifest: fmt.Manifest,
                                  .otherwise(pl.col("win")))
     before, opp_before = _side_cols("before", S, pl.col("side"))
     credited, _ = _side_cols("credited", S, pl.col("side"))
-    long = long.with_columns(before=before, opp_before=opp_before, credited=credited).drop(
+    long = long.with_columns(before=before, opp_before=opp_before, credited=credited,
+                             side_led=_first_side(manifest) == pl.col("side")).drop(
         [f"{c}_{j}" for c in ("before", "credited") for j in range(S)])
     won = matches.select("arm", "match", "rotation", pl.col("winner").alias("_match_winner"))
     return long.join(won, on=["arm", "match", "rotation"], how="left").with_columns(
@@ -87,16 +96,12 @@ def match_view(matches: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
     parts = [matches.with_columns(seat=pl.lit(s, pl.Int8)) for s in range(P)]
     lf = pl.concat(parts, how="vertical").with_columns(side=_sides_expr(manifest))
     score, opp = _side_cols("score", S, pl.col("side"))
-    first_side = pl.lit(None, pl.Int8)
-    partners = [a.name for a in manifest.arms if a.rules.get("teams") == "partners"]
-    first_side = (pl.when(pl.col("arm").is_in(partners)).then(pl.col("first_seat") % 2)
-                  .otherwise(pl.col("first_seat")) if partners else pl.col("first_seat"))
     lf = lf.with_columns(
         player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8),
         won=(pl.col("winner") == pl.col("side")).fill_null(False).cast(pl.Float64),
         score=score, opp_score=opp,
         led_first=pl.col("seat") == pl.col("first_seat"),
-        side_led_first=first_side.cast(pl.Int8) == pl.col("side"),
+        side_led_first=_first_side(manifest) == pl.col("side"),
     ).drop([f"score_{j}" for j in range(S)])
     return lf.join(_policies(manifest), on=["arm", "player"], how="left")
 
