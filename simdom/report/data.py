@@ -71,7 +71,8 @@ def build_sections(results: list[Results]) -> list[Section]:
     fives = [r for r in results if "fives" in r.presets()]
     if threes and fives:
         out.append(_versus(threes[0], fives[0]))
-    return out
+    from simdom.report.matches import match_sections  # imports this module's Section
+    return out + match_sections(results)
 
 
 def _overview(results: list[Results]) -> Section:
