@@ -146,6 +146,9 @@ MATCH_DEALS = DEALS.in_match_mode("one row per arm, match, rotation and hand (a 
     C("before", pa.int32(), "side j's match score before the deal (null: the arm has fewer sides)", per_side=True),
     C("credited", pa.int32(), "what the match credited to side j in the deal (under exact, what fitted)",
       per_side=True),
+    C("match_winner", pa.int8(), "the side that won this deal's match, as in the matches table (null: none); "
+                                 "it lets one pass over the deals relate each position to the match's outcome",
+      nullable=True),
 ))
 del C
 

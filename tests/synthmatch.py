@@ -134,7 +134,8 @@ def write(folder: Path, m: Model) -> Path:
     names = [a for a, _ in ARMS]
     rules = preset("fives", 2, target=m.target, next_lead="hand_winner", max_deals=2 * m.target).to_dict()
     D: dict[str, list] = {k: [] for k in ("arm", "match", "rotation", "hand", "first_seat", "winner", "points_0",
-                                          "points_1", "before_0", "before_1", "credited_0", "credited_1")}
+                                          "points_1", "before_0", "before_1", "credited_0", "credited_1",
+                                          "match_winner")}
     Mt: dict[str, list] = {k: [] for k in ("arm", "match", "rotation", "deals", "first_seat", "winner", "score_0",
                                            "score_1")}
     for a, (arm, _) in enumerate(ARMS):
@@ -142,6 +143,7 @@ def write(folder: Path, m: Model) -> Path:
             deals, scores, winner = _play(m, arm, U[i], first[i])
             for r in range(R):
                 seat = lambda player: (player - r) % P  # noqa: E731 - rotation r: seat s plays (s + r) % P
+                D["match_winner"] += [seat(winner)] * len(deals)
                 for h, (leader, w, pts, before) in enumerate(deals):
                     pts_seat = [pts if seat(w) == s else 0 for s in range(P)]
                     bef = [before[(s + r) % P] for s in range(P)]

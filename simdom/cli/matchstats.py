@@ -17,18 +17,20 @@ TITLES = {
 }
 
 
-def match_tables(res, by: list[str] | None, table: str | None, bins: int, terminal: bool):
-    """(sentences, [(title, DataFrame)]) of one match-mode folder."""
+def match_tables(res, by: list[str] | None, table: str | None, bins: int, people: bool):
+    """(sentences, [(title, DataFrame)]) of one match-mode folder; ``people``: for a person (terminal or
+    Markdown): the answer in sentences and every table that applies, else the one table asked for."""
     from simdom.stats import matches as M
     from simdom.stats.equity import equity_table
     from simdom.stats.tables import InputError, parse_by, stats_table
     if table is not None and table not in MATCH_TABLES:
         raise InputError(f"bad --table {table!r}; allowed: {', '.join(MATCH_TABLES)}")
-    wanted = [table] if table else (["wins", "length", "lead", "edges", "arms"] if terminal else ["wins"])
-    out = []
+    wanted = [table] if table else (["wins", "length", "lead", "edges", "arms"] if people else ["wins"])
+    keys = parse_by(by, M.MATCH_BY_COLUMNS, ("arm", "policy", "player")) if table in (None, "wins") else None
+    out, done = [], {}
     for t in wanted:
         if t == "wins":
-            df = M.wins_table(res, parse_by(by, M.MATCH_BY_COLUMNS, ("arm", "policy")))
+            df = M.wins_table(res, keys)
         elif t == "deals":
             from simdom.stats.tables import BY_COLUMNS
             df = stats_table(res, parse_by(by, BY_COLUMNS))
@@ -36,9 +38,13 @@ def match_tables(res, by: list[str] | None, table: str | None, bins: int, termin
             df = equity_table(res, bins)
         else:
             df = {"length": M.length_table, "lead": M.lead_table, "edges": M.edges_table, "arms": M.arms_table}[t](res)
+        done[t] = df
         if df.height or table:
             out.append((f"{TITLES[t]}: {res.name}", df))
-    return M.answer(res), out
+    if not people:
+        return [], out
+    wins = done["wins"] if keys == ["arm", "policy"] else None
+    return M.answer(res, wins, done.get("length"), done.get("lead")), out
 
 
 def stats_matches(results, by, table, bins, fmt: str, out: Path | None) -> None:
@@ -52,7 +58,7 @@ def stats_matches(results, by, table, bins, fmt: str, out: Path | None) -> None:
     terminal = fmt == "table" and out is None
     sentences, tables = [], []
     for r in results:
-        s, t = match_tables(r, by, table, bins, terminal)
+        s, t = match_tables(r, by, table, bins, fmt in ("table", "md"))
         sentences += s
         tables += t
     if terminal:

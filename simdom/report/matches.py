@@ -76,7 +76,8 @@ def _edges(results: list[Results]) -> Section:
             labels = [f"{a} / {p}" for a, p in zip(edges["arm"], edges["policy"])]
             sec.figures.append(Figure(f"edges_{len(sec.figures)}", f"{r.name}: edge per deal and per match",
                                       plots.errorbar_points(labels, {
-                                          "per deal": (edges["deal_edge"], edges["deal_edge_lo"], edges["deal_edge_hi"]),
+                                          "per deal": (edges["deal_edge"], edges["deal_edge_lo"],
+                                                       edges["deal_edge_hi"]),
                                           "per match": (edges["match_edge"], edges["match_edge_lo"],
                                                         edges["match_edge_hi"])},
                                           title=f"Edge over the fair share ({r.name})", xlabel="arm / policy",

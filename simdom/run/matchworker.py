@@ -135,6 +135,9 @@ class _Deals:
         for c in ("points", "scoring_plays", "plays", "doubles_dealt", "lost_first_double"):
             for s in range(P):
                 cols[f"{c}_{s}"] = self.col(f"{c}_{s}")
+        mw = np.concatenate([np.repeat(b.matches["winner"], b.matches["deals"]) for row in self.b
+                             for b in row])[self.order]
+        cols["match_winner"] = np.ma.masked_array(mw, mw < 0)
         for name in ("before", "credited"):
             for j in range(plan.sides):
                 v = np.concatenate([b.deals.get(f"{name}_{j}", np.full(b.n_deals, -1)) for row in self.b

@@ -218,7 +218,7 @@ def open_results(path: str | Path, *, verify: bool = True) -> Results:
     if m.unit == "match":
         from simdom.stats.matchview import deal_view, match_view
         raw = pl.scan_parquet(parts["matches"])
-        deals = deal_view(pl.scan_parquet(parts["deals"]), raw, m, seat_view)
+        deals = deal_view(pl.scan_parquet(parts["deals"]), m, seat_view)
         matches = match_view(raw, m)
     else:
         deals = seat_view(pl.scan_parquet(parts["deals"]), m)

@@ -225,17 +225,19 @@ def _ci(x, lo, hi, unit: str, signed: bool) -> str:
     u = unit if unit == "%" else (f" {unit}" if unit else "")
     if not half:
         return f"{s}{u}"
-    return f"{s}{u} (95% CI {np.floor(lo * 10**d) / 10**d:.{d}f}{sep}{np.ceil(hi * 10**d) / 10**d:.{d}f}{unit if unit == '%' else ''})"
+    lo_s, hi_s = f"{np.floor(lo * 10**d) / 10**d:.{d}f}", f"{np.ceil(hi * 10**d) / 10**d:.{d}f}"
+    return f"{s}{u} (95% CI {lo_s}{sep}{hi_s}{unit if unit == '%' else ''})"
 
 
-def answer(res: Results) -> list[str]:
-    """The headline of a match-mode folder in sentences: who wins the match, how long it lasts, what the
-    first lead is worth, and whether policies' edges per deal carry over to the match."""
+def answer(res: Results, wins: pl.DataFrame | None = None, length: pl.DataFrame | None = None,
+           lead: pl.DataFrame | None = None) -> list[str]:
+    """The headline of a match-mode folder in sentences: how long a match lasts, who wins it and what the
+    first lead is worth. ``wins`` (by arm and policy), ``length``, ``lead``: the tables if computed."""
     res = check_matches(res)[0]
     out = []
-    length = {r["arm"]: r for r in length_table(res).iter_rows(named=True)}
-    wins = wins_table(res, ["arm", "policy"])
-    lead = {(r["arm"], r["policy"]): r for r in lead_table(res).iter_rows(named=True)}
+    length = {r["arm"]: r for r in (length if length is not None else length_table(res)).iter_rows(named=True)}
+    wins = wins if wins is not None else wins_table(res, ["arm", "policy"])
+    lead = {(r["arm"], r["policy"]): r for r in (lead if lead is not None else lead_table(res)).iter_rows(named=True)}
     for arm in [a["name"] for a in res.arms]:
         rules = res.arm(arm)["rules"]
         ln = length[arm]

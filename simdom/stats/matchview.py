@@ -40,7 +40,8 @@ def _first_side(manifest: fmt.Manifest) -> pl.Expr:
     """The side of the seat that led (``first_seat``)."""
     partners = [a.name for a in manifest.arms if a.rules.get("teams") == "partners"]
     first = pl.col("first_seat")
-    return (pl.when(pl.col("arm").is_in(partners)).then(first % 2).otherwise(first) if partners else first).cast(pl.Int8)
+    side = pl.when(pl.col("arm").is_in(partners)).then(first % 2).otherwise(first) if partners else first
+    return side.cast(pl.Int8)
 
 
 def _policies(manifest: fmt.Manifest) -> pl.LazyFrame:
@@ -59,8 +60,7 @@ def _side_cols(prefix: str, S: int, side: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     return own.cast(pl.Int32), pl.max_horizontal(others).cast(pl.Int32)
 
 
-def deal_view(wide: pl.LazyFrame, matches: pl.LazyFrame, manifest: fmt.Manifest,
-              seat_view) -> pl.LazyFrame:
+def deal_view(wide: pl.LazyFrame, manifest: fmt.Manifest, seat_view) -> pl.LazyFrame:
     """The per-seat long view of a match-mode deals table (see the module doc); ``seat_view`` is the
     deal-mode builder (simdom.stats.io.seat_view), applied to the rows with a ``deal`` id."""
     P, S = manifest.players, manifest.sides
@@ -71,7 +71,7 @@ def deal_view(wide: pl.LazyFrame, matches: pl.LazyFrame, manifest: fmt.Manifest,
         tot = [pl.when(is_p).then(pl.col(f"points_{s % 2}") + pl.col(f"points_{s % 2 + 2}"))
                .otherwise(pl.col(f"points_{s}")) for s in range(P)]
         wide = wide.with_columns(*[t.alias(f"_side_pts_{s}") for s, t in enumerate(tot)])
-    long = seat_view(wide, manifest, extra=["match", "hand", "rules_lead",
+    long = seat_view(wide, manifest, extra=["match", "hand", "rules_lead", "match_winner",
                                             *[f"{c}_{j}" for c in ("before", "credited") for j in range(S)]],
                      win_points="_side_pts" if partners else None)
     side = _sides_expr(manifest)
@@ -84,10 +84,8 @@ def deal_view(wide: pl.LazyFrame, matches: pl.LazyFrame, manifest: fmt.Manifest,
     long = long.with_columns(before=before, opp_before=opp_before, credited=credited,
                              side_led=_first_side(manifest) == pl.col("side")).drop(
         [f"{c}_{j}" for c in ("before", "credited") for j in range(S)])
-    won = matches.select("arm", "match", "rotation", pl.col("winner").alias("_match_winner"))
-    return long.join(won, on=["arm", "match", "rotation"], how="left").with_columns(
-        match_won=(pl.col("_match_winner") == pl.col("side")).fill_null(False).cast(pl.Float64)
-    ).drop("_match_winner")
+    return long.with_columns(
+        match_won=(pl.col("match_winner") == pl.col("side")).fill_null(False).cast(pl.Float64))
 
 
 def match_view(matches: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
