@@ -160,7 +160,6 @@ MATCH_TABLES: dict[str, TableSpec] = {
     "deals": MATCH_DEALS, "matches": MATCHES,
     "seats": SEATS.in_match_mode("one row per arm, match, rotation, hand and seat"),
     "moves": MOVES.in_match_mode("one row per placement, ordered arm, match, rotation, hand, move")}
-UNITS = ("deal", "match")
 
 
 def tables_of(unit: str) -> dict[str, TableSpec]:
@@ -254,10 +253,6 @@ class Manifest(BaseModel):
     def sides(self) -> int:
         """Per-side columns of a match-mode run: the most sides of any arm (0: single deals)."""
         return max(sides_of(a.rules, self.players) for a in self.arms) if self.unit == "match" else 0
-
-    def specs(self) -> dict[str, TableSpec]:
-        """The run's tables, by name."""
-        return {t: tables_of(self.unit)[t] for t in self.tables}
 
     def names(self, table: str) -> list[str]:
         """The columns of the run's ``table``."""
