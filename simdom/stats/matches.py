@@ -98,7 +98,7 @@ def length_table(res: Results) -> pl.DataFrame:
         *[pl.col("deals").quantile(x, "nearest").alias(f"p{int(100 * x)}") for x in (0.1, 0.5, 0.9)],
         most=pl.col("deals").max()).collect()
     out = df.select("arm").with_columns(
-        matches=pl.Series(m.S(ROWS).astype(np.int64)), deals_per_match=mean, deals_per_match_lo=lo,
+        matches=pl.Series([res.n_matches] * df.height), deals_per_match=mean, deals_per_match_lo=lo,
         deals_per_match_hi=hi, sd=m.sd("deals", "deals2")[0], unfinished=un, unfinished_lo=ulo, unfinished_hi=uhi)
     return out.join(quant, on="arm", how="left").select("arm", "matches", "deals_per_match", "deals_per_match_lo",
                                                         "deals_per_match_hi", "sd", "p10", "p50", "p90", "most",
@@ -221,6 +221,8 @@ def _ci(x, lo, hi, unit: str, signed: bool) -> str:
     half = (hi - lo) / 2 if lo is not None and hi is not None and hi > lo else 0
     d = 1 if not half else min(4, max(0, -int(np.floor(np.log10(half)))))
     s = f"{x:+.{d}f}" if signed else f"{x:.{d}f}"
+    if float(s) == 0:
+        s = s.lstrip("+-")  # no "-0%"
     sep = " to " if lo is not None and (lo < 0 or hi < 0) else "-"
     u = unit if unit == "%" else (f" {unit}" if unit else "")
     if not half:
