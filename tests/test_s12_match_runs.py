@@ -217,3 +217,28 @@ def test_s12_the_long_views_of_a_match_run(reference):
     mv = res.matches.collect()
     assert mv.height == 240 * 2 * 4 * 4
     assert np.allclose(mv.group_by("arm", "match", "rotation").agg(pl.col("won").sum())["won"].to_numpy() % 2, 0)
+
+
+def test_s12_matches_longer_than_the_output_blocks_are_played_on_whole(tmp_path):
+    """Fives to 500 lasts ~16 deals a match, more than the kernel's first output block holds for a chunk
+    (max_deals + 8 rows a match): the worker plays on in new blocks, and the rows equal a chunking that
+    never fills a block."""
+    sc = dict(SMALL, name="long", players=2, rotation=False, deals=300, policies="greedy", arms=[],
+              rules={"preset": "fives", "target": 500, "max_deals": 40})
+    a, b = tmp_path / "a", tmp_path / "b"
+    run(from_dict({**sc, "chunk_size": 300}, "l.toml"), a, workers=1)
+    run(from_dict({**sc, "chunk_size": 20}, "l.toml"), b, workers=1)
+    keys = ["arm", "match", "rotation"]
+    ma, mb = pl.from_arrow(read(a, "matches")).sort(keys), pl.from_arrow(read(b, "matches")).sort(keys)
+    assert ma.equals(mb) and ma["deals"].mean() > 8 and ma["winner"].null_count() == 0
+    da, db = pl.from_arrow(read(a)).sort(keys + ["hand"]), pl.from_arrow(read(b)).sort(keys + ["hand"])
+    assert da.equals(db) and da.height == ma["deals"].sum()
+
+
+def test_s12_the_manifest_unit_must_agree_with_tables_and_rules(reference):
+    from simdom.results import parse_manifest
+    m = json.loads((reference / "manifest.json").read_text())
+    assert parse_manifest(m, "here").unit == "match"
+    for change in ({"unit": "deal"}, {"tables": ["deals"]}, {"unit": "round"}):
+        with pytest.raises(ResultsError, match="unit"):
+            parse_manifest({**m, **change}, "here")

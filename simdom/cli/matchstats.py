@@ -16,6 +16,35 @@ TITLES = {
     "deals": "Per deal, clustered by match",
 }
 
+#: what a person sees of each table: (column, header, kind); kinds as simdom.present's Col (pct: a share
+#: with _lo/_hi shown in percent, pctdiff: a signed one, est: a number with _lo/_hi, int, text); machines
+#: get every column at full precision
+VIEW = {
+    "wins": [("matches", "matches", "int"), ("win_rate", "match win %", "pct"), ("fair_share", "fair %", "pct"),
+             ("final_score", "final score", "est"), ("deals_per_match", "deals", "est")],
+    "length": [("matches", "matches", "int"), ("deals_per_match", "deals", "est"), ("sd", "sd", "num"),
+               ("p10", "p10", "int"), ("p50", "p50", "int"), ("p90", "p90", "int"), ("most", "most", "int"),
+               ("unfinished", "unfinished %", "pct")],
+    "lead": [("win_if_led", "win % led", "pct"), ("win_if_not", "win % not", "pct"),
+             ("match_lead_value", "match lead value", "pctdiff"), ("first_deal_lead_value", "1st deal", "pctdiff"),
+             ("deal_lead_value", "any deal", "pctdiff")],
+    "edges": [("deal_edge", "edge per deal", "pctdiff"), ("match_edge", "edge per match", "pctdiff"),
+              ("match_minus_deal", "match - deal", "pctdiff")],
+    "arms": [("baseline", "vs", "text"), ("players", "players", "text"), ("d_deal_win", "Δ deal win", "pctdiff"),
+             ("d_points", "Δ points/deal", "est"), ("d_match_win", "Δ match win", "pctdiff")],
+}
+
+
+def people_view(name: str, df):
+    """The columns a person reads (keys, then VIEW's, each estimate with its interval)."""
+    if name not in VIEW or not df.height:
+        return df
+    shown = [c for c, _, _ in VIEW[name]]
+    keys = [c for c in df.columns if c in ("arm", "policy", "side", "seat", "player", "rotation", "first_seat",
+                                           "led_first", "side_led_first") and c not in shown]
+    cols = [x for c in shown for x in (c, f"{c}_lo", f"{c}_hi") if x in df.columns]
+    return df.select(keys + cols)
+
 
 def match_tables(res, by: list[str] | None, table: str | None, bins: int, people: bool):
     """(sentences, [(title, DataFrame)]) of one match-mode folder; ``people``: for a person (terminal or
@@ -40,7 +69,7 @@ def match_tables(res, by: list[str] | None, table: str | None, bins: int, people
             df = {"length": M.length_table, "lead": M.lead_table, "edges": M.edges_table, "arms": M.arms_table}[t](res)
         done[t] = df
         if df.height or table:
-            out.append((f"{TITLES[t]}: {res.name}", df))
+            out.append((f"{TITLES[t]}: {res.name}", people_view(t, df) if people else df))
     if not people:
         return [], out
     wins = done["wins"] if keys == ["arm", "policy"] else None
