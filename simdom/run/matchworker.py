@@ -105,9 +105,10 @@ class _Deals:
         self.cat = lambda name: np.concatenate([batches[a][r].deals[name] for a in range(A) for r in range(R)])
         arm = np.concatenate([np.full(batches[a][r].n_deals, a, np.int32) for a in range(A) for r in range(R)])
         rot = np.concatenate([np.full(batches[a][r].n_deals, r, np.int8) for a in range(A) for r in range(R)])
-        self.match, self.hand = self.cat("match"), self.cat("hand")
-        self.order = np.lexsort((self.hand, rot, self.match, arm))
-        self.arm, self.rot = arm[self.order], rot[self.order]
+        match, hand = self.cat("match"), self.cat("hand")
+        self.order = np.lexsort((hand, rot, match, arm))
+        # the key columns in the table's order
+        self.arm, self.rot, self.match, self.hand = (v[self.order] for v in (arm, rot, match, hand))
         self.n = len(self.order)
         # where each batch's rows start in the concatenation (records refer to a batch's own rows)
         self.starts = np.cumsum([0] + [batches[a][r].n_deals for a in range(A) for r in range(R)])[:-1]
@@ -117,8 +118,8 @@ class _Deals:
 
     def keys(self, plan: Plan, per: int = 1) -> dict:
         rep = (lambda v: np.repeat(v, per)) if per > 1 else (lambda v: v)
-        return {"arm": fmt.strings(rep(self.arm), list(plan.arm_names)), "match": rep(self.match[self.order]),
-                "rotation": rep(self.rot), "hand": rep(self.hand[self.order])}
+        return {"arm": fmt.strings(rep(self.arm), list(plan.arm_names)), "match": rep(self.match),
+                "rotation": rep(self.rot), "hand": rep(self.hand)}
 
     def columns(self, plan: Plan) -> dict:
         cols = self.keys(plan)
@@ -179,8 +180,8 @@ class _Deals:
         pos = pos[order]
         first = np.searchsorted(pos, np.arange(self.n))
         move = np.arange(len(pos)) - first[pos] + 1
-        out = {"arm": fmt.strings(self.arm[pos], list(plan.arm_names)), "match": self.match[self.order][pos],
-               "rotation": self.rot[pos], "hand": self.hand[self.order][pos], "move": move}
+        out = {"arm": fmt.strings(self.arm[pos], list(plan.arm_names)), "match": self.match[pos],
+               "rotation": self.rot[pos], "hand": self.hand[pos], "move": move}
         for c, v in parts.items():
             out[c] = np.concatenate(v)[order]
         out["tile"] = fmt.strings(out["tile"], tiles)
