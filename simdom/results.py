@@ -188,10 +188,11 @@ def readme_schema() -> str:
     new = tuple(c for c in MATCH_DEALS.columns if c not in DEALS.columns)
     return "\n\n".join([schema_markdown(t) for t in TABLES.values()] + [
         "**Match mode** (rules with `target > 0`, manifest `unit = \"match\"`): `deals` counts matches, a "
-        "chunk is a range of match ids, and the key `deal` of every table is replaced by `match` and `hand`.",
+        "chunk is a range of match ids, and the key `deal` of every table is replaced by `match` and `hand`. "
+        "Side j is seat j, or with partners the seats j and j + 2 (RULES.md 12).",
         schema_markdown(MATCHES),
-        schema_markdown(MATCH_DEALS, new, f"**deals/part-NNNNN.parquet** in match mode: {MATCH_DEALS.rows}; the "
-                                          "columns above, `deal` replaced by these"),
+        schema_markdown(MATCH_DEALS, new, f"**deals/part-NNNNN.parquet** in match mode: {MATCH_DEALS.rows}: the "
+                                          "first table's columns, `deal` replaced by these"),
     ])
 
 
