@@ -83,3 +83,9 @@ SEAT_COLS = ("points", "play_points", "bonus", "end_bonus", "scoring_plays", "pl
              "pips_left", "went_out", "doubles_dealt", "lost_first_double")
 DEAL_COLS = ("first_seat", "first_double_move", "first_double_seat", "spinner_move", "spinner_seat",
              "end", "tiles_placed", "winner")
+
+# ---- the sampler's work array aux (sampler.py), int64[AUX_SIZE + nt] ------------------------------
+#: tile-type counts [8] (a type: the set of other seats that may hold a tile), each other seat's need
+#: [3] and seat number [3], the no-consistent-deal flag, then each deck tile's type [nt]
+AUX_CNT, AUX_NEED, AUX_OPP, AUX_BAD, AUX_TYP = 0, 8, 11, 14, 16
+AUX_SIZE = 16
