@@ -1,6 +1,8 @@
-"""The rules of a deal: one frozen, validated object and the preset registry (RULES.md sections 1-8).
+"""The rules of a deal: one frozen, validated object and the preset registry (RULES.md sections 1-8
+and 12).
 
-Every parameter of RULES.md section 8 is a field under exactly its name. ``Rules`` validates itself
+Every parameter of RULES.md section 8, and the five match parameters of section 12 (``target``,
+``match_end``, ``next_lead``, ``teams``, ``max_deals``), is a field under exactly its name. ``Rules`` validates itself
 on construction; a bad value raises :class:`RulesError` naming the parameter and the allowed values.
 
     >>> r = preset("threes", players=4)
@@ -47,6 +49,26 @@ class BlockBonus(str, Enum):
     NONE = "none"
     OPPONENTS_PIPS = "opponents_pips"  #: P = the opponents' pips
     OPPONENTS_MINUS_OWN = "opponents_minus_own"  #: P = the opponents' pips minus the winner's
+
+
+class MatchEnd(str, Enum):
+    """How a match is won (RULES.md 12), when ``target`` T > 0."""
+    DEAL_END = "deal_end"  #: after each deal, the highest side with >= T wins; a tie for highest plays on
+    IMMEDIATE = "immediate"  #: a side wins the moment its score reaches >= T, even mid-deal
+    EXACT = "exact"  #: every credit all or nothing: a side wins on reaching exactly T, never passing it
+
+
+class NextLead(str, Enum):
+    """Who leads the second and later deals of a match (the first always follows ``lead``)."""
+    RULES = "rules"  #: every deal is led by the rules' lead (section 6)
+    HAND_WINNER = "hand_winner"  #: the seat that dominoed the previous deal, any tile (after a block: the rules')
+    ROTATE = "rotate"  #: the seat after the previous deal's leader, any tile
+
+
+class Teams(str, Enum):
+    """Who scores together in a match."""
+    NONE = "none"  #: every seat is its own side
+    PARTNERS = "partners"  #: 4 players: seats 0 and 2 are side 0, seats 1 and 3 side 1
 
 
 PLAYERS = (2, 3, 4)
@@ -132,6 +154,11 @@ class Rules:
     bonus_round_to: int = 1
     bonus_divisor: int = 1
     players: int = 4
+    target: int = 0
+    match_end: str = "deal_end"
+    next_lead: str = "rules"
+    teams: str = "none"
+    max_deals: int = 200
     preset: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -170,8 +197,25 @@ class Rules:
             raise RulesError(
                 f"rules: boneyard_reserve = {self.reserve} for {self.players} players is more than the "
                 f"{total - need} tiles left in the boneyard; allowed: 0..{total - need}")
+        self._check_match()
 
     # -- checks ------------------------------------------------------------------------------
+    def _check_match(self) -> None:
+        """The five match parameters (RULES.md 12). With target 0 there is no match: the other four,
+        once valid, are reset to their defaults (they take effect only when target > 0)."""
+        s = object.__setattr__
+        s(self, "target", _int("target", self.target, 0))
+        s(self, "match_end", _enum("match_end", MatchEnd, self.match_end))
+        s(self, "next_lead", _enum("next_lead", NextLead, self.next_lead))
+        s(self, "teams", _enum("teams", Teams, self.teams))
+        s(self, "max_deals", _int("max_deals", self.max_deals, 1))
+        if self.teams == Teams.PARTNERS.value and self.players != 4:
+            raise RulesError(f"rules: teams = 'partners' needs players = 4, but players = {self.players}; "
+                             f"allowed: teams = none with {self.players} players, or players = 4")
+        if self.target == 0:
+            for name in MATCH_PARAMETERS[1:]:
+                s(self, name, _MATCH_DEFAULTS[name])
+
     def _check_lead(self, value: Any) -> str:
         allowed = f"any, tile:A-B (a tile of the double-{self.max_pip} set, low half first)"
         if value == "any":
@@ -234,12 +278,15 @@ class Rules:
     def n_tiles(self) -> int:
         return n_tiles(self.max_pip)
 
-    def replace(self, **changes: Any) -> "Rules":
-        return with_overrides(self, changes)
+    @property
+    def is_match(self) -> bool:
+        """A match (RULES.md 12): target > 0."""
+        return self.target > 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The resolved parameters in the form of RULES.md section 11 (trace ``rules`` object)."""
-        return {
+        """The resolved parameters in the form of RULES.md section 11 (trace ``rules`` object); for a
+        match (target > 0) also the five match parameters of section 12."""
+        d = {
             "max_pip": self.max_pip,
             "hand_size": {str(p): v for p, v in zip(PLAYERS, self.hand_size)},
             "boneyard_reserve": {str(p): v for p, v in zip(PLAYERS, self.boneyard_reserve)},
@@ -258,9 +305,19 @@ class Rules:
             "bonus_divisor": self.bonus_divisor,
             "players": self.players,
         }
+        if self.is_match:
+            d.update({name: getattr(self, name) for name in MATCH_PARAMETERS})
+        return d
 
 
-PARAMETERS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "preset")
+#: The match parameters of RULES.md section 12 (``target`` first).
+MATCH_PARAMETERS: tuple[str, ...] = ("target", "match_end", "next_lead", "teams", "max_deals")
+_MATCH_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules) if f.name in MATCH_PARAMETERS}
+#: The parameters of a deal: RULES.md section 8 and ``players`` (the keys of a section 11 ``rules`` object).
+PARAMETERS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules)
+                                    if f.name != "preset" and f.name not in MATCH_PARAMETERS)
+#: Every parameter a preset, a scenario or ``--set`` may give.
+ALL_PARAMETERS: tuple[str, ...] = PARAMETERS + MATCH_PARAMETERS
 
 _PRESET_TABLE: dict[str, dict[str, Any]] = {
     "threes": dict(hand_size=(6, 6, 5), lead="any", spinner="first_double", arms_open="immediately",
@@ -308,8 +365,8 @@ def preset_params(name: str) -> dict[str, Any]:
 
 def _check_names(overrides: Mapping[str, Any]) -> None:
     for key in overrides:
-        if key not in PARAMETERS:
-            raise RulesError(f"rules: unknown parameter {key!r}; allowed: {', '.join(PARAMETERS)}")
+        if key not in ALL_PARAMETERS:
+            raise RulesError(f"rules: unknown parameter {key!r}; allowed: {', '.join(ALL_PARAMETERS)}")
 
 
 def preset(name: str, players: int = 4, **overrides: Any) -> Rules:
@@ -323,15 +380,9 @@ def preset(name: str, players: int = 4, **overrides: Any) -> Rules:
     return Rules(**params, preset=name)
 
 
-def with_overrides(rules: Rules, overrides: Mapping[str, Any]) -> Rules:
-    _check_names(overrides)
-    params = {k: getattr(rules, k) for k in PARAMETERS}
-    params.update(overrides)
-    return Rules(**params, preset=rules.preset)
-
-
 def from_dict(d: Mapping[str, Any]) -> Rules:
-    """Rebuild rules from :meth:`Rules.to_dict` output (a trace's ``rules`` object)."""
+    """Rebuild rules from :meth:`Rules.to_dict` output (a trace's ``rules`` object, with or without the
+    match parameters of RULES.md 12)."""
     d = dict(d)
     _check_names(d)
     return Rules(**d)

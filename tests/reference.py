@@ -218,9 +218,16 @@ class Referee:
     """Replays one record; ``problems`` lists what breaks the rules, ``plays`` the checked placements,
     ``snapshots`` (hands, boneyard left, layout tiles) after the deal and after every action."""
 
-    def __init__(self, record: dict, policies: "str | Sequence[str] | None" = None, partial: bool = False):
+    def __init__(self, record: dict, policies: "str | Sequence[str] | None" = None, partial: bool = False,
+                 free_lead: bool = False, partners: bool = False, on_play=None):
         self.rec = record
         self.partial = partial  # the record may stop before the deal ends (a scripted prefix)
+        # a deal of a match (RULES.md 12, see reference_match.py): ``free_lead``, next_lead chose the
+        # leader, who leads any tile; ``partners``, the end bonus is settled by side; ``on_play(seat,
+        # points, bonus)`` returns True when that placement's credit wins the match: the deal ends there
+        self.free_lead = free_lead
+        self.partners = partners
+        self.on_play = on_play
         self.rules = record["rules"]
         self.n = int(self.rules["players"])
         if isinstance(policies, str) or policies is None:
@@ -264,7 +271,7 @@ class Referee:
         # -- who leads (section 6)
         first = int(self.rec["first"])
         forced: Tile | None = None
-        if R["lead"].startswith("tile:"):
+        if R["lead"].startswith("tile:") and not self.free_lead:
             lt = parse(R["lead"][5:])
             holders = [s for s in range(n) if lt in hands_set[s]]
             if holders:
@@ -322,7 +329,9 @@ class Referee:
                 bonuses[seat] += bonus
                 self.plays.append(PlayInfo(seat, layout.placed, t, end, k, s, pts, bonus))
                 passes = 0
-                if not hand:
+                if self.on_play is not None and self.on_play(seat, pts, bonus):
+                    ended, winner = "target", None
+                elif not hand:
                     ended, winner = "domino", seat
                 else:
                     turn = (seat + 1) % n
@@ -365,11 +374,15 @@ class Referee:
         if self.rec.get("end") != ended:
             self.bad(f"end = {self.rec.get('end')!r}, the rules give {ended!r}")
 
-        # -- end bonus (section 7)
+        # -- end bonus (section 7; section 12 for partners and for a deal the match stopped)
         left = [sum(pips(t) for t in h) for h in hands_set]
         eb = [0] * n
         q, div = int(R["bonus_round_to"]), int(R["bonus_divisor"])
-        if ended == "domino":
+        if ended == "target":
+            pass  # no end bonus
+        elif self.partners:
+            eb = partners_end_bonus(R, ended, winner, left)
+        elif ended == "domino":
             mode = R["out_bonus"]
             opp = sum(left) - left[winner]  # type: ignore[index]
             if mode.startswith("fixed:"):
@@ -426,6 +439,34 @@ class Referee:
         if moves[want] != got:
             self.bad(f"{where}: {pol} should play {name(moves[want][0])} {moves[want][1]} "
                      f"(value {vals[want]}), it played {name(got[0])} {got[1]} (value {vals[moves.index(got)]})")
+
+
+def partners_end_bonus(R: dict, ended: str, domino_seat: int | None, left: list[int]) -> list[int]:
+    """RULES.md 12, 'Partners' and 'Match traces': seats 0, 2 against 1, 3. After a domino the
+    dominoing seat's side earns the bonus, opponents_pips being the other side's two hands; in a
+    blocked deal the side with fewer pips wins (a tie: nobody), opponents_minus_own is the other
+    side's pips minus its own, and the bonus is written on its seat with fewer pips (lower seat on a tie)."""
+    q, div = int(R["bonus_round_to"]), int(R["bonus_divisor"])
+    side_pips = [left[0] + left[2], left[1] + left[3]]
+    eb = [0, 0, 0, 0]
+    if ended == "domino":
+        opp = side_pips[1 - domino_seat % 2]  # type: ignore[operator]
+        mode = R["out_bonus"]
+        if mode.startswith("fixed:"):
+            eb[domino_seat] = int(mode.split(":")[1])  # type: ignore[index]
+        elif mode == "opponents_pips":
+            eb[domino_seat] = round_bonus(opp, q, div)  # type: ignore[index]
+        return eb
+    if side_pips[0] == side_pips[1]:
+        return eb
+    w = 0 if side_pips[0] < side_pips[1] else 1
+    seat = w if left[w] <= left[w + 2] else w + 2
+    own, opp = side_pips[w], side_pips[1 - w]
+    if R["block_bonus"] == "opponents_pips":
+        eb[seat] = round_bonus(opp, q, div)
+    elif R["block_bonus"] == "opponents_minus_own":
+        eb[seat] = round_bonus(opp - own, q, div)
+    return eb
 
 
 def check(record: dict, policies: "str | Sequence[str] | None" = None, partial: bool = False) -> list[str]:

@@ -50,7 +50,7 @@ def moves_of(st):
 
 
 # ---- section 10: the Fives examples from the seed -------------------------------------------------
-def test_10_five_five_lead_then_zero_five_then_zero_zero():
+def test_s10_five_five_lead_then_zero_five_then_zero_zero():
     st = deal(preset("fives", players=2), ["5-5 0-0 1-2 1-3 1-4 1-6 2-3", "0-5 2-4 2-6 3-4 3-6 4-6 1-1"], first=0)
     assert moves_of(st) == {("5-5", "lead")}           # lead = tile:5-5: the holder must lead it
     assert play(st, "5-5 lead") == [(10, 0)]             # one counted end, both halves: 10
@@ -62,7 +62,7 @@ def test_10_five_five_lead_then_zero_five_then_zero_zero():
     assert st.totals() == [20, 10]
 
 
-def test_10_blocked_deal_bonus_26_to_25_to_5():
+def test_s10_blocked_deal_bonus_26_to_25_to_5():
     # Fives, 4 players, 2 tiles each, nobody draws; 5-5 is in the boneyard, so the lead falls back to any.
     # Seat 0 leads 6-6 (a lone double: 12, no score); no one holds a 6: four passes, blocked.
     # Pips left: seat 0 1-2 = 3 (the winner), opponents 0-0 0-5 = 5, 1-4 3-3 = 11, 0-4 4-5 = 13.
@@ -96,7 +96,7 @@ DOMINO = (["1-2 2-3", "4-6 6-6"], ["1-2 lead", "2-3 R"])
     ("fives-and-threes", {}, 1, 1),                             # fixed:1; the lead 1-2 (S = 3) earns 3/3 = 1
     ("fives-and-threes", {"out_bonus": "opponents_pips"}, 22, 1),
 ])
-def test_7_out_bonus_after_a_domino(preset_name, overrides, bonus, placements):
+def test_s7_out_bonus_after_a_domino(preset_name, overrides, bonus, placements):
     hands, moves = DOMINO
     st = deal(preset(preset_name, players=2, hand_size=2, draw="none", **overrides), hands, first=0)
     pts = play(st, *moves)
@@ -126,7 +126,7 @@ BLOCK = ["0-1 3-3", "4-4 2-6", "2-2 4-6"]
     ("muggins", {}, 30),
     ("fives-and-threes", {}, 0),                                    # block_bonus none
 ])
-def test_7_block_bonus_after_a_block(preset_name, overrides, bonus):
+def test_s7_block_bonus_after_a_block(preset_name, overrides, bonus):
     st = deal(preset(preset_name, players=3, hand_size=2, draw="none", **overrides), BLOCK, first=0)
     assert play(st, "0-1 lead") == [(0, 0)]
     rec = finish(st)
@@ -137,7 +137,7 @@ def test_7_block_bonus_after_a_block(preset_name, overrides, bonus):
 
 
 @pytest.mark.parametrize("mode", ["opponents_pips", "opponents_minus_own"])
-def test_7_block_tie_for_fewest_pips_has_no_hand_winner(mode):
+def test_s7_block_tie_for_fewest_pips_has_no_hand_winner(mode):
     # Seat 0 keeps 4-5 (9), seat 1 keeps 2-2 2-3 (9): tied for fewest; seat 2 keeps 4-4 2-6 (16).
     st = deal(preset("all-fives", players=3, hand_size=2, draw="none", block_bonus=mode),
               ["0-1 4-5", "2-2 2-3", "4-4 2-6"], first=0)
@@ -146,14 +146,14 @@ def test_7_block_tie_for_fewest_pips_has_no_hand_winner(mode):
     assert rec["end"] == "blocked" and rec["end_bonus"] == [0, 0, 0] and rec["totals"] == [0, 0, 0]
 
 
-def test_7_block_tie_not_for_fewest_still_has_a_winner():
+def test_s7_block_tie_not_for_fewest_still_has_a_winner():
     # Seat 0 keeps 2-3 (5, fewest); seats 1 and 2 both keep 12 pips: opponents 24 -> 25.
     st = deal(preset("all-fives", players=3, hand_size=2, draw="none"), ["0-1 2-3", "2-2 2-6", "2-4 3-3"], first=0)
     play(st, "0-1 lead")
     assert finish(st)["end_bonus"] == [25, 0, 0]
 
 
-def test_7_domino_ends_the_deal_at_once():
+def test_s7_domino_ends_the_deal_at_once():
     """After the domino nobody acts, even seats that could still play."""
     st = deal(preset("muggins", players=3, hand_size=1, draw="none"), ["1-2", "2-3", "2-4"], first=0)
     play(st, "1-2 lead")
@@ -161,7 +161,7 @@ def test_7_domino_ends_the_deal_at_once():
     assert len(st.record()["actions"]) == 1
 
 
-def test_7_blocked_needs_n_consecutive_passes():
+def test_s7_blocked_needs_n_consecutive_passes():
     # 2 players. Seat 0 leads 0-1; seat 1 (no 0, 1) passes; seat 0 plays 1-3; seat 1 plays 3-4;
     # seat 0 (2-2, 6-6) passes; seat 1 (5-5) passes: blocked after two consecutive passes, not three.
     st = deal(preset("muggins", players=2, hand_size=3, draw="none"), ["0-1 1-3 2-2", "3-4 5-5 6-6"], first=0)
@@ -172,7 +172,7 @@ def test_7_blocked_needs_n_consecutive_passes():
     assert rec["end_bonus"] == [20, 0]            # seat 0 keeps 2-2 (4); seat 1 22 -> 20
 
 
-def test_3_double_counts_face_and_both():
+def test_s3_double_counts_face_and_both():
     # Lead 3-6 then 6-6 on R: ends 3 and the inline double 6-6.
     for counts, s in (("face", 9), ("both", 15)):
         st = deal(preset("muggins", players=2, double_counts=counts), ["3-6 1-1 1-2 1-3 1-4 1-5 1-6",
@@ -182,7 +182,7 @@ def test_3_double_counts_face_and_both():
 
 
 # ---- sections 3-4 in the Fives family: muggins, fives-and-threes --------------------------------
-def test_4_fives_and_threes_quotient_15_earns_8():
+def test_s4_fives_and_threes_quotient_15_earns_8():
     # Lead 3-6: S = 9 -> 9 / 3 = 3. Then 6-6 on R: 3 + 12 = 15 -> 15/5 + 15/3 = 8.
     st = deal(preset("fives-and-threes", players=2), ["3-6 1-1 1-2 1-3 1-4 1-5 0-1",
                                                       "6-6 2-2 2-3 2-4 2-5 2-6 3-3"])
@@ -190,7 +190,7 @@ def test_4_fives_and_threes_quotient_15_earns_8():
     assert st.counted() == (2, 15)
 
 
-def test_3_muggins_lone_double_lead_is_one_end_and_later_doubles_stay_inline():
+def test_s3_muggins_lone_double_lead_is_one_end_and_later_doubles_stay_inline():
     # No spinner: a 5-5 lead is one counted end worth 10; 0-5 on R leaves 10 + 0 = 10;
     # a later double never opens arms (the layout stays a line).
     st = deal(preset("muggins", players=2), ["5-5 0-0 1-2 1-3 1-4 1-6 2-3", "0-5 2-4 2-6 3-4 3-6 4-6 1-1"])
@@ -198,7 +198,7 @@ def test_3_muggins_lone_double_lead_is_one_end_and_later_doubles_stay_inline():
     assert set(st.ends()) == {"L", "R"} and st.arms_used() == (False, False)
 
 
-def test_4_first_double_bonus_for_a_non_spinner_double():
+def test_s4_first_double_bonus_for_a_non_spinner_double():
     # Muggins with a bonus schedule: the first double earns the bonus although it is no spinner;
     # the second double earns none. Move 2 -> the pair [2, 7].
     st = deal(preset("muggins", players=2, first_double_bonus=[[1, 9], [2, 7], [None, 1]]),
@@ -208,14 +208,14 @@ def test_4_first_double_bonus_for_a_non_spinner_double():
     assert play(st, "1-2 lead", "2-2 R", "2-3 R", "1-1 L") == [(0, 0), (5, 7), (0, 0), (5, 0)]
 
 
-def test_4_first_double_bonus_beyond_the_schedule_is_zero():
+def test_s4_first_double_bonus_beyond_the_schedule_is_zero():
     # The schedule [[1, 9]] covers move 1 only: a first double at move 2 earns nothing.
     st = deal(preset("threes", players=2, first_double_bonus=[[1, 9]]),
               ["1-2 2-3 3-4 4-5 0-1 0-2", "2-2 1-1 4-6 3-6 5-6 1-6"])
     assert play(st, "1-2 lead", "2-2 R") == [(0, 0), (0, 0)]
 
 
-def test_4_min_ends_and_zero_sum_never_score():
+def test_s4_min_ends_and_zero_sum_never_score():
     # Threes needs 3 counted ends: a 6-point sum with two ends is nothing (seed move 3); with
     # min_ends = 2 it scores; S = 0 never scores.
     for me, want in ((3, 0), (2, 6)):
@@ -232,7 +232,7 @@ def test_4_min_ends_and_zero_sum_never_score():
 HANDS_ARMS = ["4-4 0-1 0-2 0-3 1-1 1-2 1-3", "4-6 2-4 3-4 5-6 2-2 2-3 3-3"]
 
 
-def test_3_arms_open_immediately_offers_arm_moves_at_once():
+def test_s3_arms_open_immediately_offers_arm_moves_at_once():
     st = deal(preset("all-fives", players=2, arms_open="immediately"), HANDS_ARMS)
     play(st, "4-4 lead")
     assert moves_of(st) == {(t, e) for t in ("2-4", "3-4", "4-6") for e in "LRUD"}
@@ -240,7 +240,7 @@ def test_3_arms_open_immediately_offers_arm_moves_at_once():
     assert st.counted() == (2, 14)
 
 
-def test_3_arms_open_after_both_sides_refuses_the_arm_move():
+def test_s3_arms_open_after_both_sides_refuses_the_arm_move():
     st = deal(preset("all-fives", players=2), HANDS_ARMS)
     play(st, "4-4 lead")
     assert moves_of(st) == {(t, e) for t in ("2-4", "3-4", "4-6") for e in "LR"}
@@ -250,7 +250,7 @@ def test_3_arms_open_after_both_sides_refuses_the_arm_move():
     assert set(st.ends()) == {"L", "R"}
 
 
-def test_3_arms_open_after_both_sides_opens_once_both_sides_are_covered():
+def test_s3_arms_open_after_both_sides_opens_once_both_sides_are_covered():
     # Lead 4-4 (spinner), 4-6 on L, 2-4 on R: both main sides covered -> U and D accept tiles.
     st = deal(preset("all-fives", players=2), ["4-4 2-4 0-1 0-2 1-1 1-2 1-3", "4-6 3-4 5-6 2-2 2-3 3-3 0-3"])
     play(st, "4-4 lead", "4-6 L")
@@ -263,7 +263,7 @@ def test_3_arms_open_after_both_sides_opens_once_both_sides_are_covered():
     assert play(st, "3-4 U") == [(0, 0)] and st.counted() == (3, 11)
 
 
-def test_3_spinner_on_a_line_end_opens_after_its_outer_side_is_covered():
+def test_s3_spinner_on_a_line_end_opens_after_its_outer_side_is_covered():
     # Lead 3-4; 4-4 on R becomes the spinner (first double) at the line end R, inner side covered.
     # after_both_sides: the arms open once a tile goes on its outer side (R).
     st = deal(preset("all-fives", players=2), ["3-4 4-6 0-1 0-2 1-1 1-2 1-3", "4-4 2-4 5-6 2-2 2-3 3-3 0-3"])
@@ -276,7 +276,7 @@ def test_3_spinner_on_a_line_end_opens_after_its_outer_side_is_covered():
     assert ("2-4", "U") in moves_of(st)
 
 
-def test_3_spinner_on_a_line_end_immediately():
+def test_s3_spinner_on_a_line_end_immediately():
     st = deal(preset("threes", players=2), ["3-4 4-6 0-1 0-2 1-1 1-2", "4-4 2-4 5-6 2-2 2-3 3-3"])
     play(st, "3-4 lead", "4-4 R")
     assert set(st.ends()) == {"L", "R", "U", "D"}
@@ -284,7 +284,7 @@ def test_3_spinner_on_a_line_end_immediately():
 
 
 # ---- section 5: drawing, the reserve, draw = none -------------------------------------------------
-def test_5_boneyard_reserve_stops_the_draw():
+def test_s5_boneyard_reserve_stops_the_draw():
     # Threes, 2 players, 2 tiles each: 24 in the boneyard, 22 reserved -> only 2 may be drawn.
     # Seat 0 leads 0-0; seat 1 (no 0) draws 1-1, 2-2 (no 0 either), then must pass with 0-1 next.
     st = deal(preset("threes", players=2, hand_size=2, boneyard_reserve=22), ["0-0 0-3", "4-5 5-6"],
@@ -299,7 +299,7 @@ def test_5_boneyard_reserve_stops_the_draw():
     assert rec["end"] == "domino"
 
 
-def test_5_draw_until_playable_stops_at_the_first_playable_tile():
+def test_s5_draw_until_playable_stops_at_the_first_playable_tile():
     st = deal(preset("threes", players=2, hand_size=2), ["0-0 0-3", "4-5 5-6"], first=0,
               top=["1-1", "0-2", "0-1"])
     play(st, "0-0 lead")
@@ -307,7 +307,7 @@ def test_5_draw_until_playable_stops_at_the_first_playable_tile():
     assert st.actions[1:] == [{"seat": 1, "act": "draw", "tile": "1-1"}, {"seat": 1, "act": "draw", "tile": "0-2"}]
 
 
-def test_5_draw_none_passes_at_once():
+def test_s5_draw_none_passes_at_once():
     st = deal(preset("threes", players=2, hand_size=2, draw="none"), ["0-0 0-3", "4-5 5-6"], first=0)
     play(st, "0-0 lead")
     moves_of(st)
@@ -315,7 +315,7 @@ def test_5_draw_none_passes_at_once():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_5_fives_and_threes_never_draws(players):
+def test_s5_fives_and_threes_never_draws(players):
     r = preset("fives-and-threes", players=players)
     for d in range(30):
         rec = trace(r, "random", 5, d)
@@ -324,7 +324,7 @@ def test_5_fives_and_threes_never_draws(players):
 
 
 # ---- section 6: who leads ---------------------------------------------------------------------------
-def test_6_lead_tile_holder_leads_it_else_the_lot():
+def test_s6_lead_tile_holder_leads_it_else_the_lot():
     r = preset("fives", players=2)        # 14 tiles dealt: 5-5 is in the boneyard half the time
     held, lot_seats = 0, set()
     for d in range(80):
@@ -340,7 +340,7 @@ def test_6_lead_tile_holder_leads_it_else_the_lot():
     assert held > 10 and lot_seats == {0, 1}
 
 
-def test_6_lead_tile_override_with_fallback():
+def test_s6_lead_tile_override_with_fallback():
     r = preset("threes", players=3, lead="tile:0-0")     # 18 of 28 dealt
     fallback = 0
     for d in range(40):
@@ -350,7 +350,7 @@ def test_6_lead_tile_override_with_fallback():
     assert fallback > 0
 
 
-def test_6_the_holder_of_the_lead_tile_must_lead_even_when_first_is_another_seat():
+def test_s6_the_holder_of_the_lead_tile_must_lead_even_when_first_is_another_seat():
     """RULES.md 6: 'the seat holding A-B must lead that tile'. A DealState given first = 0 while
     seat 1 holds 5-5 must not let seat 0 lead anything else (raise, or let the holder lead)."""
     r = preset("fives", players=2)
@@ -367,7 +367,7 @@ def test_6_the_holder_of_the_lead_tile_must_lead_even_when_first_is_another_seat
 # ---- sections 1 and 11: bigger sets run and replay clean --------------------------------------------
 @pytest.mark.parametrize("max_pip,hand", [(9, {2: 12, 3: 10, 4: 9}), (12, {2: 20, 3: 15, 4: 12})])
 @pytest.mark.parametrize("name", ["threes", "fives", "all-fives", "muggins", "fives-and-threes"])
-def test_1_double_nine_and_twelve_deals_replay_clean(name, max_pip, hand):
+def test_s1_double_nine_and_twelve_deals_replay_clean(name, max_pip, hand):
     lead = {"lead": "tile:9-9"} if name == "fives" else {}
     for players in (2, 4):
         r = preset(name, players=players, max_pip=max_pip, hand_size=hand, **lead)
@@ -379,7 +379,7 @@ def test_1_double_nine_and_twelve_deals_replay_clean(name, max_pip, hand):
 
 
 # ---- section 7: ranking, ties share the win -----------------------------------------------------------
-def test_7_ties_on_top_total_share_the_win():
+def test_s7_ties_on_top_total_share_the_win():
     r = preset("threes", players=3)
     b = simulate(r, "greedy", 1, 0, 1)
     pts = np.array([[6, 6, 0], [12, 0, 0], [0, 0, 0], [3, 9, 9]], dtype=np.int32)
@@ -389,7 +389,7 @@ def test_7_ties_on_top_total_share_the_win():
     np.testing.assert_allclose(fake.win(), [[.5, .5, 0], [1, 0, 0], [1 / 3, 1 / 3, 1 / 3], [0, .5, .5]])
 
 
-def test_7_win_on_a_real_batch():
+def test_s7_win_on_a_real_batch():
     b = simulate(preset("threes", players=4), "random", 3, 0, 2000)
     w, pts = b.win(), b.column("points")
     np.testing.assert_allclose(w.sum(axis=1), 1.0)

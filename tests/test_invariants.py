@@ -80,7 +80,7 @@ def check_deal(rec, policies):
 @pytest.mark.parametrize("policy", POLICIES + ["mixed"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name", PRESETS)
-def test_invariants(name, players, policy):
+def test_s2_to_s7_invariants_every_preset_players_and_policy(name, players, policy):
     rules = preset(name, players=players)
     pols = MIXED[:players] if policy == "mixed" else policy
     deals = DEALS if "rollout" not in policy else DEALS // 2
@@ -122,7 +122,7 @@ def test_deal_i_is_independent_of_chunking(name, players):
             np.testing.assert_array_equal(a.column(c)[7:8], one.column(c))
 
 
-def test_pips_left_and_went_out_match_the_trace():
+def test_s7_pips_left_and_went_out_match_the_trace():
     rules = preset("all-fives", players=3)
     b = simulate(rules, "random", 2, 0, 20)
     for i in range(20):
@@ -207,7 +207,7 @@ def test_referee_catches_broken_records():
     assert Referee(g, "greedy").run() == []
 
 
-def test_referee_catches_a_pass_with_a_playable_tile_and_a_draw_while_holding_one():
+def test_s5_referee_catches_a_pass_with_a_playable_tile_and_a_draw_while_holding_one():
     rec = _find("threes", 2, lambda r: any(a["act"] == "pass" for a in r["actions"]), policy="greedy")
     i = _first(rec, lambda a: a["act"] == "play" and a["end"] != "lead")
     import copy

@@ -74,7 +74,7 @@ def best_of(st, rules, moves):
 # ---- legality -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("name", PRESETS)
-def test_every_policy_plays_only_legal_moves(name, players):
+def test_s5_every_policy_plays_only_legal_moves(name, players):
     rules = preset(name, players=players)
     for k, pol in enumerate(POLICIES):
         others = ["greedy", "random", "heavy"]

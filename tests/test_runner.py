@@ -223,6 +223,7 @@ def _parts(folder: Path) -> int:
     return len(list((folder / "deals").glob("*.parquet")))
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     """A real `simdom run` stopped by Ctrl-C, then by SIGKILL at a random moment, then started again."""
     scen = tmp_path / "k.toml"
@@ -256,7 +257,6 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert read(out).replace_schema_metadata(None).equals(read(ref).replace_schema_metadata(None))
 
 
-@pytest.mark.slow
 def test_dask_cluster_gives_identical_rows(reference, tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl:

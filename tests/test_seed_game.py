@@ -76,7 +76,7 @@ def played():
 
 
 @pytest.mark.parametrize("row", MOVES, ids=[f"move_{r[0]}" for r in MOVES])
-def test_9_move(played, row):
+def test_s9_move(played, row):
     m, seat, tile, end, ends, k, s, pts, bonus = row
     (got_pts, got_bonus, got_k, got_s), got_ends, counted, _ = played[1][m - 1]
     assert (got_pts, got_bonus) == (pts, bonus)
@@ -84,12 +84,12 @@ def test_9_move(played, row):
     assert got_ends == ends
 
 
-def test_9_totals_after_move_10(played):
+def test_s9_totals_after_move_10(played):
     st, _ = played
     assert st.totals() == [10, 0, 6, 6]
 
 
-def test_9_move_6_seat_1_draws_5_6_then_plays_it(played):
+def test_s9_move_6_seat_1_draws_5_6_then_plays_it(played):
     st, _ = played
     acts = st.actions
     i = next(j for j, a in enumerate(acts) if a["act"] == "draw")
@@ -98,14 +98,14 @@ def test_9_move_6_seat_1_draws_5_6_then_plays_it(played):
     assert sum(a["act"] == "draw" for a in acts) == 1 and not any(a["act"] == "pass" for a in acts)
 
 
-def test_9_move_5_spinner_arms_empty_not_counted(played):
+def test_s9_move_5_spinner_arms_empty_not_counted(played):
     _, out = played
     assert out[4][3] == (False, False)          # U, D empty after move 5
     assert out[6][3] == (True, False)           # 4-6 on U at move 7
     assert out[8][3] == (True, False)           # move 9: D still empty, 3 ends
 
 
-def test_9_move_7_alternatives():
+def test_s9_move_7_alternatives():
     st = play_to(new_deal(), 7)
     assert st.score_of(T("3-4"), End.parse("U")) == (6, 0)   # 4 + 5 + 3 = 12
     assert st.score_of(T("4-6"), End.parse("L")) == (0, 0)   # two ends
@@ -113,20 +113,20 @@ def test_9_move_7_alternatives():
     assert st.counted() == (2, 9)
 
 
-def test_9_move_8_alternatives():
+def test_s9_move_8_alternatives():
     st = play_to(new_deal(), 8)
     assert st.score_of(T("6-6"), End.parse("U")) == (6, 0)   # an inline double counts its face: 15
     assert st.score_of(T("0-6"), End.parse("U")) == (6, 0)
 
 
-def test_9_move_10_alternatives():
+def test_s9_move_10_alternatives():
     st = play_to(new_deal(), 10)
     assert st.score_of(T("1-1"), End.parse("L")) == (6, 0)   # 1 + 5 + 0
     assert st.score_of(T("5-5"), End.parse("R")) == (6, 0)   # 1 + 5 + 0
     assert st.score_of(T("1-5"), End.parse("L")) == (0, 0)   # 5 + 5 + 0 = 10
 
 
-def test_9_shipped_script_and_check_expectations():
+def test_s9_shipped_script_and_check_expectations():
     sc = load_script(SCRIPT)
     assert sc.first == 0 and sc.rules == preset("threes", players=4)
     assert [[parse_tile(x, 6) for x in h.split()] for h in HANDS] == sc.hands
@@ -139,7 +139,7 @@ def test_9_shipped_script_and_check_expectations():
     assert set(sc.expect) == {"points", "bonus", "totals"}
 
 
-def test_9_check_expectations_reports_a_wrong_total():
+def test_s9_check_expectations_reports_a_wrong_total():
     sc = load_script(SCRIPT)
     st, results = run_script(sc)
     sc.expect["totals"] = [10, 0, 6, 7]
@@ -147,7 +147,7 @@ def test_9_check_expectations_reports_a_wrong_total():
     assert len(bad) == 1 and "totals" in bad[0]
 
 
-def test_9_referee_agrees_with_the_seed():
+def test_s9_referee_agrees_with_the_seed():
     """The independent referee, fed the engine's record of the 10 moves, finds nothing wrong."""
     st, _ = run_script(load_script(SCRIPT))
     rec = st.record()
@@ -155,7 +155,7 @@ def test_9_referee_agrees_with_the_seed():
     assert check(rec, partial=True) == []
 
 
-def test_9_referee_scores_the_seed_by_itself():
+def test_s9_referee_scores_the_seed_by_itself():
     """The referee's layout model alone reproduces the seed's points, bonuses and alternatives."""
     rules = preset("threes", players=4).to_dict()
     lay, done, totals = Layout(rules), False, [0, 0, 0, 0]
@@ -177,7 +177,7 @@ def test_9_referee_scores_the_seed_by_itself():
 
 
 @pytest.mark.parametrize("policy", ["greedy", "random", "heavy"])
-def test_9_seed_game_played_out_follows_the_rules(policy):
+def test_s9_seed_game_played_out_follows_the_rules(policy):
     st, _ = run_script(load_script(SCRIPT))
     st.play_out(policy, seed=3)
     rec = st.record()

@@ -17,28 +17,40 @@ def bench_cmd(
     overrides: Optional[List[str]] = SET_OPT,
     as_json: bool = typer.Option(False, "--json", help="End with one JSON line (deals_per_s, ...)."),
 ) -> None:
-    """Measure the kernel alone on one core, in deals per second (compile time excluded).
+    """Measure the kernel alone on one core, in deals per second (compile time excluded). With a
+    target (--set target=T > 0), the match kernel: deals per second played inside whole matches.
 
     [bold]Examples[/]
 
       simdom bench --rules threes --players 4 --policy random --seconds 5
       simdom bench -r fives -p greedy -t 3 --json
+      simdom bench -r fives -p greedy --set target=100 --set teams=partners
     """
-    from ..engine.api import measure
+    from ..engine.api import kernel_kind, measure
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
+    n_matches = None
     with console.status(f"measuring {rules}, {players} players, {', '.join(map(str, pols))} ..."):
-        done, el = measure(r, pols, seconds)
+        if r.is_match:
+            from ..engine.matches import measure_matches
+            done, n_matches, el = measure_matches(r, pols, seconds)
+        else:
+            done, el = measure(r, pols, seconds)
     rate = done / el
     pol_text = ",".join(map(str, pols)) if len(set(map(str, pols))) > 1 else str(pols[0])
-    from ..engine.api import kernel_kind
     kernel = kernel_kind()
+    mode = "" if n_matches is None else (f" in {n_matches:,} matches to {r.target} ({n_matches / el:,.0f} "
+                                         f"matches/s, {r.match_end}, teams {r.teams})")
     console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "
-                  f"({done:,} deals in {el:.2f} s, one core, {kernel} kernel)")
+                  f"({done:,} deals{mode} in {el:.2f} s, one core, {kernel} kernel)")
     if as_json:
-        print(json.dumps({"rules": rules, "players": players, "policy": pol_text, "deals": done,
-                          "seconds": round(el, 3), "deals_per_s": round(rate, 1), "kernel": kernel}))
+        row = {"rules": rules, "players": players, "policy": pol_text, "deals": done,
+               "seconds": round(el, 3), "deals_per_s": round(rate, 1), "kernel": kernel}
+        if n_matches is not None:
+            row.update(mode="matches", target=r.target, match_end=r.match_end, teams=r.teams, matches=n_matches,
+                       matches_per_s=round(n_matches / el, 1))
+        print(json.dumps(row))
 
 
 def register(app: typer.Typer) -> None:

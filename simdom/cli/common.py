@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..policies import PolicyError, seat_policies
-from ..rules import PARAMETERS, PRESETS, RulesError, preset
+from ..rules import ALL_PARAMETERS, PRESETS, RulesError, preset
 
 console = Console()
 err = Console(stderr=True)
@@ -27,7 +27,7 @@ def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:
     for item in items or []:
         key, eq, val = item.partition("=")
         if not eq:
-            fail(f"--set {item!r}: write --set PARAMETER=VALUE; parameters: {', '.join(PARAMETERS)}")
+            fail(f"--set {item!r}: write --set PARAMETER=VALUE; parameters: {', '.join(ALL_PARAMETERS)}")
         try:
             out[key.strip()] = tomllib.loads(f"v = {val.strip()}")["v"]
         except tomllib.TOMLDecodeError:

@@ -3,22 +3,22 @@ move by move, re-played by the engine."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
 
+from ..results import atomic_open
 from ..rules import RulesError
 from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, err, fail, make_policies, make_rules
+from .match import check_trace_options, replay_match, write_matches
 
 
-def _open_out(path: Path, overwrite: bool) -> Path:
+def _check_out(path: Path, *, overwrite: bool) -> None:
     if path.exists() and not overwrite:
         fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
-    if path.parent and not path.parent.exists():
+    if path.parent and not path.parent.is_dir():
         fail(f"folder {path.parent} does not exist")
-    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
 
 
 def trace_cmd(
@@ -26,20 +26,25 @@ def trace_cmd(
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
     deals: int = typer.Option(100, "--deals", "-d", min=1, help="How many deals."),
+    matches: Optional[int] = typer.Option(None, "--matches", "-m", min=1,
+                                          help="Write this many whole matches instead (needs --set target=T > 0)."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="Root seed: deal i depends on (seed, i) alone."),
     first_deal: int = typer.Option(0, "--first-deal", min=0, help="Number of the first deal."),
     out: Path = typer.Option(..., "--out", "-o", help="Output JSON Lines file."),
     overrides: Optional[List[str]] = SET_OPT,
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
-    """Write deals as JSON Lines traces (RULES.md section 11), one deal per line.
+    """Write deals as JSON Lines traces (RULES.md section 11), one deal per line; with --matches, whole
+    matches (RULES.md section 12): one line per deal with its match object, matches 0, 1, 2, ...
 
-    Any deal can be reproduced from its seed and number: [bold]simdom replay --seed S --deal I[/].
+    Any deal can be reproduced from its seed and number: [bold]simdom replay --seed S --deal I[/];
+    any match from its seed and id: [bold]simdom replay --set target=T --seed S --match I[/].
 
     [bold]Examples[/]
 
       simdom trace --rules threes --players 4 --policy greedy --deals 1000 --seed 7 -o threes.jsonl
       simdom trace -r fives -n 3 -p greedy -p random -p hold:until=9 -d 50 -o mixed.jsonl
+      simdom trace -r fives --set target=100 --set teams=partners --matches 20 -o fives100.jsonl
     """
     from rich.progress import Progress
 
@@ -47,18 +52,20 @@ def trace_cmd(
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
-    tmp = _open_out(out, overwrite)
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
-            task = bar.add_task("tracing", total=deals)
+    check_trace_options(r, matches, first_deal)
+    _check_out(out, overwrite=overwrite)
+    with atomic_open(out, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
+        task = bar.add_task("tracing", total=deals if matches is None else matches)
+        if matches is None:
             for i in range(first_deal, first_deal + deals):
                 fh.write(json.dumps(trace(r, pols, seed, i), separators=(",", ":")) + "\n")
                 bar.advance(task)
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    console.print(f"wrote {deals} deals to {out}")
+        else:
+            written = write_matches(fh, r, pols, seed, matches, lambda: bar.advance(task))
+    if matches is None:
+        console.print(f"wrote {deals} deals to {out}")
+    else:
+        console.print(f"wrote {matches} match{'es' if matches > 1 else ''} ({written} deals) to {out}")
 
 
 def _read_trace(path: Path, deal: Optional[int]) -> dict[str, Any]:
@@ -80,6 +87,9 @@ def _read_trace(path: Path, deal: Optional[int]) -> dict[str, Any]:
 def replay_cmd(
     trace_file: Optional[Path] = typer.Argument(None, help="A JSON Lines trace file (simdom trace)."),
     deal: Optional[int] = typer.Option(None, "--deal", help="Deal number (default: the file's first deal, or 0)."),
+    match: Optional[int] = typer.Option(None, "--match", min=0,
+                                        help="Match id: show a whole match (RULES.md 12) hand by hand."),
+    hand: Optional[int] = typer.Option(None, "--hand", min=0, help="With --match: also show this deal move by move."),
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal file (TOML)."),
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
@@ -90,18 +100,24 @@ def replay_cmd(
     """Print one deal move by move: hands, each move with its ends, points and bonus, and the totals.
 
     The deal comes from a trace file, a scripted deal, or rules + policies + seed + deal number.
-    Every move is re-played by the engine, so a replay also checks the trace.
+    Every move is re-played by the engine, so a replay also checks the trace. With --match, a whole
+    match: who won, the scoreboard after each deal, and with --hand one deal move by move.
 
     [bold]Examples[/]
 
       simdom replay --script scenarios/seed-game.deal.toml
       simdom replay threes.jsonl --deal 12
       simdom replay --rules fives --players 4 --policy greedy --seed 7 --deal 3
+      simdom replay fives100.jsonl --match 3 --hand 1
+      simdom replay -r fives --set target=100 --seed 7 --match 3
     """
     from ..engine.api import trace
     from ..deal.replay import ReplayError, render, replay_record
     from ..deal.script import ScriptError, check_expectations, load_script, run_script
 
+    if match is not None or hand is not None:
+        replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
+        return
     title = ""
     if script is not None:
         try:
@@ -114,11 +130,19 @@ def replay_cmd(
         bad = check_expectations(sc, st, results)
     elif trace_file is not None:
         rec = _read_trace(trace_file, deal)
+        if deal is None and isinstance(rec.get("match"), dict):  # a match trace: show its first match
+            replay_match(trace_file, rec["match"].get("id"), None, None, rules, players, policy, seed, overrides)
+            return
         bad = []
     else:
         r = make_rules(rules, players, overrides)
+        if r.is_match:
+            fail(f"target = {r.target}: a deal of a match; allowed: --match I to replay match I, or target = 0")
         rec = trace(r, make_policies(policy, players), seed, deal or 0)
         bad = []
+    if isinstance(rec.get("match"), dict):
+        fail(f"deal {rec.get('deal')} is a deal of match {rec['match'].get('id')}; allowed: --match "
+             f"{rec['match'].get('id')} to replay its match")
     try:
         st, steps = replay_record(rec)
     except (ReplayError, RulesError, KeyError, TypeError, ValueError) as e:

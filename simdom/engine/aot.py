@@ -4,8 +4,9 @@ Why: a process that calls the just-in-time kernel first imports numba (~0.4 s) a
 compiled code from numba's cache (~0.5-0.9 s). `simdom run`'s workers and `simdom bench` instead
 load ``_kernel_<key>.so`` from the cache folder, built from the same source by numba's ahead-of-time
 compiler (``numba.pycc``) for this machine's CPU: a millisecond, no numba. It is one engine compiled
-two ways, not a second copy: the module exports the same ``run_batch`` (batch.py) with its argument
-types fixed, and a test checks that both give identical results.
+two ways, not a second copy: the module exports the same ``run_batch`` (batch.py) and ``run_matches``
+(matchloop.py, RULES.md 12) with their argument types fixed, and tests check that both give identical
+results.
 
 ``key`` is the engine hash (simdom/engine/__init__.py) plus the CPU it was built for, so editing the
 engine or moving to another CPU never runs a stale or foreign module: :func:`load` then finds none
@@ -105,23 +106,55 @@ def run_batch():
     return jit_run_batch
 
 
-def signature():
-    """run_batch's argument types, read off arrays of the shapes the Python layer passes (api.simulate)."""
+def run_matches():
+    """The match kernel (matchloop.run_matches): ahead of time when built, else just in time."""
+    mod = load()
+    if mod is not None:
+        return mod.run_matches
+    from .matchloop import run_matches as jit_run_matches
+    return jit_run_matches
+
+
+def _types(**arrays):
+    """numba types of arrays shaped as the Python layer passes them: the game G, the policies' ids and
+    parameters, and any ``name=array`` given (read off with ``typeof``)."""
     import numpy as np
-    from numba import typeof, types
+    from numba import typeof
 
     from . import layout as L
     from .tables import build_game
-    from .work import make_work
 
-    G = build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ())
-    ids, par = np.zeros(4, np.int64), np.zeros((4, L.N_PARAMS), np.float64)
-    seat = np.zeros((1, 4, len(L.SEAT_COLS)), np.int32)
-    deal = np.zeros((1, len(L.DEAL_COLS)), np.int32)
-    rec = np.zeros((1, L.REC_COLS), np.int32)
-    return types.int64(typeof(G), typeof(ids), typeof(par), types.uint64, types.int64, types.int64,
-                       typeof(seat), typeof(deal), typeof(rec), types.int64, typeof(make_work(28)),
-                       types.boolean)
+    base = {"G": build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ()), "ids": np.zeros(4, np.int64),
+            "par": np.zeros((4, L.N_PARAMS), np.float64)}
+    return {k: typeof(v) for k, v in {**base, **arrays}.items()}
+
+
+def signature():
+    """run_batch's argument types (api.simulate passes these arrays)."""
+    import numpy as np
+    from numba import types
+
+    from . import layout as L
+    from .work import make_work
+    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+               rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28))
+    return types.int64(t["G"], t["ids"], t["par"], types.uint64, types.int64, types.int64, t["seat"], t["deal"],
+                       t["rec"], types.int64, t["work"], types.boolean)
+
+
+def match_signature():
+    """run_matches' argument types (engine.matches passes these arrays)."""
+    import numpy as np
+    from numba import types
+
+    from . import layout as L
+    from .work import make_work
+    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+               mdeal=np.zeros((1, L.MD_SIZE), np.int32), match=np.zeros((1, L.MM_SIZE), np.int32),
+               rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28), M=np.zeros(L.M_SIZE, np.int64),
+               sides=np.zeros(2, np.int64))
+    return types.int64(t["G"], t["ids"], t["par"], types.uint64, types.int64, types.int64, t["seat"], t["deal"],
+                       t["mdeal"], t["match"], t["rec"], types.int64, t["work"], t["M"], t["sides"])
 
 
 def _prune(keep: int = KEEP) -> None:
@@ -151,6 +184,7 @@ def build(force: bool = False, quiet: bool = False) -> Path:
         from numba.pycc import CC
 
     from .batch import run_batch as kernel_run_batch
+    from .matchloop import run_matches as kernel_run_matches
 
     cc = CC(module_name())
     cc.output_dir = str(out.parent)
@@ -160,6 +194,12 @@ def build(force: bool = False, quiet: bool = False) -> Path:
     @cc.export("run_batch", signature())
     def _run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh):  # pragma: no cover
         return kernel_run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh)
+
+    @cc.export("run_matches", match_signature())
+    def _run_matches(G, ids, par, root, match0, n, seat, deal, mdeal, match, rec, rec_mode, work, M,
+                     counts):  # pragma: no cover
+        return kernel_run_matches(G, ids, par, root, match0, n, seat, deal, mdeal, match, rec, rec_mode, work,
+                                  M, counts)
 
     say(f"simdom: compiling the ahead-of-time kernel {module_name()} (a few minutes when numba's cache is cold)")
     cc.compile()

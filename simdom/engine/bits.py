@@ -1,21 +1,9 @@
-"""Bit tricks for the kernel: LLVM's popcount and count-trailing-zeros as numba intrinsics."""
+"""Bit tricks for the kernel: LLVM's count-trailing-zeros as a numba intrinsic."""
 from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of an integer (llvm.ctpop)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
 
 
 @intrinsic

@@ -64,15 +64,16 @@ class Act(_Named):
 
 
 class DealEnd(_Named):
-    """How a deal ended (RULES.md section 7)."""
+    """How a deal ended (RULES.md sections 7 and 12)."""
 
     PLAYING = K.END_PLAYING  #: not ended yet
     DOMINO = K.END_DOMINO  #: a player placed the last tile of the hand
     BLOCKED = K.END_BLOCKED  #: every player passed in turn
+    TARGET = K.END_TARGET  #: a deal of a match, stopped by a placement whose credit won the match
 
     @classmethod
     def _labels(cls) -> dict:
-        return {cls.PLAYING: "playing", cls.DOMINO: "domino", cls.BLOCKED: "blocked"}
+        return {cls.PLAYING: "playing", cls.DOMINO: "domino", cls.BLOCKED: "blocked", cls.TARGET: "target"}
 
 
 class PolicyId(IntEnum):

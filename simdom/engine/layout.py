@@ -16,6 +16,8 @@ The kernel works on three kinds of plain arrays:
 * ``St``: the state of one deal, an int64[ST_SIZE] vector (offsets below). Hands are bit masks of two
   64-bit words (the double-twelve set has 91 tiles); tile t is bit ``t % 64`` of word ``t // 64``.
 * ``bone``: int64[NT], the boneyard in drawing order; ``St[BTOP]`` is the next tile to draw.
+* ``M``: the state of one match (RULES.md 12), an int64[M_SIZE] vector (offsets ``M_*`` below): the
+  side scores, the scores before the current deal, what the current deal credited, the winner.
 """
 from __future__ import annotations
 
@@ -23,11 +25,16 @@ from __future__ import annotations
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \
     R_ARMS_AFTER, R_DBL_BOTH, R_MIN_ENDS, R_POINTS_MODE, R_POINTS_N, R_OUT_MODE, R_OUT_N, \
     R_BLOCK_MODE, R_ROUND, R_DIV, R_SMAX = range(21)
-R_SIZE = 21
+# the match parameters of RULES.md 12 (target 0: no match, the others then at their defaults)
+R_TARGET, R_MATCH_END, R_NEXT_LEAD, R_TEAMS, R_MAX_DEALS = range(21, 26)
+R_SIZE = 26
 
 POINTS_FIXED, POINTS_SUM, POINTS_QUOTIENT = 0, 1, 2
 OUT_NONE, OUT_FIXED, OUT_OPP_PIPS = 0, 1, 2
 BLOCK_NONE, BLOCK_OPP_PIPS, BLOCK_OPP_MINUS_OWN = 0, 1, 2
+MEND_DEAL, MEND_IMMEDIATE, MEND_EXACT = 0, 1, 2          # match_end
+NEXT_RULES, NEXT_HAND_WINNER, NEXT_ROTATE = 0, 1, 2      # next_lead
+TEAMS_NONE, TEAMS_PARTNERS = 0, 1                        # teams
 
 # ---- ends ----------------------------------------------------------------------------------------
 E_L, E_R, E_U, E_D, E_LEAD = 0, 1, 2, 3, 4
@@ -48,7 +55,7 @@ SP_MOVE = 20    # move number of the spinner (0: none)
 SP_SEAT = 21
 TURN = 22       # seat to act
 NPASS = 23      # consecutive passes
-ENDED = 24      # END_PLAYING, END_DOMINO or END_BLOCKED
+ENDED = 24      # END_PLAYING, END_DOMINO, END_BLOCKED or END_TARGET
 BTOP = 25       # index in bone of the next tile to draw
 BN = 26         # tiles in the boneyard at the deal
 FIRST = 27      # seat that led
@@ -63,6 +70,15 @@ ST_SIZE = SEAT0 + 4 * SB
 
 # ---- how a deal ended (St[ENDED]) ---------------------------------------------------------------
 END_PLAYING, END_DOMINO, END_BLOCKED = 0, 1, 2
+END_TARGET = 3  # a deal of a match stopped by a placement whose credit won the match (RULES.md 12)
+
+# ---- match state M (RULES.md 12) ---------------------------------------------------------------
+MAX_SIDES = 4
+M_SCORE = 0     # [4] each side's match score
+M_BEFORE = 4    # [4] each side's score before the current deal
+M_CRED = 8      # [4] credited to each side in the current deal
+M_WON = 12      # the side that won the match, -1 while undecided
+M_SIZE = 13
 
 # ---- action records (traces and the moves table) ------------------------------------------------
 # rec[i] = (deal_local, seat, act, tile, end, points, bonus, k, S): the columns REC_NAMES, in order
@@ -83,6 +99,23 @@ SEAT_COLS = ("points", "play_points", "bonus", "end_bonus", "scoring_plays", "pl
              "pips_left", "went_out", "doubles_dealt", "lost_first_double")
 DEAL_COLS = ("first_seat", "first_double_move", "first_double_seat", "spinner_move", "spinner_seat",
              "end", "tiles_placed", "winner")
+
+# ---- per-deal and per-match outputs of a match batch (RULES.md 12) -------------------------------
+# mdeal_out[d] (int32): the deal's place in its match and the side scores around it
+MD_MATCH = 0    # match number under the root key
+MD_HAND = 1     # 0-based deal number within the match
+MD_LEAD = 2     # the seat next_lead chose to lead (any tile), -1: the rules' lead (section 6)
+MD_BEFORE = 3   # [4] side scores before the deal
+MD_CRED = 7     # [4] credited to each side in the deal
+MD_SIZE = 11
+# match_out[m] (int32)
+MM_MATCH = 0    # match number
+MM_DEALS = 1    # deals played
+MM_WINNER = 2   # winning side, -1: none (max_deals reached)
+MM_SCORE = 3    # [4] final side scores
+MM_SIZE = 7
+# counts[] (int64) returned beside the number of matches played
+CNT_DEALS, CNT_RECORDS = 0, 1
 
 # ---- the sampler's work array aux (sampler.py), int64[AUX_SIZE + nt] ------------------------------
 #: tile-type counts [8] (a type: the set of other seats that may hold a tile), each other seat's need

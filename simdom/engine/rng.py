@@ -2,6 +2,10 @@
 
 Deal ``i``'s randomness depends on the root key and ``i`` alone: stream 0 shuffles and draws the lot,
 stream ``1 + s`` is seat ``s``'s policy stream. Chunking, workers, arms and rotations never enter.
+
+In a match (RULES.md 12), deal ``h`` of match ``m`` has its own 64-bit key, :func:`match_deal_key`
+(root key, m, h), distinct from the single deals' keys; :func:`seed_key` turns a key into the same
+streams.
 """
 from __future__ import annotations
 
@@ -34,6 +38,24 @@ def seed_deal(rng, root, deal):
         rng[s] = mix64(key + np.uint64(s + 1) * M2)
 
 
+#: Separates the match deals' keys from the single deals' keys.
+MATCH_SALT = np.uint64(0x6D61746368657321)
+
+
+@kernel
+def match_deal_key(root, match, hand):
+    """The 64-bit key of deal ``hand`` (0-based) of match ``match`` under root key ``root``."""
+    mkey = mix64(root ^ MATCH_SALT ^ mix64(np.uint64(match) * GAMMA + GAMMA))
+    return mix64(mkey + np.uint64(hand + 1) * GAMMA)
+
+
+@kernel
+def seed_key(rng, key):
+    """Fill ``rng[0:N_STREAMS]`` from a deal's own key (as :func:`seed_deal` does from its key)."""
+    for s in range(N_STREAMS):
+        rng[s] = mix64(key + np.uint64(s + 1) * M2)
+
+
 @kernel
 def next64(rng, s):
     x = rng[s] + GAMMA
@@ -54,8 +76,3 @@ def below(rng, s, n):
             low = m & LOW32
     return np.int64(m >> S32)
 
-
-@kernel
-def uniform(rng, s):
-    """Float in [0, 1) with 53 random bits."""
-    return np.float64(next64(rng, s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

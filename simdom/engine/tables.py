@@ -7,7 +7,9 @@ import numpy as np
 
 from ..rules import Rules
 from ..tiles import halves, n_tiles, parse_tile
-from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, OUT_FIXED, OUT_NONE, OUT_OPP_PIPS,
+from .layout import (MEND_DEAL, MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES,
+                     R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_TARGET, R_TEAMS, TEAMS_NONE, TEAMS_PARTNERS,
+                     BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, OUT_FIXED, OUT_NONE, OUT_OPP_PIPS,
                      POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE, R_DBL_BOTH,
                      R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MAXPIP, R_MIN_ENDS, R_NT, R_NV, R_OUT_MODE,
                      R_OUT_N, R_PLAYERS, R_POINTS_MODE, R_POINTS_N, R_RESERVE, R_ROUND, R_SIZE, R_SMAX,
@@ -82,6 +84,11 @@ def rules_vector(rules: Rules) -> np.ndarray:
     R[R_ROUND] = rules.bonus_round_to
     R[R_DIV] = rules.bonus_divisor
     R[R_SMAX] = 4 * 2 * rules.max_pip
+    R[R_TARGET] = rules.target
+    R[R_MATCH_END] = {"deal_end": MEND_DEAL, "immediate": MEND_IMMEDIATE, "exact": MEND_EXACT}[rules.match_end]
+    R[R_NEXT_LEAD] = {"rules": NEXT_RULES, "hand_winner": NEXT_HAND_WINNER, "rotate": NEXT_ROTATE}[rules.next_lead]
+    R[R_TEAMS] = {"none": TEAMS_NONE, "partners": TEAMS_PARTNERS}[rules.teams]
+    R[R_MAX_DEALS] = rules.max_deals
     return R
 
 

@@ -60,9 +60,6 @@ class Plan:
         (a Fives arm is not compared with a Threes arm)."""
         return self.rules.index(self.rules[a])
 
-    def policy_vocab(self) -> list[str]:
-        return sorted({p for pols in self.policies for p in pols})
-
     def groups(self) -> list[tuple[int, str, tuple[int, ...]]]:
         """Summary groups: (arm, policy, the players of that arm playing it), in arm order."""
         out = []

@@ -86,7 +86,7 @@ def _our_files(path: Path) -> list[Path]:
     return out
 
 
-def check_folder(path: Path, new: fmt.Manifest, overwrite: bool) -> fmt.Manifest | None:
+def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manifest | None:
     """The old manifest to resume from, or None for a fresh start; RunError when the folder holds other
     results and ``overwrite`` is off. Touches nothing."""
     if path.exists() and not path.is_dir():
@@ -247,7 +247,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     tables = tuple(t for t in fmt.TABLES if t in set(tables) | {"deals"})
     new = manifest_for(sc, tables)
     out = Path(out)
-    old = check_folder(out, new, overwrite)
+    old = check_folder(out, new, overwrite=overwrite)
     plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION)
     with locked(out) as lock_fd, contextlib.ExitStack() as stack:
         folder = Folder(out, new)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -96,7 +96,6 @@ class Arm:
     name: str
     rules: Rules
     policies: tuple[str, ...]
-    rules_table: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def preset(self) -> str:
@@ -210,11 +209,16 @@ def _resolve_rules(table: dict[str, Any], players: int, where: str, path: str) -
         raise ScenarioError(f"{path}: field {where}.players: players is set once, at the top of the scenario "
                             "(every arm of a run has the same players); allowed: " + _RULES_DOC)
     try:
-        return preset(name, players=players, **params)
+        rules = preset(name, players=players, **params)
     except RulesError as e:
         raise ScenarioError(f"{path}: field {where}: {str(e).removeprefix('rules: ')}") from None
     except TypeError as e:  # pragma: no cover - defensive: a parameter of an unexpected type
         raise ScenarioError(f"{path}: field {where}: {e}; allowed: {_RULES_DOC}") from None
+    if rules.is_match:  # issue 11, phase 2: matches in runs
+        raise ScenarioError(f"{path}: field {where}.target = {rules.target}: simdom run plays single deals only "
+                            "for now; allowed: target = 0 (trace and replay matches with simdom trace --matches "
+                            "and simdom replay --match)")
+    return rules
 
 
 def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
@@ -239,7 +243,7 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
             pols = tuple(str(p) for p in seat_policies(pol_src, m.players))
         except PolicyError as e:
             raise ScenarioError(f"{path}: field {pfield}: {e}") from None
-        arms.append(Arm(am.name, rules, pols, table))
+        arms.append(Arm(am.name, rules, pols))
     plays = len(arms) * (m.players if m.rotation else 1)
     chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_PLAYS // plays // 1000 * 1000 or 1000))
     return Scenario(name=m.name, description=m.description.strip(), players=m.players, arms=tuple(arms),

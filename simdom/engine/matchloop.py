@@ -1,0 +1,273 @@
+"""Matches and partnerships (RULES.md 12) in the kernel: the match loop of deals, side scores and
+credits, the three end rules, the lead of the next deal, and partners' end bonus by side.
+
+A deal of a match is played by the same rules functions as a single deal (core.py) and the same
+policies (kpolicies.py), which judge moves by the deal's points; only what the match credits, and
+when the match stops a deal, is decided here. The match state is ``M`` (layout.py, offsets ``M_*``).
+"""
+from __future__ import annotations
+
+from .jit import entry, kernel
+
+from .batch import collect
+from .core import advance, deal_random, finish, next_seat, place, record, round_bonus, seat_base
+from .kpolicies import choose
+from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEALS, CNT_RECORDS, EB, ENDED,
+                     END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, M_BEFORE, M_CRED,
+                     M_SCORE, M_WON, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD, MD_MATCH, MEND_DEAL,
+                     MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, NEXT_HAND_WINNER,
+                     NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, PTS, R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS,
+                     R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET, R_TEAMS, REC_NONE, TEAMS_PARTNERS,
+                     TURN, WINNER)
+from .rng import match_deal_key, seed_key
+
+
+@kernel
+def partners(G):
+    return G[0][R_TEAMS] == TEAMS_PARTNERS
+
+
+@kernel
+def side_of(G, s):
+    """The side of seat s: itself, or with partners seat s % 2 (seats 0, 2 = side 0; 1, 3 = side 1)."""
+    return s & 1 if partners(G) else s
+
+
+@kernel
+def n_sides(G):
+    return 2 if partners(G) else G[0][R_PLAYERS]
+
+
+@kernel
+def finish_sides(G, St):
+    """Settle a partners' deal (RULES.md 12, 'Partners'): the end bonus goes to the hand winner's side,
+    written on the seat that dominoed, or in a blocked deal on the winning side's seat with the fewest
+    pips (the lower seat on a tie), which becomes St[WINNER]. opponents_pips is the other side's two
+    hands; in a blocked deal the side with fewer pips wins (a tie: no winner)."""
+    R = G[0]
+    p0 = St[seat_base(0) + HPIPS] + St[seat_base(2) + HPIPS]
+    p1 = St[seat_base(1) + HPIPS] + St[seat_base(3) + HPIPS]
+    if St[ENDED] == END_DOMINO:
+        w = St[WINNER]
+        opp = p1 if (w & 1) == 0 else p0
+        mode = R[R_OUT_MODE]
+        if mode == OUT_FIXED:
+            St[seat_base(w) + EB] = R[R_OUT_N]
+        elif mode == OUT_OPP_PIPS:
+            St[seat_base(w) + EB] = round_bonus(G, opp)
+        return
+    if p0 == p1:
+        St[WINNER] = -1
+        return
+    ws = 0 if p0 < p1 else 1
+    own = p0 if ws == 0 else p1
+    opp = p1 if ws == 0 else p0
+    w = ws if St[seat_base(ws) + HPIPS] <= St[seat_base(ws + 2) + HPIPS] else ws + 2
+    St[WINNER] = w
+    mode = R[R_BLOCK_MODE]
+    if mode == BLOCK_OPP_PIPS:
+        St[seat_base(w) + EB] = round_bonus(G, opp)
+    elif mode == BLOCK_OPP_MINUS_OWN:
+        St[seat_base(w) + EB] = round_bonus(G, opp - own)
+
+
+@kernel
+def settle(G, St):
+    """The end of a deal of these rules: by seat (section 7) or, with partners, by side."""
+    if partners(G):
+        finish_sides(G, St)
+    else:
+        finish(G, St)
+
+
+@kernel
+def credit(G, M, side, c):
+    """Credit c points (one placement's points plus bonus, or an end bonus) to ``side`` under
+    immediate or exact; returns 1 when this credit wins the match (and records the winner).
+    exact: all or nothing, a credit that would pass the target is not counted."""
+    R = G[0]
+    T = R[R_TARGET]
+    if c <= 0:
+        return 0
+    new = M[M_SCORE + side] + c
+    if R[R_MATCH_END] == MEND_EXACT:
+        if new > T:
+            return 0
+        M[M_SCORE + side] = new
+        M[M_CRED + side] += c
+        if new == T:
+            M[M_WON] = side
+            return 1
+        return 0
+    M[M_SCORE + side] = new
+    M[M_CRED + side] += c
+    if new >= T:
+        M[M_WON] = side
+        return 1
+    return 0
+
+
+@kernel
+def credit_deal_end(G, St, M):
+    """After a settled deal: credit its end bonus (immediate, exact), or the whole deal's totals and
+    then the deal_end rule (a side with >= T and alone on the highest score wins)."""
+    R = G[0]
+    n = R[R_PLAYERS]
+    if R[R_MATCH_END] != MEND_DEAL:
+        for s in range(n):
+            eb = St[seat_base(s) + EB]
+            if eb > 0:
+                credit(G, M, side_of(G, s), eb)
+        return
+    for s in range(n):
+        b = seat_base(s)
+        tot = St[b + PTS] + St[b + BON] + St[b + EB]
+        j = side_of(G, s)
+        M[M_SCORE + j] += tot
+        M[M_CRED + j] += tot
+    best = -1
+    ties = 0
+    for j in range(n_sides(G)):
+        v = M[M_SCORE + j]
+        if best < 0 or v > M[M_SCORE + best]:
+            best = j
+            ties = 1
+        elif v == M[M_SCORE + best]:
+            ties += 1
+    if ties == 1 and M[M_SCORE + best] >= R[R_TARGET]:
+        M[M_WON] = best
+
+
+@kernel
+def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, deal, M):
+    """Play the deal in St as a deal of the match in M. Under immediate / exact, each placement's
+    points and bonus are credited as they arise, and a placement that wins the match stops the deal
+    there (St[ENDED] = END_TARGET: no further action, no end bonus). Returns the new nrec."""
+    mid = G[0][R_MATCH_END] != MEND_DEAL
+    while True:
+        n, nrec = advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal)
+        if n == 0:
+            break
+        s = St[TURN] & 3
+        i = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, n, scratch)
+        t = mv_t[i] & 127
+        e = mv_e[i] & 7
+        pts, bonus, k, ssum = place(G, St, s, t, e)
+        if rec_mode != REC_NONE:
+            nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)
+        if mid and credit(G, M, side_of(G, s), pts + bonus):
+            St[ENDED] = END_TARGET
+            St[WINNER] = -1
+            return nrec
+    settle(G, St)
+    credit_deal_end(G, St, M)
+    return nrec
+
+
+@kernel
+def next_leader(G, St):
+    """Who leads the deal after the one in St (RULES.md 12, next_lead): a seat, leading any tile, or
+    -1 for the rules' lead (section 6)."""
+    R = G[0]
+    mode = R[R_NEXT_LEAD]
+    if mode == NEXT_HAND_WINNER:
+        return St[WINNER] if St[ENDED] == END_DOMINO else -1
+    if mode == NEXT_ROTATE:
+        return next_seat(G, St[FIRST])
+    return -1
+
+
+@kernel
+def deal_led_by(G, St, bone, perm, rng, lead):
+    """Shuffle and deal (core.deal_random); then, unless lead is -1, seat ``lead`` leads any tile."""
+    deal_random(G, St, bone, perm, rng)
+    if lead >= 0:
+        St[FIRST] = lead
+        St[TURN] = lead
+        St[FORCED] = -1
+
+
+@kernel
+def new_match(M):
+    for j in range(MAX_SIDES):
+        M[M_SCORE + j] = 0
+        M[M_BEFORE + j] = 0
+        M[M_CRED + j] = 0
+    M[M_WON] = -1
+
+
+@entry
+def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_out, mdeal_out, match_out, rec,
+                rec_mode, work, M, counts):
+    """Play matches match0 .. match0 + nmatches - 1 under root key ``root`` (uint64), while the deal
+    rows have room for a whole match (max_deals). Returns the number of matches played, m.
+
+    Per deal d (in play order): seat_out[d]: int32[players, len(SEAT_COLS)], deal_out[d]:
+    int32[len(DEAL_COLS)] (as run_batch; ``end`` may be END_TARGET), mdeal_out[d]: int32[MD_SIZE].
+    Per match: match_out[i]: int32[MM_SIZE]. rec: action records as run_batch, first column d.
+    counts[CNT_DEALS], counts[CNT_RECORDS]: deals and records written. ``work``: make_work arrays;
+    M: int64[M_SIZE].
+    """
+    St, bone, perm, rng, mv_t, mv_e, scratch = work
+    R = G[0]
+    cap = seat_out.shape[0]
+    maxd = R[R_MAX_DEALS]
+    ns = n_sides(G)
+    nrec = 0
+    d = 0
+    m = 0
+    while m < nmatches and cap - d >= maxd:
+        match = match0 + m
+        new_match(M)
+        lead = -1
+        h = 0
+        while True:
+            for j in range(ns):
+                M[M_BEFORE + j] = M[M_SCORE + j]
+                M[M_CRED + j] = 0
+            seed_key(rng, match_deal_key(root, match, h))
+            deal_led_by(G, St, bone, perm, rng, lead)
+            nrec = play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec,
+                                   rec_mode, d, M)
+            collect(G, St, seat_out[d], deal_out[d])
+            row = mdeal_out[d]
+            row[MD_MATCH] = match
+            row[MD_HAND] = h
+            row[MD_LEAD] = lead
+            for j in range(MAX_SIDES):
+                row[MD_BEFORE + j] = M[M_BEFORE + j]
+                row[MD_CRED + j] = M[M_CRED + j]
+            d += 1
+            h += 1
+            if M[M_WON] >= 0 or h >= maxd:
+                break
+            lead = next_leader(G, St)
+        out = match_out[m]
+        out[MM_MATCH] = match
+        out[MM_DEALS] = h
+        out[MM_WINNER] = M[M_WON]
+        for j in range(MAX_SIDES):
+            out[MM_SCORE + j] = M[M_SCORE + j]
+        m += 1
+    counts[CNT_DEALS] = d
+    counts[CNT_RECORDS] = nrec
+    return m
+
+
+@entry
+def deal_key(root, match, hand):
+    """:func:`match_deal_key` from Python: the deal's own 64-bit key (its trace ``seed``)."""
+    return match_deal_key(root, match, hand)
+
+
+@entry
+def new_match_deal(G, St, bone, perm, rng, key, lead):
+    """Set up the deal of key ``key`` in St/bone as the match kernel deals it (lead: -1 or a seat)."""
+    seed_key(rng, key)
+    deal_led_by(G, St, bone, perm, rng, lead)
+
+
+step_settle = entry(settle.py_func)
+step_credit = entry(credit.py_func)
+step_credit_deal_end = entry(credit_deal_end.py_func)
+step_next_leader = entry(next_leader.py_func)

@@ -1,0 +1,80 @@
+"""The results folder format (simdom/results.py): the README's schema section is generated from it, the
+manifest is validated on read, and a part's check names what is wrong."""
+from pathlib import Path
+
+import pytest
+
+from simdom import results as fmt
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_schema_section_is_generated_from_the_format_module():
+    text = README.read_text()
+    section = text.split(fmt.README_BEGIN)[1].split(fmt.README_END)[0].strip()
+    assert section == fmt.readme_schema(), "README out of date: run `python -m simdom.results --readme README.md`"
+
+
+def test_every_column_is_documented_and_per_seat_columns_expand():
+    for t in fmt.TABLES.values():
+        assert all(c.doc for c in t.columns)
+        names = t.names(3)
+        assert len(names) == len(set(names))
+    assert fmt.DEALS.names(2)[-2:] == ["lost_first_double_0", "lost_first_double_1"]
+
+
+def _manifest(**changes):
+    base = dict(kind="simdom-results", format=fmt.FORMAT, simdom_version="0.1", sim_version=2, scenario_name="x",
+                scenario={}, settings_hash="h", seed=1, root_key="k", deals=10, chunk_size=5, n_chunks=2,
+                rotations=1, players=2, tables=["deals"], arms=[{"name": "a", "rules": {}, "policies": ["greedy"] * 2}],
+                chunks_done=[0, 1], created="t", complete=True)
+    return {**base, **changes}
+
+
+def test_a_valid_manifest_parses():
+    m = fmt.parse_manifest(_manifest(), "here")
+    assert m.players == 2 and m.arms[0].policies == ["greedy", "greedy"]
+
+
+@pytest.mark.parametrize("change,says", [
+    ({"kind": "other"}, "not a simdom results folder"),
+    ({"format": 1}, "results format 1"),
+    ({"deals": -1}, "deals"),
+    ({"players": "four"}, "players"),
+    ({"arms": "a,b"}, "arms"),
+    ({"n_chunks": 3}, "do not agree"),
+    ({"chunks_done": [0]}, "complete, but 1 of 2"),
+    ({"arms": [{"name": "a", "rules": {}, "policies": ["greedy"] * 3}]}, "players = 2"),
+])
+def test_a_damaged_manifest_is_refused_naming_the_problem(change, says):
+    with pytest.raises(fmt.ResultsError, match=says):
+        fmt.parse_manifest(_manifest(**change), "here")
+
+
+def test_write_atomic_leaves_no_temporary_file_on_failure(tmp_path):
+    target = tmp_path / "missing" / "x.bin"
+    with pytest.raises(OSError):
+        fmt.write_atomic(target, b"data")
+    fmt.write_atomic(tmp_path / "x.bin", b"data")
+    assert (tmp_path / "x.bin").read_bytes() == b"data" and [p.name for p in tmp_path.iterdir()] == ["x.bin"]
+
+
+def test_inspect_part_names_what_is_wrong(tmp_path):
+    import numpy as np
+    cols = {"arm": fmt.strings(np.zeros(4, np.int32), ["a"]), "deal": np.arange(4), "rotation": np.zeros(4),
+            "end": fmt.strings(np.zeros(4, np.int32), ["domino"])}
+    for c in fmt.DEALS.columns[3:]:
+        for n in fmt.TableSpec._expand(c, 2):
+            cols.setdefault(n, np.zeros(4))
+    data = fmt.encode(fmt.DEALS, 2, cols, "h", 0)
+    part = tmp_path / "part-00000.parquet"
+    part.write_bytes(data)
+    names = fmt.DEALS.names(2)
+    assert fmt.inspect_part(part, "h", 0, 4, names)[1] is None
+    assert "another run" in fmt.inspect_part(part, "other", 0, 4, names)[1]
+    assert "rows" in fmt.inspect_part(part, "h", 0, 5, names)[1]
+    assert fmt.inspect_part(tmp_path / "nope.parquet", "h", 0, 4, names)[1] == "missing"
+    raw = bytearray(data)
+    raw[len(raw) // 3: len(raw) // 3 + 64] = bytes(64)
+    part.write_bytes(bytes(raw))
+    assert "unreadable" in fmt.inspect_part(part, "h", 0, 4, names)[1]
