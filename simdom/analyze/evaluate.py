@@ -8,7 +8,8 @@ difference against the best move (the same worlds and policy streams for every m
 
 Stopping rule (no ``rollouts`` given): rollouts run in chunks that double (``MIN_ROLLOUTS``, then as
 many again, ...) until the best move is separated from every other one, or ``budget`` rollouts are
-spent. Separated from move j: the interval of the paired difference (best - j) lies above 0 at a
+spent (a first look after ``PEEK`` rollouts stops only if every difference is exact, as with the true
+deal and deterministic policies). Separated from move j: the interval of the paired difference (best - j) lies above 0 at a
 Bonferroni-adjusted level (95% over the n - 1 comparisons and over every look the budget allows), or
 that difference has no variance at all (the two moves give the same, or always the same difference,
 in every world). The reported intervals are plain 95% intervals.
@@ -27,6 +28,8 @@ from .position import Position
 
 METRICS = ("points", "margin", "win")
 MIN_ROLLOUTS = 10_000
+#: a first look, that stops only when every difference has no variance (module doc)
+PEEK = 100
 BUDGET = 100_000
 #: the most rollouts per kernel call (the outputs of one call stay small)
 CHUNK_MAX = 50_000
@@ -133,17 +136,21 @@ class _Acc:
         return sorted(order, key=lambda i: tuple(-round(float(k[i]), 12) for k in keys) + (i,))
 
 
-def looks(budget: int) -> int:
-    """How many times the stopping rule may look at the rollouts within ``budget``."""
-    k, done = 0, 0
+def chunks(budget: int) -> list[int]:
+    """The rollouts run before each look of the stopping rule: ``PEEK``, up to ``MIN_ROLLOUTS``, then
+    doubling the total (at most ``CHUNK_MAX`` at a time), within ``budget``."""
+    out, done = [], 0
     while done < budget:
-        done += min(max(MIN_ROLLOUTS, done), CHUNK_MAX, budget - done)
-        k += 1
-    return k
+        k = PEEK if done == 0 else MIN_ROLLOUTS - done if done < MIN_ROLLOUTS else min(done, CHUNK_MAX)
+        k = min(k, budget - done)
+        out.append(k)
+        done += k
+    return out
 
 
-def separated(acc: _Acc, by: str, n_looks: int) -> bool:
-    """The best move by ``by`` is separated from every other (module doc)."""
+def separated(acc: _Acc, by: str, n_looks: int, exact_only: bool = False) -> bool:
+    """The best move by ``by`` is separated from every other (module doc); with ``exact_only``, only
+    by differences without variance."""
     from scipy.stats import norm
 
     n = len(acc.sums[by])
@@ -156,7 +163,7 @@ def separated(acc: _Acc, by: str, n_looks: int) -> bool:
         if j == best:
             continue
         exact = se[j] <= 1e-12 * max(1.0, abs(d[j]))
-        if not (exact or d[j] + z * se[j] < 0):
+        if not (exact or (not exact_only and d[j] + z * se[j] < 0)):
             return False
     return True
 
@@ -183,10 +190,11 @@ def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int
         acc.add(ev.run(0, FORCED_ROLLOUTS))
     else:
         stopped = "budget"
-        n_looks = looks(budget)
-        while acc.n < budget:
-            acc.add(ev.run(acc.n, min(max(MIN_ROLLOUTS, acc.n), CHUNK_MAX, budget - acc.n)))
-            if separated(acc, by, n_looks):
+        sizes = chunks(budget)
+        n_looks = max(1, len(sizes) - 1)  # the first look (PEEK) stops only on exact differences
+        for i, k in enumerate(sizes):
+            acc.add(ev.run(acc.n, k))
+            if separated(acc, by, n_looks, exact_only=i == 0):
                 stopped = "separated"
                 break
     return Analysis(position, _rows(position, acc, by), acc.n, _then_text(then), by, perfect, stopped, seed,
