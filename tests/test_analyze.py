@@ -4,6 +4,7 @@ a forced answer, the seed game's move 10 (RULES.md 9), the JSON shape, reproduci
 """
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 from simdom.analyze.evaluate import evaluate
 from simdom.analyze.position import from_script, from_seed
 from simdom.cli import app
-from simdom.engine.analysis import DEALT_BY_HALL, MoveRollouts, sample_hidden
+from simdom.engine.analysis import DEALT_BY_COUNTING, MoveRollouts, sample_hidden
 from simdom.engine.api import trace
 from simdom.engine.state import DealState
 from simdom.rules import preset
@@ -70,21 +71,21 @@ def void_positions(name: str, players: int, deals: int, rng) -> list[DealState]:
 def test_s2_s5_redeals_keep_what_the_mover_knows(name, players):
     """Every re-deal gives each other seat its hand count, none of the values it showed void, no tile
     the mover holds or saw placed; hands and boneyard hold exactly the unseen tiles, the boneyard its
-    size. Hard positions (where 8 shuffles find no consistent deal) are dealt tile by tile, and still
+    size. Hard positions (where 8 shuffles find no consistent deal) are dealt by counting, and still
     consistent."""
     rng = np.random.default_rng(5)
     rules = preset(name, players=players)
     a, b = halves(rules.max_pip)
     positions = void_positions(name, players, 40, rng)
     assert len(positions) >= 10
-    hall = 0
+    counted = 0
     for k, st in enumerate(positions):
         s = st.turn
         seen = set(st.hand(s)) | set(st.played())
         unseen = sorted(set(range(rules.n_tiles)) - seen)
         for w in sample_hidden(st, seed=k, start=0, count=200):
             assert w.sampler >= 0, "no consistent deal found"
-            hall += w.sampler == DEALT_BY_HALL
+            counted += w.sampler == DEALT_BY_COUNTING
             dealt = [t for h in w.hands.values() for t in h] + list(w.boneyard)
             assert sorted(dealt) == unseen
             assert len(w.boneyard) == st.boneyard_left
@@ -94,29 +95,67 @@ def test_s2_s5_redeals_keep_what_the_mover_knows(name, players):
                 bad = [t for t in hand if int(a[t]) in seat.void or int(b[t]) in seat.void]
                 assert not bad, f"seat {o} shown void in {sorted(seat.void)} was given {bad}"
     if players < 4:  # with few seats and long draws, some positions defeat plain rejection
-        assert hall > 0, "no position needed the tile-by-tile dealer: the hard case went untested"
+        assert counted > 0, "no position needed dealing by counting: the hard case went untested"
 
 
-def test_s2_redeals_with_one_opponent_are_uniform():
-    """With one other seat, the consistent deals are its hand among the tiles it may hold: every such
-    tile is dealt to it equally often (both dealers are exact there)."""
-    rng = np.random.default_rng(3)
-    rules = preset("threes", players=2)
+def hard_position(rng):
+    """A threes position (4 players) where at least two other seats showed voids, few tiles are
+    hidden, and most shuffles are inconsistent."""
+    rules = preset("threes", players=4)
+    for deal in range(400):
+        st = DealState.dealt(rules, 5, deal)
+        for _ in range(rules.n_tiles):
+            moves = st.advance()
+            if not moves:
+                break
+            others = [o for o in range(4) if o != st.turn]
+            if sum(1 for o in others if st.seat(o).void) >= 2 and sum(len(st.hand(o)) for o in others) <= 8:
+                worlds = sample_hidden(st, seed=1, start=0, count=200)
+                if np.mean([w.sampler == DEALT_BY_COUNTING for w in worlds]) > 0.3:
+                    return st
+            st.play(*moves[int(rng.integers(len(moves)))])
+    raise AssertionError("no hard position found")
+
+
+def test_s2_redeals_are_uniform_among_the_consistent_deals():
+    """In a hard position (most worlds dealt by counting), how often each other seat gets each tile
+    matches the exact share over every consistent deal, counted by enumeration."""
+    st = hard_position(np.random.default_rng(1))
+    rules = st.rules
     a, b = halves(rules.max_pip)
-    st = next(p for p in void_positions("threes", 2, 40, rng)
-              if len(p.seat(1 - p.turn).hand) >= 3 and p.boneyard_left >= 4)
-    o = 1 - st.turn
-    void = st.seat(o).void
-    allowed = [t for t in set(range(rules.n_tiles)) - set(st.hand(st.turn)) - set(st.played())
-               if int(a[t]) not in void and int(b[t]) not in void]
-    n = 4000
-    counts = {t: 0 for t in allowed}
-    for w in sample_hidden(st, seed=9, start=0, count=n):
-        for t in w.hands[o]:
-            counts[t] += 1
-    p = len(st.seat(o).hand) / len(allowed)
-    for t, c in counts.items():
-        assert abs(c / n - p) < 5 * np.sqrt(p * (1 - p) / n), (t, c / n, p)
+    s = st.turn
+    others = [o for o in range(rules.players) if o != s]
+    unseen = sorted(set(range(rules.n_tiles)) - set(st.hand(s)) - set(st.played()))
+    need = [len(st.hand(o)) for o in others]
+    void = [st.seat(o).void for o in others]
+    exact: dict[tuple[int, int], int] = {}
+    total = 0
+
+    def deal(i, left, hands):
+        nonlocal total
+        if i == len(others):
+            total += 1
+            for q, h in enumerate(hands):
+                for t in h:
+                    exact[q, t] = exact.get((q, t), 0) + 1
+            return
+        may = [t for t in left if int(a[t]) not in void[i] and int(b[t]) not in void[i]]
+        for h in itertools.combinations(may, need[i]):
+            deal(i + 1, [t for t in left if t not in h], hands + [h])
+
+    deal(0, unseen, [])
+    n = 20000
+    worlds = sample_hidden(st, seed=2, start=0, count=n)
+    assert np.mean([w.sampler == DEALT_BY_COUNTING for w in worlds]) > 0.3
+    got: dict[tuple[int, int], int] = {}
+    for w in worlds:
+        for q, o in enumerate(others):
+            for t in w.hands[o]:
+                got[q, t] = got.get((q, t), 0) + 1
+    assert set(got) <= set(exact)
+    for key, c in exact.items():
+        p = c / total
+        assert abs(got.get(key, 0) / n - p) <= 5 * np.sqrt(p * (1 - p) / n) + 1e-9, (key, got.get(key, 0) / n, p)
 
 
 # ---- common random numbers -----------------------------------------------------------------------

@@ -9,10 +9,10 @@ difference against the best move (the same worlds and policy streams for every m
 Stopping rule (no ``rollouts`` given): rollouts run in chunks that double (``MIN_ROLLOUTS``, then as
 many again, ...) until the best move is separated from every other one, or ``budget`` rollouts are
 spent (a first look after ``PEEK`` rollouts stops only if every difference is exact, as with the true
-deal and deterministic policies). Separated from move j: the interval of the paired difference (best - j) lies above 0 at a
-Bonferroni-adjusted level (95% over the n - 1 comparisons and over every look the budget allows), or
-that difference has no variance at all (the two moves give the same, or always the same difference,
-in every world). The reported intervals are plain 95% intervals.
+deal and deterministic policies). Separated from move j: the interval of the paired difference
+(best - j) lies above 0 at a Bonferroni-adjusted level (95% over the n - 1 comparisons and over every
+look the budget allows), or that difference has no variance at all (the two moves give the same, or
+always the same difference, in every world). The reported intervals are plain 95% intervals.
 """
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ class Analysis:
     perfect: bool
     stopped: str              #: "fixed", "separated", "budget" or "forced"
     seed: int
-    sampler_hall: int = 0     #: worlds the sampler dealt tile by tile (no exact uniform draw found)
+    sampler_counted: int = 0  #: worlds the sampler dealt by counting (8 shuffles were inconsistent)
 
     @property
     def best(self) -> MoveValue:
@@ -103,7 +103,7 @@ class _Acc:
         self.n = 0
         self.sums = {m: np.zeros(n) for m in METRICS}
         self.cross = {m: np.zeros((n, n)) for m in METRICS}
-        self.hall = 0
+        self.counted = 0
 
     def add(self, r: Rollouts) -> None:
         self.n += len(r.points)
@@ -111,7 +111,7 @@ class _Acc:
             x = x.astype(np.float64)
             self.sums[m] += x.sum(axis=0)
             self.cross[m] += x.T @ x
-        self.hall += int((r.sampler >= 8).sum())
+        self.counted += int((r.sampler >= 8).sum())
 
     def mean(self, m: str) -> np.ndarray:
         return self.sums[m] / self.n
@@ -198,7 +198,7 @@ def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int
                 stopped = "separated"
                 break
     return Analysis(position, _rows(position, acc, by), acc.n, _then_text(then), by, perfect, stopped, seed,
-                    acc.hall)
+                    acc.counted)
 
 
 def _then_text(then) -> str:

@@ -151,7 +151,8 @@ def summary(analyses: Sequence[Analysis]) -> str:
     listed = which[0] if len(which) == 1 else ", ".join(which[:-1]) + " and " + which[-1]
     return (f"Of {len(analyses)} moves of {label}, {len(worse)} gave up points against the best (move"
             f"{'s' if len(worse) > 1 else ''} {listed}); the costliest was move {top.position.move} (seat "
-            f"{top.position.seat} played {_on(played)}, best {_on(top.best)}: {ci(c, lo, hi, signed=True, unit='points')}).")
+            f"{top.position.seat} played {_on(played)}, best {_on(top.best)}: "
+            f"{ci(c, lo, hi, signed=True, unit='points')}).")
 
 
 def all_rows(analyses: Sequence[Analysis]) -> tuple[list[str], list[list[str]]]:

@@ -16,8 +16,8 @@ from .api import root_key
 from .codes import End
 from .state import DealState, _mask_tiles
 
-#: The sampler's result for a world dealt tile by tile (engine/sampler.py), and for no consistent deal.
-DEALT_BY_HALL = 8
+#: The sampler's result for a world dealt by counting (engine/sampler.py), and for no consistent deal.
+DEALT_BY_COUNTING = 8
 NO_CONSISTENT_DEAL = -1
 
 
@@ -33,8 +33,8 @@ class Rollouts:
     ``points``: int32[n, moves], the mover's final total for the deal (everything it scored, before
     and after the move); ``margin``: int32, that total minus the best other seat's; ``win``: float64,
     its share of the win (1/k for k seats tied on the top total); ``sampler``: int64[n], how each
-    world was found: 0 .. 7 shuffles rejected before an exactly uniform one was kept, 8 dealt tile by
-    tile under Hall's condition (engine/sampler.py), 0 for the true deal."""
+    world was found: 0 .. 7 shuffles rejected before a consistent one was kept, 8 dealt by counting
+    (engine/sampler.py; either way a uniform draw among the consistent deals), 0 for the true deal."""
 
     start: int
     points: np.ndarray

@@ -16,13 +16,13 @@ from .jit import entry, kernel
 
 from .batch import play
 from .core import place, seat_base
-from .layout import BN, BON, BTOP, EB, HAND, PTS, R_PLAYERS, REC_NONE, ST_SIZE
+from .layout import AUX_PREP, BN, BON, BTOP, EB, HAND, PTS, R_PLAYERS, REC_NONE, ST_SIZE
 from .rng import GAMMA, mix64, seed_deal
 from .sampler import sample_world, unseen_tiles
 
 
 @kernel
-def world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux):
+def world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux, dp):
     """World j of the position into W, bone2; returns the sampler's result (0 for the true deal)."""
     if perfect:
         for k in range(ST_SIZE):
@@ -31,7 +31,7 @@ def world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux)
             bone2[k] = bone[k]
         return 0
     loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-    return sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux)
+    return sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
 
 
 @kernel
@@ -64,11 +64,12 @@ def rollout_moves(G, St, bone, s, mv_t, mv_e, n, pol_ids, pol_params, key, r0, n
     seat's final total, ``mar`` int32 its margin over the best other seat, ``win`` float64 its share
     of the win (1/k for k seats tied on top). ``tries`` int64[nr]: the sampler's result per world.
     ``work``: :func:`simdom.engine.work.make_analysis_work`."""
-    W, P, bone2, pool, deck, loc, aux, rng, pt, pe, rec, scratch = work
+    W, P, bone2, pool, deck, loc, aux, dp, rng, pt, pe, rec, scratch = work
     u = unseen_tiles(G, St, s, pool)
+    aux[AUX_PREP] = 0
     for r in range(nr):
         j = r0 + r
-        tries[r] = world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux)
+        tries[r] = world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux, dp)
         for i in range(n):
             for k in range(ST_SIZE):
                 P[k] = W[k]
@@ -83,10 +84,11 @@ def sample_worlds(G, St, bone, s, key, r0, nr, hands, bones, tries, work):
     """The worlds of rollouts r0 .. r0 + nr - 1 (as :func:`rollout_moves` meets them), for checks:
     ``hands`` int64[nr, players, 2] every seat's hand mask words, ``bones`` int64[nr, nt] the
     boneyard still to draw (from index 0; St[BN] - St[BTOP] entries), ``tries`` the sampler's result."""
-    W, P, bone2, pool, deck, loc, aux, rng, pt, pe, rec, scratch = work
+    W, P, bone2, pool, deck, loc, aux, dp, rng, pt, pe, rec, scratch = work
     u = unseen_tiles(G, St, s, pool)
+    aux[AUX_PREP] = 0
     for r in range(nr):
-        tries[r] = world_of(G, St, bone, s, key, r0 + r, False, W, bone2, pool, u, deck, loc, aux)
+        tries[r] = world_of(G, St, bone, s, key, r0 + r, False, W, bone2, pool, u, deck, loc, aux, dp)
         for o in range(G[0][R_PLAYERS]):
             hands[r, o, 0] = W[seat_base(o) + HAND]
             hands[r, o, 1] = W[seat_base(o) + HAND + 1]

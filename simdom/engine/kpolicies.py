@@ -13,7 +13,7 @@ import numpy as np
 from .jit import entry, kernel
 
 from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
-from .layout import (POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT,  # noqa: F401
+from .layout import (AUX_PREP, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT,  # noqa: F401
                      BON, E_LEAD, EB, ENDED, EV, FD_MOVE, HCNT, NPL, PTS, R_DBL_BOTH, R_PLAYERS, REC_NONE,
                      ST_SIZE, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
@@ -221,13 +221,14 @@ def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
     the end with greedy for every seat; the move with the best summed margin wins, ties to greedy's
     choice, then the first listed. Not inlined: compiled once, called once per decision."""
     P, bone2, pt, pe, pool, acc = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
-    W, deck, loc, rec, aux = scratch[8], scratch[9], scratch[10], scratch[11], scratch[12]
+    W, deck, loc, rec, aux, dp = scratch[8], scratch[9], scratch[10], scratch[11], scratch[12], scratch[13]
+    aux[AUX_PREP] = 0  # a new position: the sampler's counting tables are built again if needed
     for i in range(n):
         acc[i] = 0.0
     u = unseen_tiles(G, St, s, pool)
     for j in range(nsamp):
         loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux)
+        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
         for i in range(n):
             for k in range(ST_SIZE):
                 P[k] = W[k]
