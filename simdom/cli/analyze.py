@@ -46,19 +46,18 @@ def analyze_cmd(
     policy: List[str] = POLICY_OPT,
     overrides: Optional[List[str]] = SET_OPT,
 ) -> None:
-    """Value every legal move of a position: expected final points, margin over the best opponent and
-    win rate of the player to act, each with a 95% interval, from rollouts that re-deal what that
-    player cannot see consistently with what it has seen (common random numbers across moves).
+    """Value every legal move of a position by rollouts: expected final points, margin and win rate.
 
-    The position is a deal up to a move: a scripted deal (--script), a deal of a trace file (--trace
-    --deal), or deal --deal of --seed played by --policy (as simdom trace plays it).
+    Each rollout re-deals what the player to act cannot see, consistently with what it has seen, and plays every legal move out in that same world (common random numbers across moves).
+
+    A position is a deal up to a move: a scripted deal (--script), a deal of a trace file (--trace, --deal), or deal --deal of --seed played by --policy (as simdom trace plays it).
 
     [bold]Examples[/]
 
       simdom analyze --script scenarios/seed-game.deal.toml --move 10
       simdom analyze --script scenarios/seed-game.deal.toml --all
-      simdom analyze --trace threes.jsonl --deal 12 --move 5 --then rollout:samples=8
-      simdom analyze --rules threes --players 4 --seed 7 --deal 3 --move 4 --format json
+      simdom analyze --trace t.jsonl --deal 12 --move 5 --then rollout:samples=8
+      simdom analyze -r threes -n 4 --seed 7 --deal 3 --move 4 --format json
     """
     from ..analyze.evaluate import METRICS, evaluate
     from ..analyze.position import PositionError, from_script, from_seed, from_trace
@@ -96,7 +95,7 @@ def analyze_cmd(
         seat_policies(then, source.rules.players)
         positions = [source.position(move)] if move is not None else list(source.positions())
     except (PositionError, PolicyError) as e:
-        fail(str(e).replace("policy ", "--then ", 1) if isinstance(e, PolicyError) else str(e))
+        fail(f"--then: {e}" if isinstance(e, PolicyError) else str(e))
     kw = dict(then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts, budget=budget,
               perfect=perfect, by=by)
     if every:
