@@ -239,7 +239,7 @@ def test_s9_move_10_maria_should_have_played_1_1():
     assert played.name == "1-5 L" and played.diff_vs_best_hi < -6
     r = run("--script", SEED_GAME, "--move", 10)
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("Best: 1-1 on L, +7.2 points over 1-5 on L, the move played (95% CI 7.1-7.3)")
+    assert r.output.startswith("Best: 1-1 on L, +7.2 points over 1-5 on L, the move played (95% CI 7.0-7.3)")
 
 
 # ---- the command ---------------------------------------------------------------------------------

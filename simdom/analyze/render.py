@@ -4,9 +4,9 @@ Numbers are rounded to what their 95% interval supports (as simdom's other answe
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Sequence
 
+from .. import present as P
 from .evaluate import Analysis, MoveValue
 
 UNITS = {"points": "points", "margin": "points of margin", "win": "percentage points of win rate"}
@@ -17,48 +17,16 @@ MOVE_FIELDS = ("tile", "end", "played", "mean_points", "mean_points_lo", "mean_p
                "margin_diff_vs_best", "margin_diff_vs_best_lo", "margin_diff_vs_best_hi")
 
 
-# ---- numbers ---------------------------------------------------------------------------------------
-def _decimals(lo: float, hi: float) -> int | None:
-    half = (hi - lo) / 2
-    if not math.isfinite(half) or half <= 0:
-        return None
-    return min(6, max(0, -math.floor(math.log10(half))))
+# ---- numbers (simdom.present: rounded to what their interval supports) ----------------------------
+def est(x: float, lo: float, hi: float, *, signed: bool = False, pct: bool = False) -> str:
+    """``7.14 (7.08-7.20)``; an exact value (no width) as it is."""
+    return P.est(x, lo, hi, signed=signed, pct=pct)
 
 
-def _fixed(x: float, d: int) -> str:
-    s = f"{x:.{d}f}"
-    return s[1:] if s.startswith("-") and float(s) == 0 else s
-
-
-def _plain(x: float) -> str:
-    if x == int(x):
-        return str(int(x))
-    return f"{x:.3g}"
-
-
-def est(x: float, lo: float, hi: float, *, signed: bool = False, scale: float = 1.0, bare: bool = False) -> str:
-    """``7.14 (7.08-7.20)``, or ``7.14`` with ``bare``; an exact value (no width) as it is."""
-    x, lo, hi = x * scale, lo * scale, hi * scale
-    d = _decimals(lo, hi)
-    if d is None:
-        text = _plain(x)
-        return ("+" if signed and x > 0 else "") + text
-    sx = ("+" if signed and round(x, d) > 0 else "") + _fixed(x, d)
-    if bare:
-        return sx
-    slo, shi = _fixed(lo, d), _fixed(hi, d)
-    sep = " to " if slo.startswith("-") or shi.startswith("-") else "-"
-    return f"{sx} ({slo}{sep}{shi})"
-
-
-def ci(x: float, lo: float, hi: float, *, signed: bool = False, scale: float = 1.0, unit: str = "") -> str:
-    """For a sentence: ``+7.14 points (95% CI 7.08-7.20)``."""
-    text = est(x, lo, hi, signed=signed, scale=scale)
-    u = f" {unit}" if unit else ""
-    if " (" not in text:
-        return text + u + " (exact)"
-    head, tail = text.split(" (", 1)
-    return f"{head}{u} (95% CI {tail}"
+def ci(x: float, lo: float, hi: float, *, signed: bool = False, pct: bool = False, unit: str = "") -> str:
+    """For a sentence: ``+7.14 points (95% CI 7.08-7.20)``; ``(exact)`` when the interval has no width."""
+    text = P.ci(x, lo, hi, signed=signed, pct=pct, unit=unit)
+    return text if "(95% CI" in text else text + " (exact)"
 
 
 # ---- the verdict -------------------------------------------------------------------------------------
@@ -80,7 +48,7 @@ def verdict(a: Analysis) -> str:
         return (f"Forced: {_on(best)} is the only legal move; expected final points "
                 f"{ci(best.mean_points, best.mean_points_lo, best.mean_points_hi)}.")
     g, lo, hi = _gain(a, rival)
-    num = est(g, lo, hi, signed=True, scale=100.0 if a.by == "win" else 1.0)
+    num = est(g, lo, hi, signed=True, pct=a.by == "win")
     value, interval = num.split(" (", 1) if " (" in num else (num, "exact)")
     head = f"Best: {_on(best)}" + (" (the move played)" if best.played else "")
     tag = ", the move played" if rival.played else (", the next best" if a.position.played is not None else "")
@@ -104,17 +72,23 @@ def context(a: Analysis) -> str:
             f"ranked by mean final {'points' if a.by == 'points' else 'margin' if a.by == 'margin' else 'win rate'}.")
 
 
-def table_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
-    """The compact table: move, mean final points, paired difference with the best, margin, win %."""
-    head = ["move", "points", "vs best (95% CI)", "margin", "win %"]
+def answer(a: Analysis) -> P.Answer:
+    """The verdict, the context, the table of moves (best first); machines get :func:`to_json`."""
     rows = []
     for r in a.rows:
-        diff = "best" if r is a.best else est(r.diff_vs_best, r.diff_vs_best_lo, r.diff_vs_best_hi, signed=True)
-        rows.append([r.name + (" *" if r.played else ""),
-                     est(r.mean_points, r.mean_points_lo, r.mean_points_hi, bare=True), diff,
-                     est(r.mean_margin, r.mean_margin_lo, r.mean_margin_hi, bare=True),
-                     est(r.win_rate, r.win_rate_lo, r.win_rate_hi, scale=100.0, bare=True)])
-    return head, rows
+        d = {"move": r.name + (" *" if r.played else ""),
+             "vs_best": "best" if r is a.best else est(r.diff_vs_best, r.diff_vs_best_lo, r.diff_vs_best_hi,
+                                                         signed=True)}
+        for f in ("mean_points", "mean_margin", "win_rate"):
+            d.update({f: getattr(r, f), f + "_lo": getattr(r, f + "_lo"), f + "_hi": getattr(r, f + "_hi")})
+        rows.append(d)
+    cols = [P.Col("move"), P.Col("mean_points", "points", "round"), P.Col("vs_best", "vs best (95% CI)", align="right"),
+            P.Col("mean_margin", "margin", "round"), P.Col("win_rate", "win %", "pctround")]
+    ans = P.Answer([verdict(a), context(a)], data=to_json(a))
+    ans.add(P.Table(f"Seat {a.position.seat}'s legal moves at move {a.position.move}, best first", rows, cols))
+    if a.position.played is not None:
+        ans.notes.append("* the move played in the deal")
+    return ans
 
 
 def to_json(a: Analysis) -> dict[str, Any]:
@@ -155,20 +129,26 @@ def summary(analyses: Sequence[Analysis]) -> str:
             f"{ci(c, lo, hi, signed=True, unit='points')}).")
 
 
-def all_rows(analyses: Sequence[Analysis]) -> tuple[list[str], list[list[str]]]:
-    head = ["move", "seat", "played", "best", "played vs best (95% CI)", "rollouts"]
+def all_answer(analyses: Sequence[Analysis]) -> P.Answer:
+    """Every move of a deal: which gave up points, then one line per move; machines get a list of
+    :func:`to_json` objects."""
     rows = []
     for a in analyses:
         c = cost(a)
-        played = a.position.name(a.position.played) if a.position.played else ""
         if a.stopped == "forced":
             text = "forced"
         elif c is None:
             text = ""
         elif a.best.played:
             g, lo, hi = _gain(a, a.rows[1])
-            text = "best, by " + est(g, lo, hi, signed=True, scale=100.0 if a.by == "win" else 1.0)
+            text = "best, by " + est(g, lo, hi, signed=True, pct=a.by == "win")
         else:
             text = est(*c, signed=True)
-        rows.append([str(a.position.move), str(a.position.seat), played, a.best.name, text, f"{a.rollouts:,}"])
-    return head, rows
+        rows.append({"move": a.position.move, "seat": a.position.seat,
+                     "played": a.position.name(a.position.played) if a.position.played else "",
+                     "best": a.best.name, "cost": text, "rollouts": a.rollouts})
+    cols = [P.Col("move", kind="int"), P.Col("seat", kind="int"), P.Col("played"), P.Col("best"),
+            P.Col("cost", "played vs best (95% CI)", align="right"), P.Col("rollouts", kind="int")]
+    label = analyses[0].position.deal.label if analyses else "the deal"
+    ans = P.Answer([summary(analyses)], data=[to_json(a) for a in analyses])
+    return ans.add(P.Table(f"Every move of {label}", rows, cols, keys=2))

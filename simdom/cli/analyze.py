@@ -1,7 +1,6 @@
 """`simdom analyze`: every legal move of a position, valued by rollouts (simdom/analyze/)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import List, Optional
 
@@ -9,19 +8,7 @@ import typer
 
 from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, fail, make_policies, make_rules
 
-FORMATS = ("table", "json")
-
-
-def _table(head, rows, title: str = ""):
-    from rich import box
-    from rich.table import Table
-
-    t = Table(title=title or None, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
-    for i, h in enumerate(head):
-        t.add_column(h, justify="left" if i == 0 or h in ("played", "best") else "right", no_wrap=True)
-    for r in rows:
-        t.add_row(*r)
-    return t
+FORMATS = ("table", "json", "md")
 
 
 def analyze_cmd(
@@ -40,7 +27,7 @@ def analyze_cmd(
     perfect: bool = typer.Option(False, "--perfect-information",
                                  help="Play out the true hidden tiles instead of re-deals (value of information)."),
     by: str = typer.Option("points", "--by", help="Rank by mean final points, margin or win (points|margin|win)."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table or json."),
+    fmt: str = typer.Option("table", "--format", "-f", help="table, json or md."),
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
@@ -61,7 +48,8 @@ def analyze_cmd(
     """
     from ..analyze.evaluate import METRICS, evaluate
     from ..analyze.position import PositionError, from_script, from_seed, from_trace
-    from ..analyze.render import all_rows, context, summary, table_rows, to_json, verdict
+    from .. import present as P
+    from ..analyze.render import all_answer, answer
     from ..policies import PolicyError, seat_policies
 
     if fmt not in FORMATS:
@@ -100,23 +88,11 @@ def analyze_cmd(
               perfect=perfect, by=by)
     if every:
         with console.status(f"analysing {len(positions)} moves ..."):
-            results = [evaluate(p, **kw) for p in positions]
-        if fmt == "json":
-            print(json.dumps([to_json(a) for a in results]))
-            return
-        console.print(summary(results), highlight=False)
-        console.print(_table(*all_rows(results)))
-        return
-    with console.status(f"rolling out the {len(positions[0].moves)} legal moves ..."):
-        a = evaluate(positions[0], **kw)
-    if fmt == "json":
-        print(json.dumps(to_json(a)))
-        return
-    console.print(verdict(a), highlight=False)
-    console.print(context(a), highlight=False, style="dim")
-    console.print(_table(*table_rows(a)))
-    if a.position.played is not None:
-        console.print("* the move played in the deal", style="dim", highlight=False)
+            ans = all_answer([evaluate(p, **kw) for p in positions])
+    else:
+        with console.status(f"rolling out the {len(positions[0].moves)} legal moves ..."):
+            ans = answer(evaluate(positions[0], **kw))
+    P.emit(ans, fmt, console=console)
 
 
 def register(app: typer.Typer) -> None:
