@@ -3,13 +3,14 @@
     rules.py     simdom rules                   deal.py    simdom trace, simdom replay
     bench.py     simdom bench                   policies.py  simdom policies
     run.py       simdom run                     stats.py   simdom stats, doubles, compare, report
+    analyze.py   simdom analyze
 """
 from __future__ import annotations
 
 import typer
 
 from .. import __version__
-from . import bench, deal, policies, rules, run, stats
+from . import analyze, bench, deal, policies, rules, run, stats
 from .common import console, fail
 
 app = typer.Typer(
@@ -42,7 +43,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
         fail(str(e))
 
 
-for _group in (rules, deal, bench, policies, run, stats):
+for _group in (rules, deal, bench, policies, run, stats, analyze):
     _group.register(app)
 
 if __name__ == "__main__":  # pragma: no cover
