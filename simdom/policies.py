@@ -47,6 +47,12 @@ def _int_or_never(text: str) -> float:
     return float(int(text))
 
 
+def _nonneg_int(text: str) -> float:
+    if not text.isdigit():
+        raise ValueError("an integer >= 0")
+    return float(int(text))
+
+
 def _pos_int(text: str) -> float:
     if not text.isdigit() or int(text) < 1:
         raise ValueError("an integer >= 1")
@@ -67,6 +73,18 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
                "best mean final margin",
                (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),)),
+    PolicyInfo("timing", PolicyId.TIMING,
+               "greedy, but holds the deal's first double when the rule of its parameters says so (read from "
+               "the decision tables of `simdom doubles --decisions`): never a double with other tiles of its "
+               "suit in hand",
+               (Param("support", 0.0, _nonneg_int, "S: hold only a double whose suit has at most S other tiles in "
+                                                   "the hand"),
+                Param("lead", 4.0, _nonneg_int, "L: at the lead, hold when the doubles held plus the players are "
+                                                "at most L (4: with 2 players up to 2 doubles, with 3 one, with 4 "
+                                                "never)"),
+                Param("wait", 4.0, _nonneg_int, "W: after the lead, hold when waiting one round (move + players) "
+                                                "raises the bonus by at least W points"),
+                Param("players", 2.0, _nonneg_int, "P: ... and the game has at most P players"))),
 )}
 
 

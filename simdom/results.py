@@ -8,6 +8,7 @@ A results folder (default ``results/<scenario name>/``) holds::
     deals/part-00000.parquet        one row per arm, deal and rotation, with per-seat columns
     seats/part-00000.parquet        with --seats: one row per arm, deal, rotation and seat (detail)
     moves/part-00000.parquet        with --moves: one row per placement
+    decisions/part-00000.parquet    with --decisions: one row per first-double decision
 
 A run whose rules play matches (RULES.md 12, target > 0) is in *match mode* (manifest ``unit =
 "match"``): a chunk is a range of match ids, and the folder also holds::
@@ -133,6 +134,41 @@ MOVES = TableSpec("moves", "one row per placement, ordered arm, deal, rotation, 
     C("bonus", pa.int16(), "first-double bonus the placement earned"),
 ))
 
+DECISIONS = TableSpec(
+    "decisions", "one row per first-double decision (the deal's first double not yet placed, the mover able to "
+    "place a double and another tile), ordered arm, deal, rotation, move", "simdom run --decisions", KEYS + (
+        C("seat", pa.int8(), "the mover's seat"),
+        C("move", pa.int8(), "move number the placement gets (tiles placed + 1)"),
+        C("turn", pa.int8(), "the mover's order of play from the leader (0 = the leader)"),
+        C("tier_now", pa.int8(), "first-double bonus of a double placed now"),
+        C("tier_later", pa.int8(), "first-double bonus if delayed one round (at move + players)"),
+        C("doubles_held", pa.int8(), "doubles in the mover's hand"),
+        C("unseen_doubles", pa.int8(), "doubles the mover cannot see (not in its hand, not on the layout) that an "
+                                       "opponent may hold (none of them showed that value void)"),
+        C("mover_points", pa.int16(), "the mover's points so far (placements and bonus)"),
+        C("best_opponent_points", pa.int16(), "the highest of the opponents' points so far"),
+        C("legal_moves", pa.int8(), "the mover's legal (tile, end) moves"),
+        C("double_moves", pa.int8(), "legal moves that place a double"),
+        C("best_double_points", pa.int16(), "immediate points (score and bonus) of the best double now: greedy's "
+                                            "choice among the moves placing a double"),
+        C("best_other_points", pa.int16(), "immediate points of the best other move: greedy's choice among the "
+                                           "moves placing no double (what hold plays)"),
+        C("double_face", pa.int8(), "the value v of the best double v-v"),
+        C("double_support", pa.int8(), "other tiles in the mover's hand carrying v (the double's suit)"),
+        C("suits_held", pa.int8(), "distinct values on the mover's other tiles (doubles apart)"),
+        C("hand", pa.int8(), "tiles in the mover's hand"),
+        C("opponent_tiles", pa.int8(), "tiles in the opponents' hands"),
+        C("boneyard", pa.int8(), "tiles left to draw"),
+        C("chose_double", pa.bool_(), "the mover's policy placed a double"),
+        C("rollout_double", pa.float32(), "mean final points of the mover for the deal after the best double now, "
+                                          "over the rollouts (null without --decision-rollouts)", nullable=True),
+        C("rollout_other", pa.float32(), "the same after the best other move", nullable=True),
+        C("hold_gain", pa.float32(), "mean paired difference rollout_other - rollout_double, the value of holding "
+                                     "(same worlds, common random numbers)", nullable=True),
+        C("hold_gain_win", pa.float32(), "the same for the mover's win share (a tie for the top shares the win)",
+          nullable=True),
+    ))
+
 MATCHES = TableSpec("matches", "one row per arm, match and rotation", "match mode, always", MATCH_KEYS + (
     C("deals", pa.int32(), "deals played in the match"),
     C("first_seat", pa.int8(), "the seat that led the match's first deal"),
@@ -154,7 +190,7 @@ del C
 
 #: Every table of a run of single deals, by folder name; ``deals`` is always written, the others when their
 #: option asks.
-TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, SEATS, MOVES)}
+TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, SEATS, MOVES, DECISIONS)}
 #: Every table of a match-mode run: ``deals`` and ``matches`` always.
 MATCH_TABLES: dict[str, TableSpec] = {
     "deals": MATCH_DEALS, "matches": MATCHES,
@@ -239,7 +275,8 @@ class Manifest(BaseModel):
     rotations: int = Field(ge=1, le=4)
     players: int = Field(ge=2, le=4)
     unit: Literal["deal", "match"] = "deal"   #: match: the rules play matches; ``deals`` counts matches
-    tables: list[Literal["deals", "seats", "moves", "matches"]]
+    tables: list[Literal["deals", "seats", "moves", "decisions", "matches"]]
+    decision_rollouts: Optional[int] = Field(default=None, ge=0)  #: with a decisions table: rollouts per decision
     arms: list[ArmEntry] = Field(min_length=1)
     chunks_done: list[int]
     created: str
@@ -282,6 +319,9 @@ def parse_manifest(data: Any, where: str) -> Manifest:
             any(not 0 <= c < m.n_chunks for c in m.chunks_done) or "deals" not in m.tables:
         raise ResultsError(f"{where}: {MANIFEST} is damaged: deals, chunk_size, n_chunks, chunks_done or tables "
                            "do not agree")
+    if ("decisions" in m.tables) != (m.decision_rollouts is not None):
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: decision_rollouts = {m.decision_rollouts!r} but the tables "
+                           f"are {m.tables} (allowed: an integer >= 0 with a decisions table, else null)")
     if m.complete and len(m.chunks_done) != m.n_chunks:
         raise ResultsError(f"{where}: {MANIFEST} is damaged: complete, but {len(m.chunks_done)} of {m.n_chunks} "
                            "chunks done")

@@ -138,6 +138,13 @@ def run_cmd(
     moves: bool = typer.Option(False, "--moves", help="also write the moves table (one row per placement)"),
     seats: bool = typer.Option(False, "--seats", help="also write the seats table (each seat's detail: draws, "
                                                        "passes, pips left, bonuses)"),
+    decisions: bool = typer.Option(False, "--decisions", help="also write the decisions table: every first-double "
+                                   "decision (the first double not yet placed, the mover able to place a double "
+                                   "and another tile), its situation and the choice made"),
+    decision_rollouts: Optional[int] = typer.Option(None, "--decision-rollouts", help="N: also value each decision's "
+                                                    "best double now and best other move in N re-deals of what "
+                                                    "the mover cannot see, played out by greedy (implies "
+                                                    "--decisions)"),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local processes or a dask cluster"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="dask scheduler address, tcp://HOST:PORT"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace results of another scenario or settings"),
@@ -155,6 +162,8 @@ def run_cmd(
 
       simdom run scenarios/threes-vs-fives.toml --moves
 
+      simdom run scenarios/default.toml --decision-rollouts 32 --deals 20000 --out results/decisions
+
       simdom run scenarios/balance-4p.toml --backend dask --scheduler tcp://10.0.0.5:8786
     """
     from ..run.runner import RunError, RunInterrupted, run
@@ -167,6 +176,8 @@ def run_cmd(
         fail(f"--seed {seed} is invalid; allowed: an integer >= 0")
     if workers is not None and workers < 1:
         fail(f"--workers {workers} is invalid; allowed: an integer >= 1")
+    if decision_rollouts is not None and decision_rollouts < 0:
+        fail(f"--decision-rollouts {decision_rollouts} is invalid; allowed: an integer >= 0")
     if scheduler and backend != Backend.dask:
         fail("--scheduler is only used with --backend dask")
     try:
@@ -189,9 +200,12 @@ def run_cmd(
         err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
                   f"{sc.players} players, seed {sc.seed}, chunks of {sc.chunk_size:,} -> {folder}", highlight=False)
     try:
-        tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ())
+        decisions = decisions or decision_rollouts is not None
+        tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \
+            (("decisions",) if decisions else ())
         summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
-                      overwrite=overwrite, on_start=on_start, on_chunk=on_chunk)
+                      overwrite=overwrite, decision_rollouts=decision_rollouts or 0, on_start=on_start,
+                      on_chunk=on_chunk)
     except RunError as e:
         progress.stop()
         fail(str(e))

@@ -21,7 +21,7 @@ FORMAT_HELP = (f"output format: {', '.join(FORMATS)} (default: table, or from th
 MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",
                     "side_led_first")
 MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
-DOUBLES_TABLES = ("sweep", "best", "by-move", "taker")
+DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
 STATS_TABLES = ("groups", "paired")
 
 
@@ -139,9 +139,13 @@ def seats(
 
 
 def doubles(
-    results: Path = typer.Argument(..., help="a Threes results folder (a double-timing sweep for the sweep tables)"),
+    results: str = typer.Argument(..., help="a Threes results folder (a double-timing sweep for the sweep tables), "
+                                  "or one of its arms: FOLDER:ARM"),
+    decisions: bool = typer.Option(False, "--decisions", help="the conditional hold table: the value of holding the "
+                                   "first double by situation (needs `simdom run --decisions`)"),
     table: Optional[str] = typer.Option(None, "--table", help=f"which table: {', '.join(DOUBLES_TABLES)} "
-                                        "(terminal default: all that apply; files: sweep, or by-move without a sweep)"),
+                                        "(terminal default: all that apply; files: sweep, or by-move without a "
+                                        "sweep, or with --decisions the decisions table)"),
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
@@ -151,11 +155,18 @@ def doubles(
     For a sweep (arms differing only in the focal player's hold:until=K): per K, the paired change in the
     focal player's mean points and win rate against K=1 (Holm-adjusted over the K arms), the bonus lost,
     the best K. On any Threes results: the first double by move number and the outcome by who took it
-    (associations, not effects of a choice).
+    (associations, not effects of a choice). With --decisions (results of `simdom run --decisions`): the
+    value of holding the first double by situation (bonus tier now and a round later, the double's support,
+    doubles held, doubles an opponent may hold, turn order), from the rollout difference when the run had
+    --decision-rollouts, else as played; a grid of bonus tier by support (the report's heatmap).
 
     Examples:
 
       simdom doubles results/default
+
+      simdom doubles results/decisions-4p --decisions
+
+      simdom doubles results/decisions-4p:greedy --decisions --table decision-grid --format csv -o grid.csv
 
       simdom doubles results/default --table best --format json -o best.json
 
@@ -163,14 +174,25 @@ def doubles(
     """
     ResultsError, InputError = _errors()
     from simdom.stats.doubles import _require_threes, detect_sweep
+    from simdom.stats.io import open_selection
     from simdom.stats.output import check_writable, resolve_format
     from simdom.stats.views_pairs import doubles_answer
     try:
         f = resolve_format(fmt, out)
         if table is not None and table not in DOUBLES_TABLES:
             raise InputError(f"bad --table {table!r}; allowed: {', '.join(DOUBLES_TABLES)}")
+        dec_tables = ("decisions", "decision-grid")
+        if table in dec_tables and not decisions:
+            raise InputError(f"--table {table} needs --decisions")
+        if decisions and table is not None and table not in dec_tables:
+            raise InputError(f"bad --table {table!r} with --decisions; allowed: {', '.join(dec_tables)}")
         check_writable(out, force)
-        res = _open([results])[0]
+        res = open_selection(results)
+        if decisions:
+            from simdom.stats.views_decisions import decisions_answer
+            people = f in ("table", "md")
+            wanted = [table] if table else (list(dec_tables) if people and out is None else ["decisions"])
+            return _emit(decisions_answer(res, wanted), f, out)
         _require_threes(res)
         sweep = detect_sweep(res)
         if table in ("sweep", "best") and sweep is None:

@@ -6,10 +6,11 @@ from .jit import entry, kernel
 
 from .core import (advance, counted_ends, deal_random, finish, give, legal_moves, place, record, reset,
                    seat_base, start)
+from .kdecide import record_decision
 from .kpolicies import choose
 from .layout import (ACT_PLAY, BN, BON, BTOP, DDEALT, DRAWS, EB, ENDED, FD_MOVE, FD_SEAT, FIRST, HCNT,
                      HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, R_PLAYERS, REC_NONE, SP_MOVE, SP_SEAT,
-                     SPLAYS, ST_SIZE, TURN, WINNER)
+                     SPLAYS, ST_SIZE, SX_DCTL, DCTL_ON, TURN, WINNER)
 from .rng import seed_deal
 from .work import make_work  # noqa: F401
 
@@ -23,6 +24,8 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, 
             break
         s = St[TURN] & 3  # the masks tell LLVM the ranges: no negative-index checks
         i = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, n, scratch)
+        if scratch[SX_DCTL][DCTL_ON]:  # simdom run --decisions (kdecide.py)
+            record_decision(G, St, s, n, i, mv_t, mv_e, deal, scratch)
         t = mv_t[i] & 127
         e = mv_e[i] & 7
         pts, bonus, k, ssum = place(G, St, s, t, e)

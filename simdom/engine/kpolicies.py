@@ -13,7 +13,9 @@ import numpy as np
 from .jit import entry, kernel
 
 from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
+from .ktiming import timing_pick
 from .layout import (AUX_PREP, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT,  # noqa: F401
+                     POL_TIMING,
                      BON, E_LEAD, EB, ENDED, EV, FD_MOVE, HCNT, NPL, PTS, R_DBL_BOTH, R_PLAYERS, REC_NONE,
                      ST_SIZE, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
@@ -257,6 +259,10 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch):
         return defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
     if pid == POL_ROLLOUT:
         return rollout_pick(G, St, s, np.int64(par[0]), next64(rng, 1 + s), mv_t, mv_e, n, scratch)
+    if pid == POL_TIMING:  # at a first-double decision, its rule (ktiming.py); elsewhere greedy
+        j = timing_pick(G, St, s, par, mv_t, mv_e, n)
+        if j >= 0:
+            return j
     # greedy, and hold:until=K = greedy that keeps the first double back before move K
     hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[0]
     return greedy_pick(G, St, mv_t, mv_e, n, hold, scratch)

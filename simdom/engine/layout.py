@@ -21,6 +21,10 @@ The kernel works on three kinds of plain arrays:
 """
 from __future__ import annotations
 
+# ---- the game tuple G ---------------------------------------------------------------------------
+RULES, TA, TB, PIPS, VM, SCORE, BONUS, DBLM = range(8)
+G_SIZE = 8
+
 # ---- rules vector R ---------------------------------------------------------------------------
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \
     R_ARMS_AFTER, R_DBL_BOTH, R_MIN_ENDS, R_POINTS_MODE, R_POINTS_N, R_OUT_MODE, R_OUT_N, \
@@ -90,6 +94,7 @@ REC_COLS = len(REC_NAMES)
 # ---- policies and random streams ----------------------------------------------------------------
 #: Policy ids (simdom.policies assigns them to names) and the length of a policy's parameter vector.
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
+POL_TIMING = 6
 N_PARAMS = 4
 #: Random streams per deal: 0 deals (shuffle, lot); 1 + s is seat s's policy stream.
 N_STREAMS = 5
@@ -130,3 +135,30 @@ def dp_size(nt: int) -> int:
     """Length of the sampler's float64 array dp: the factorials 0..nt, then up to 8 counting tables of
     at most (nt // 3 + 2)^3 states (the needs of 3 seats sharing at most nt tiles)."""
     return nt + 1 + 8 * (nt // 3 + 2) ** 3
+
+# ---- the policies' scratch arrays (work.make_scratch) ---------------------------------------------
+SX_P, SX_BONE, SX_PT, SX_PE, SX_POOL, SX_ACC, SX_KB, SX_SB, SX_W, SX_DECK, SX_LOC, SX_REC, SX_AUX, SX_DP = range(14)
+#: first-double decisions (kdecide.py): the control vector, the root key, the rows, the rollout values
+SX_DCTL, SX_DKEY, SX_DROWS, SX_DVALS = 14, 15, 16, 17
+
+# ---- first-double decisions (kdecide.py; simdom run --decisions) ----------------------------------
+#: dctl int64[DCTL_SIZE]: recording on (0: off, the one check in the play loop), rollouts per decision,
+#: rows written, rows available, the batch's first deal number, rows lost for want of room (> 0: the
+#: caller gave too few)
+DCTL_ON, DCTL_ROLLOUTS, DCTL_ROWS, DCTL_CAP, DCTL_DEAL0, DCTL_LOST = range(6)
+DCTL_SIZE = 6
+#: one int32 row per decision, these columns in order (named for the Python side in DEC_NAMES)
+DEC_NAMES = ("deal", "seat", "move", "turn", "tier_now", "tier_later", "doubles_held", "unseen_doubles",
+             "mover_points", "best_opponent_points", "legal_moves", "double_moves", "best_double_points",
+             "best_other_points", "double_face", "double_support", "suits_held", "hand", "opponent_tiles",
+             "boneyard", "chose_double")
+DEC_DEAL, DEC_SEAT, DEC_MOVE, DEC_TURN, DEC_TIER_NOW, DEC_TIER_LATER, DEC_HELD, DEC_UNSEEN, DEC_OWN_PTS, \
+    DEC_OPP_PTS, DEC_LEGAL, DEC_DMOVES, DEC_BEST_D, DEC_BEST_O, DEC_FACE, DEC_SUPPORT, DEC_SUITS, DEC_HAND, \
+    DEC_OPP_TILES, DEC_BONE, DEC_CHOSE = range(21)
+DEC_COLS = len(DEC_NAMES)
+#: one float64 row per decision: mean final points of "best double now" and of "best other move" over the
+#: rollouts, the mean paired difference other - double (the value of holding), and that of the mover's
+#: win share
+DEC_VAL_NAMES = ("rollout_double", "rollout_other", "hold_gain", "hold_gain_win")
+DV_DOUBLE, DV_OTHER, DV_GAIN, DV_GAIN_WIN = range(4)
+DEC_VALS = len(DEC_VAL_NAMES)

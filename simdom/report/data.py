@@ -42,6 +42,10 @@ def build_sections(results: list[Results]) -> list[Section]:
 
     out = [overview(results), matchups(results), seats(results), points(results), moves(results),
            doubles(results)]
+    from simdom.report.decisions import decisions
+    d = decisions(results)
+    if d is not None:
+        out.append(d)
     v = versus(results)
     if v is not None:
         out.append(v)

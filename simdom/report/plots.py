@@ -171,3 +171,34 @@ def metric_panels(metrics: Sequence[tuple[str, Sequence[str], Sequence[float], S
         ax.set_visible(False)
     fig.suptitle(title, fontsize=11)
     return _png(fig)
+
+
+def heatmap_panels(panels: Sequence[tuple[str, Sequence[str], Sequence[str], np.ndarray, np.ndarray, np.ndarray]], *,
+                   title: str, xlabel: str, ylabel: str, cbar: str) -> bytes:
+    """One heatmap per group: ``(panel title, row labels, column labels, values, lo, hi)`` (2-D arrays,
+    nan: no data), on one diverging colour scale centred at 0; each cell shows its value, marked * when
+    its 95% interval excludes 0 (a cell whose interval includes 0 is drawn pale)."""
+    n = len(panels)
+    rows, cols = _grid(n)
+    fig, axes = plt.subplots(rows, cols, figsize=(WIDTH, 0.6 + 2.6 * rows), squeeze=False)
+    vmax = max([float(np.nanmax(np.abs(v))) for _, _, _, v, _, _ in panels if np.isfinite(v).any()] or [1.0])
+    im = None
+    for ax, (name, rlab, clab, v, lo, hi) in zip(axes.flat, panels):
+        clear = (lo > 0) | (hi < 0)
+        shown = np.where(clear, v, v * 0.35)  # an unclear cell is drawn pale
+        im = ax.imshow(np.ma.masked_invalid(shown), cmap="RdBu", vmin=-vmax, vmax=vmax, aspect="auto")
+        ax.set_xticks(range(len(clab)), clab)
+        ax.set_yticks(range(len(rlab)), rlab)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(name, fontsize=9)
+        for i in range(len(rlab)):
+            for j in range(len(clab)):
+                if np.isfinite(v[i, j]):
+                    ax.text(j, i, f"{v[i, j]:+.1f}{'*' if clear[i, j] else ''}", ha="center", va="center", fontsize=7)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    if im is not None:
+        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label=cbar)
+    fig.suptitle(title, fontsize=10)
+    return _png(fig)

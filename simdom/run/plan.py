@@ -33,15 +33,18 @@ class Plan:
     sim_version: int
     unit: str = "deal"                     #: deal, or match: ``deals`` counts matches
     sides: int = 0                         #: match mode: per-side columns (the most sides of any arm)
+    decision_rollouts: int = 0             #: with a decisions table: rollouts per first-double decision
 
     @classmethod
-    def of(cls, sc: "Scenario", *, tables: tuple[str, ...], settings_hash: str, sim_version: int) -> "Plan":
+    def of(cls, sc: "Scenario", *, tables: tuple[str, ...], settings_hash: str, sim_version: int,
+           decision_rollouts: int = 0) -> "Plan":
         rules = [a.rules.to_dict() for a in sc.arms]
         return cls(rules=tuple(json.dumps(r, sort_keys=True) for r in rules),
                    policies=tuple(a.policies for a in sc.arms), arm_names=tuple(a.name for a in sc.arms),
                    players=sc.players, rotations=sc.rotations, seed=sc.seed, deals=sc.deals,
                    chunk_size=sc.chunk_size, tables=tables, settings_hash=settings_hash, sim_version=sim_version,
-                   unit=sc.unit, sides=max(sides_of(r, sc.players) for r in rules) if sc.unit == "match" else 0)
+                   unit=sc.unit, sides=max(sides_of(r, sc.players) for r in rules) if sc.unit == "match" else 0,
+                   decision_rollouts=decision_rollouts)
 
     def names(self, table: str) -> list[str]:
         """The columns of ``table`` in this run."""

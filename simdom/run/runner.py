@@ -66,14 +66,15 @@ class RunSummary:
     played: int = 0          #: deals played in this session and reused, every arm and rotation counted
 
 
-def manifest_for(sc: "Scenario", tables: tuple[str, ...]) -> fmt.Manifest:
+def manifest_for(sc: "Scenario", tables: tuple[str, ...], decision_rollouts: int = 0) -> fmt.Manifest:
+    extra = {"decision_rollouts": decision_rollouts} if "decisions" in tables else {}
     return fmt.Manifest(
         kind=fmt.KIND, format=fmt.FORMAT, simdom_version=simdom_version(), sim_version=SIM_VERSION,
         scenario_name=sc.name, scenario=sc.source, description=sc.description,
-        settings_hash=sc.settings_hash(tables=tables, sim_version=SIM_VERSION, results_format=fmt.FORMAT),
+        settings_hash=sc.settings_hash(tables=tables, sim_version=SIM_VERSION, results_format=fmt.FORMAT, **extra),
         seed=sc.seed, root_key=format(int(root_key(sc.seed)), "016x"), deals=sc.deals, chunk_size=sc.chunk_size,
         n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, unit=sc.unit,
-        tables=list(tables),
+        tables=list(tables), decision_rollouts=extra.get("decision_rollouts"),
         arms=[fmt.ArmEntry(**a.to_manifest()) for a in sc.arms], chunks_done=[], created=now(), complete=False)
 
 
@@ -270,20 +271,27 @@ class LocalPool:
 
 
 def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), workers: int | None = None,
-        backend: str = "local", scheduler: str | None = None, overwrite: bool = False,
+        backend: str = "local", scheduler: str | None = None, overwrite: bool = False, decision_rollouts: int = 0,
         on_start: Callable[[int, int], None] | None = None,
         on_chunk: Callable[[int], None] | None = None) -> RunSummary:
-    """Run the scenario into ``out``; resume what is there. ``tables``: deals and any of seats, moves.
+    """Run the scenario into ``out``; resume what is there. ``tables``: deals and any of seats, moves,
+    decisions (``decision_rollouts`` rollouts per first-double decision; single deals only).
     ``on_start(deals_total, deals_already_done)`` and ``on_chunk(deals)`` report progress. Raises RunError
     before touching anything, RunInterrupted on Ctrl-C (the parts written are kept)."""
     t0 = time.perf_counter()
     if workers is not None and workers < 1:
         raise RunError(f"--workers {workers} is invalid; allowed: an integer >= 1")
+    if decision_rollouts < 0:
+        raise RunError(f"--decision-rollouts {decision_rollouts} is invalid; allowed: an integer >= 0")
+    if "decisions" in tables and sc.unit == "match":
+        raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
+                       "target = 0 (these rules play matches)")
     tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
-    new = manifest_for(sc, tables)
+    new = manifest_for(sc, tables, decision_rollouts)
     out = Path(out)
     old = check_folder(out, new, overwrite=overwrite)
-    plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION)
+    plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION,
+                   decision_rollouts=decision_rollouts if "decisions" in tables else 0)
     with locked(out) as lock_fd, contextlib.ExitStack() as stack:
         folder = Folder(out, new)
         if old is None:  # fresh start (or --overwrite): remove simdom's own files only

@@ -151,12 +151,14 @@ class Scenario:
             src["seed"] = seed
         return from_dict(src, self.path or "<scenario>")
 
-    def settings(self, *, tables: tuple[str, ...], sim_version: int, results_format: int) -> dict[str, Any]:
-        """Everything that decides the rows of a run (never the workers or the backend)."""
+    def settings(self, *, tables: tuple[str, ...], sim_version: int, results_format: int,
+                 **extra: Any) -> dict[str, Any]:
+        """Everything that decides the rows of a run (never the workers or the backend); ``extra``: the
+        options of optional tables (decision_rollouts)."""
         return {"name": self.name, "players": self.players, "rotations": self.rotations,
                 "arms": [a.to_manifest() for a in self.arms], "deals": self.deals, "seed": self.seed,
                 "chunk_size": self.chunk_size, "tables": list(tables), "sim_version": sim_version,
-                "format": results_format}
+                "format": results_format, **extra}
 
     def settings_hash(self, **settings: Any) -> str:
         """A hash of :meth:`settings`: a results folder holds this run's rows only if its hash is equal."""

@@ -40,6 +40,7 @@ class Results:
     seats: pl.LazyFrame | None = None       #: the seats table (simdom run --seats)
     label: str = field(default="")
     matches: pl.LazyFrame | None = None     #: match mode: one row per arm, match, rotation and seat
+    decisions: pl.LazyFrame | None = None   #: the decisions table (simdom run --decisions), with player, policy
 
     @property
     def unit(self) -> str:
@@ -112,7 +113,8 @@ class Results:
         return Results(self.path, manifest, self.deals.filter(only),
                        None if self.moves is None else self.moves.filter(only),
                        None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{arm}",
-                       matches=None if self.matches is None else self.matches.filter(only))
+                       matches=None if self.matches is None else self.matches.filter(only),
+                       decisions=None if self.decisions is None else self.decisions.filter(only))
 
     @classmethod
     def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
@@ -187,7 +189,7 @@ def seat_view(wide: pl.LazyFrame, manifest: fmt.Manifest, extra: list[str] = (),
 
 
 def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
-    """The moves table with each placement's ``player`` and ``policy``."""
+    """The moves table (or the decisions table) with each row's ``player`` and ``policy``."""
     P = manifest.players
     policies = pl.DataFrame({"arm": [a.name for a in manifest.arms for _ in range(P)],
                              "player": pl.Series([p for _ in manifest.arms for p in range(P)], dtype=pl.Int8),
@@ -261,12 +263,13 @@ def open_results(path: str | Path, *, verify: bool = True) -> Results:
     if "moves" in parts:
         moves = move_view(pl.scan_parquet(parts["moves"]), m)
     seats = pl.scan_parquet(parts["seats"]) if "seats" in parts else None
+    decisions = move_view(pl.scan_parquet(parts["decisions"]), m) if "decisions" in parts else None
     if m.unit == "match":  # the deal id of the long view (blocks of whole matches) on every table
         from simdom.stats.matchview import stride
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)
         seats = None if seats is None else seats.with_columns(did)
-    return Results(root, m, deals, moves, seats, matches=matches)
+    return Results(root, m, deals, moves, seats, matches=matches, decisions=decisions)
 
 
 def open_selection(text: str | Path) -> Results:

@@ -8,7 +8,7 @@ from simdom.stats.families import ADJUSTMENT, Family
 from simdom.stats.io import Results
 from simdom.stats.views import clusters_note, family_sentences, selection_note
 
-DOUBLES_TABLES = ("sweep", "best", "by-move", "taker")
+DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
 
 
 def doubles_answer(res: Results, wanted: list[str]) -> P.Answer:
