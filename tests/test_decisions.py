@@ -274,7 +274,28 @@ def test_doubles_decisions_answers_with_its_method(folders):
     assert {"hold_value", "hold_value_lo", "hold_value_hi", "double_share"} <= set(rows.columns)
 
 
+def test_report_has_the_hold_section_and_heatmap(folders, tmp_path):
+    from simdom.report import build_report
+    out = build_report([open_results(folders[1])], tmp_path / "r.md")
+    text = out.read_text()
+    assert "## When to hold the first double" in text and "first-double decisions" in text
+    png = sorted((tmp_path / "r_files").glob("hold_*.png"))
+    assert png and png[0].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_doubles_decisions_by_crosses_the_situations(folders):
+    out = subprocess.run([SIMDOM, "doubles", f"{folders[1]}:greedy", "--decisions", "--by", "lead,double_support",
+                          "--table", "decision-grid", "--format", "json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    rows = pl.read_json(out.stdout.encode())
+    assert {"lead", "double_support", "decisions", "hold_value"} <= set(rows.columns)
+    assert rows["decisions"].sum() == pl.read_parquet(folders[1] / "decisions" / "*.parquet").filter(
+        pl.col("arm") == "greedy").height
+
+
 @pytest.mark.parametrize("args,words", [
+    (["doubles", "FOLDER", "--decisions", "--by", "tier,colour"], "allowed: distinct names from tier"),
+    (["doubles", "FOLDER", "--by", "tier"], "--by needs --decisions"),
     (["run", "scenarios/decisions-2p.toml", "--decision-rollouts", "-1"], "--decision-rollouts"),
     (["doubles", "FOLDER", "--decisions", "--table", "sweep"], "allowed: decisions, decision-grid"),
     (["doubles", "FOLDER", "--table", "decision-grid"], "needs --decisions"),

@@ -22,6 +22,7 @@ MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "firs
                     "side_led_first")
 MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
 DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
+DECISION_SITUATIONS = ("tier", "double_support", "doubles_held", "unseen_doubles", "turn", "lead")
 STATS_TABLES = ("groups", "paired")
 
 
@@ -143,6 +144,9 @@ def doubles(
                                   "or one of its arms: FOLDER:ARM"),
     decisions: bool = typer.Option(False, "--decisions", help="the conditional hold table: the value of holding the "
                                    "first double by situation (needs `simdom run --decisions`)"),
+    by: Optional[str] = typer.Option(None, "--by", help="with --decisions: the situations crossed in the grid, "
+                                     f"comma-separated: {', '.join(DECISION_SITUATIONS)} (default "
+                                     "tier,double_support)"),
     table: Optional[str] = typer.Option(None, "--table", help=f"which table: {', '.join(DOUBLES_TABLES)} "
                                         "(terminal default: all that apply; files: sweep, or by-move without a "
                                         "sweep, or with --decisions the decisions table)"),
@@ -168,6 +172,8 @@ def doubles(
 
       simdom doubles results/decisions-4p:greedy --decisions --table decision-grid --format csv -o grid.csv
 
+      simdom doubles results/decisions-2p:greedy --decisions --by lead,double_support,doubles_held
+
       simdom doubles results/default --table best --format json -o best.json
 
       simdom doubles results/threes-vs-fives --table by-move --format csv -o first_double.csv
@@ -184,6 +190,14 @@ def doubles(
         dec_tables = ("decisions", "decision-grid")
         if table in dec_tables and not decisions:
             raise InputError(f"--table {table} needs --decisions")
+        if by is not None and not decisions:
+            raise InputError("--by needs --decisions (the sweep tables have no groups)")
+        keys = None
+        if by is not None:
+            keys = [k.strip() for k in by.split(",") if k.strip()]
+            bad = [k for k in keys if k not in DECISION_SITUATIONS]
+            if bad or not keys or len(set(keys)) != len(keys):
+                raise InputError(f"bad --by {by!r}; allowed: distinct names from {', '.join(DECISION_SITUATIONS)}")
         if decisions and table is not None and table not in dec_tables:
             raise InputError(f"bad --table {table!r} with --decisions; allowed: {', '.join(dec_tables)}")
         check_writable(out, force)
@@ -192,7 +206,7 @@ def doubles(
             from simdom.stats.views_decisions import decisions_answer
             people = f in ("table", "md")
             wanted = [table] if table else (list(dec_tables) if people and out is None else ["decisions"])
-            return _emit(decisions_answer(res, wanted), f, out)
+            return _emit(decisions_answer(res, wanted, keys), f, out)
         _require_threes(res)
         sweep = detect_sweep(res)
         if table in ("sweep", "best") and sweep is None:

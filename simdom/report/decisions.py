@@ -44,7 +44,6 @@ def decisions(results: list[Results]) -> Section | None:
         sec.figures.append(Figure(f"hold_{len(sec.figures)}", f"{r.name}: value of holding the first double "
                                   f"({method}); * the 95% interval excludes 0", plots.heatmap_panels(
                                       panels, title=f"Value of holding the first double ({r.name})",
-                                      xlabel="other tiles of the double's suit in hand",
-                                      ylabel="bonus now->a round later",
+                                      xlabel="other tiles of its suit in hand", ylabel="bonus now -> a round later",
                                       cbar="points per decision (> 0: holding pays)")))
     return sec

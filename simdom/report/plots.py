@@ -180,7 +180,7 @@ def heatmap_panels(panels: Sequence[tuple[str, Sequence[str], Sequence[str], np.
     its 95% interval excludes 0 (a cell whose interval includes 0 is drawn pale)."""
     n = len(panels)
     rows, cols = _grid(n)
-    fig, axes = plt.subplots(rows, cols, figsize=(WIDTH, 0.6 + 2.6 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(WIDTH, 1.0 + 2.8 * rows), squeeze=False, layout="constrained")
     vmax = max([float(np.nanmax(np.abs(v))) for _, _, _, v, _, _ in panels if np.isfinite(v).any()] or [1.0])
     im = None
     for ax, (name, rlab, clab, v, lo, hi) in zip(axes.flat, panels):
@@ -189,16 +189,18 @@ def heatmap_panels(panels: Sequence[tuple[str, Sequence[str], Sequence[str], np.
         im = ax.imshow(np.ma.masked_invalid(shown), cmap="RdBu", vmin=-vmax, vmax=vmax, aspect="auto")
         ax.set_xticks(range(len(clab)), clab)
         ax.set_yticks(range(len(rlab)), rlab)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
+        ax.set_xlabel(xlabel, fontsize=8)
+        if ax in axes[:, 0]:
+            ax.set_ylabel(ylabel, fontsize=8)
         ax.set_title(name, fontsize=9)
         for i in range(len(rlab)):
             for j in range(len(clab)):
                 if np.isfinite(v[i, j]):
-                    ax.text(j, i, f"{v[i, j]:+.1f}{'*' if clear[i, j] else ''}", ha="center", va="center", fontsize=7)
+                    ax.text(j, i, f"{v[i, j]:+.1f}{'*' if clear[i, j] else ''}", ha="center", va="center", fontsize=7,
+                            color="white" if abs(shown[i, j]) > 0.6 * vmax else "black")
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
     if im is not None:
-        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label=cbar)
+        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.9).set_label(cbar, fontsize=8)
     fig.suptitle(title, fontsize=10)
     return _png(fig)

@@ -127,11 +127,15 @@ def hold_table(res: Results, situations: list[str] | None = None) -> pl.DataFram
         "arm", "situation", "level", pl.exclude("arm", "situation", "level"))
 
 
-def grid_table(res: Results) -> pl.DataFrame:
-    """The heatmap's cells: the value of holding by bonus tier (now -> later) and the double's support."""
+def grid_table(res: Results, keys: tuple[str, ...] | list[str] = GRID) -> pl.DataFrame:
+    """The value of holding by the situations ``keys`` crossed (default: the heatmap's bonus tier, now ->
+    later, by the double's support)."""
+    bad = [k for k in keys if k not in SITUATIONS]
+    if bad or not keys:
+        raise ResultsError(f"unknown situation {', '.join(bad) or '(none)'}; allowed: {', '.join(SITUATIONS)}")
     lf = _frame(res)
-    return _estimates(res, lf, ["arm", *GRID]).with_columns(method=pl.lit(method_of(res).name)).sort(
-        "arm", *GRID)
+    return _estimates(res, lf, ["arm", *keys]).with_columns(method=pl.lit(method_of(res).name)).sort(
+        "arm", *keys)
 
 
 # ---- words --------------------------------------------------------------------------------------
@@ -154,5 +158,6 @@ def level_words(situation: str, level: str) -> str:
     return f"{situation} {level}"
 
 
-def grid_words(row: dict) -> str:
-    return f"{level_words('tier', row['tier'])}, {level_words('double_support', row['double_support'])}"
+def cell_words(row: dict, keys=GRID) -> str:
+    """A cell of a crossed table in plain words."""
+    return ", ".join(level_words(k, row[k]) for k in keys)
