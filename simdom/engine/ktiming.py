@@ -151,8 +151,8 @@ def boneyard_left(St):
 
 @kernel
 def timing_pick(G, St, s, par, mv_t, mv_e, n):
-    """At a first-double decision, the best double or the best other move by the rule documented in
-    simdom.policies (``timing``); -1 elsewhere (the caller then plays greedy)."""
+    """At a first-double decision where the rule documented in simdom.policies (``timing``) holds the
+    double: the best other move; -1 everywhere else (the caller then plays greedy)."""
     if St[FD_MOVE] != 0:
         return -1
     bd = class_best(G, St, mv_t, mv_e, n, True)
@@ -161,7 +161,7 @@ def timing_pick(G, St, s, par, mv_t, mv_e, n):
     bo = class_best(G, St, mv_t, mv_e, n, False)
     if bo < 0:
         return -1
-    return bo if hold_now(G, St, s, par, mv_t, mv_e, bd, bo) else bd
+    return bo if hold_now(G, St, s, par, mv_t, mv_e, bd, bo) else -1
 
 
 @kernel
@@ -170,11 +170,14 @@ def hold_now(G, St, s, par, mv_t, mv_e, bd, bo):
     the first double, i.e. play the best other move, when the best double's suit has at most
     ``support`` other tiles in the mover's hand, and either this is the lead and the mover's doubles
     plus the players number at most ``lead``, or it is a later move, the game has at most ``players``
-    players and waiting one round (move + players) raises the bonus by at least ``wait``."""
-    if suit_count(G, St, s, G[TA][mv_t[bd]]) > par[0]:
-        return False
+    players and waiting one round (move + players) raises the bonus by at least ``wait``; never without
+    a first-double bonus now or a round later."""
     p = G[RULES][R_PLAYERS]
     move = St[NPL] + 1
+    if tier_at(G, move) == 0 and tier_at(G, move + p) == 0:
+        return False  # no first-double bonus now or a round later: nothing to wait for
+    if suit_count(G, St, s, G[TA][mv_t[bd]]) > par[0]:
+        return False
     if move == 1:
         return doubles_held(G, St, s) + p <= par[1]
     return p <= par[3] and tier_at(G, move + p) - tier_at(G, move) >= par[2]
