@@ -1,6 +1,7 @@
 """What every simdom command shares: the console, the one error line, rule and policy options."""
 from __future__ import annotations
 
+import json
 import tomllib
 from typing import Any, List, NoReturn, Optional
 
@@ -21,17 +22,34 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def parse_value(text: str) -> Any:
+    """A ``--set`` value: JSON (``[[4,2],[null,8]]``, ``null``, ``3``), else TOML (``{2 = 6, 3 = 6, 4 = 5}``),
+    else the text itself (``sum``, ``tile:5-5``)."""
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
 def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:
-    """``--set key=value`` items, each value read as TOML (``--set divisors=[3,5]``)."""
+    """``--set key=value`` items, each value read as JSON or TOML (``--set divisors=[3,5]``)."""
     out: dict[str, Any] = {}
     for item in items or []:
         key, eq, val = item.partition("=")
-        if not eq:
+        key = key.strip()
+        if not eq or not key:
             fail(f"--set {item!r}: write --set PARAMETER=VALUE; parameters: {', '.join(ALL_PARAMETERS)}")
-        try:
-            out[key.strip()] = tomllib.loads(f"v = {val.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            out[key.strip()] = val.strip()
+        if key == "players":
+            fail(f"--set {item!r}: the number of players is not a --set parameter; allowed: --players N "
+                 "(-n N), N = 2, 3 or 4")
+        if key in out:
+            fail(f"--set {key} is given twice; allowed: each parameter once")
+        out[key] = parse_value(val)
     return out
 
 

@@ -9,7 +9,6 @@ from typing import Any, List, Optional
 
 import typer
 
-from ..rules import RulesError
 from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, err, fail, make_policies, make_rules
 from .match import check_trace_options, replay_match, write_matches
 
@@ -74,20 +73,16 @@ def trace_cmd(
         console.print(f"wrote {matches} match{'es' if matches > 1 else ''} ({written} deals) to {out}")
 
 
-def _read_trace(path: Path, deal: Optional[int]) -> dict[str, Any]:
-    if not path.exists():
-        fail(f"trace file {path} does not exist")
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                fail(f"{path}:{n + 1}: not a JSON line ({e})")
-            if deal is None or rec.get("deal") == deal:
-                return rec
-    fail(f"{path}: no deal {deal}" if deal is not None else f"{path} is empty")
+def _read_trace(path: Path, deal: Optional[int]) -> tuple[str, Any]:
+    """(FILE:LINE, record) of deal ``deal`` (None: the file's first record)."""
+    from ..deal.records import RecordError, read_jsonl
+    try:
+        for where, rec in read_jsonl(path):
+            if deal is None or (isinstance(rec, dict) and type(rec.get("deal")) is int and rec["deal"] == deal):
+                return where, rec
+    except RecordError as e:
+        fail(str(e))
+    fail(f"{path}: no deal {deal}" if deal is not None else f"{path} holds no record")
 
 
 def replay_cmd(
@@ -124,7 +119,7 @@ def replay_cmd(
     if match is not None or hand is not None:
         replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
         return
-    title = ""
+    title, where = "", "the deal"
     if script is not None:
         try:
             sc = load_script(script)
@@ -135,8 +130,8 @@ def replay_cmd(
         title = sc.name
         bad = check_expectations(sc, st, results)
     elif trace_file is not None:
-        rec = _read_trace(trace_file, deal)
-        if deal is None and isinstance(rec.get("match"), dict):  # a match trace: show its first match
+        where, rec = _read_trace(trace_file, deal)
+        if deal is None and isinstance(rec, dict) and isinstance(rec.get("match"), dict):
             replay_match(trace_file, rec["match"].get("id"), None, None, rules, players, policy, seed, overrides)
             return
         bad = []
@@ -146,12 +141,12 @@ def replay_cmd(
             fail(f"target = {r.target}: a deal of a match; allowed: --match I to replay match I, or target = 0")
         rec = trace(r, make_policies(policy, players), seed, deal or 0)
         bad = []
-    if isinstance(rec.get("match"), dict):
-        fail(f"deal {rec.get('deal')} is a deal of match {rec['match'].get('id')}; allowed: --match "
-             f"{rec['match'].get('id')} to replay its match")
+    if isinstance(rec, dict) and isinstance(rec.get("match"), dict):
+        mid = rec["match"].get("id")
+        fail(f"{where}: deal {rec.get('deal')} is a deal of match {mid}; allowed: --match {mid} to replay its match")
     try:
-        st, steps = replay_record(rec)
-    except (ReplayError, RulesError, KeyError, TypeError, ValueError) as e:
+        st, steps = replay_record(rec, where)
+    except ReplayError as e:
         fail(f"the deal does not replay: {e}")
     render(rec, steps, st, console, title)
     if script is not None:
