@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
+import traceback
 from typing import Any, List, NoReturn, Optional
 
 import typer
@@ -16,8 +18,14 @@ console = Console()
 err = Console(stderr=True)
 
 
+#: simdom --debug: every error also shows the traceback of the exception it reports (cli/guard.py)
+DEBUG = {"on": False}
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """One clear line on stderr (the message is printed as it is: no markup) and exit code 2."""
+    if DEBUG["on"] and sys.exc_info()[1] is not None:
+        traceback.print_exc()
     err.print(f"[bold red]Error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 

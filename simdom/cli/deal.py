@@ -113,6 +113,7 @@ def replay_cmd(
       simdom replay -r fives --set target=100 --seed 7 --match 3
     """
     from ..engine.api import trace
+    from ..deal.records import RecordError
     from ..deal.replay import ReplayError, render, replay_record
     from ..deal.script import ScriptError, check_expectations, load_script, run_script
 
@@ -146,6 +147,8 @@ def replay_cmd(
         fail(f"{where}: deal {rec.get('deal')} is a deal of match {mid}; allowed: --match {mid} to replay its match")
     try:
         st, steps = replay_record(rec, where)
+    except RecordError as e:
+        fail(f"not a deal record: {e}")
     except ReplayError as e:
         fail(f"the deal does not replay: {e}")
     render(rec, steps, st, console, title)

@@ -17,7 +17,7 @@ from ..engine.codes import End
 from ..engine.matches import MatchDeal, MatchState
 from ..rules import Rules
 from ..tiles import parse_tile
-from .records import ReplayError, check_record, first_difference, read_jsonl
+from .records import ReplayError, check_dealt, check_record, first_difference, read_jsonl
 from .replay import Step, _ends_text
 
 MATCH_KEYS = ("sides", "before", "credited", "after", "over", "winner")
@@ -74,11 +74,7 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
             dealt = MatchDeal.dealt(rules, seed, lead)
         except ValueError as e:
             raise MatchReplayError(f"{where}: {e}") from None
-        for name, ours, theirs in (("hands", dealt.hands0, hands), ("boneyard", dealt.boneyard0, bone),
-                                   ("first", dealt.first, first)):
-            if ours != theirs:
-                raise MatchReplayError(f"{where}: recorded {name} {rec[name]!r} are not the deal of seed {seed} "
-                                       f"(expected {dealt.record()[name]!r})")
+        check_dealt(where, rec, dealt.record(), f"the deal of seed {seed}", MatchReplayError)
     try:
         st = MatchDeal(rules, hands, bone, first, lead)
     except ValueError as e:

@@ -298,3 +298,18 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
                     raise RecordError(f"{where}: not a JSON line ({str(e)[:80]})") from None
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def check_dealt(where: str, record: dict[str, Any], dealt: dict[str, Any], what: str,
+                error: type[ReplayError] = ReplayError) -> None:
+    """The record's first seat, hands and boneyard against ``dealt`` (the engine's record of the deal its
+    seed gives); ``error`` naming the first that differs (a seat's hand, not every hand)."""
+    for name in ("hands", "boneyard", "first"):
+        ours, theirs = dealt[name], record[name]
+        if ours == theirs:
+            continue
+        path = name
+        if name == "hands":
+            s = next(s for s in range(len(ours)) if s >= len(theirs) or ours[s] != theirs[s])
+            path, ours, theirs = f"hands[{s}]", ours[s], theirs[s] if s < len(theirs) else None
+        raise error(f"{where}: recorded {path} {theirs!r} is not {what} (expected {ours!r})")

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from ..engine.codes import End
 from ..engine.state import DealState
 from ..tiles import parse_tile
-from .records import ReplayError, check_record, first_difference
+from .records import ReplayError, check_dealt, check_record, first_difference
 
 __all__ = ["ReplayError", "Step", "replay_record", "render"]
 
@@ -54,12 +54,8 @@ def replay_record(record: dict[str, Any], where: str = "the record") -> tuple[De
     hands = [[parse_tile(t, mp) for t in h] for h in rec.hands]
     bone = [parse_tile(t, mp) for t in rec.boneyard]
     if isinstance(rec.seed, int):
-        dealt = DealState.dealt(rules, rec.seed, rec.deal)
-        for name, ours, theirs in (("hands", dealt.hands0, hands), ("boneyard", dealt.boneyard0, bone),
-                                   ("first", dealt.first, rec.first)):
-            if ours != theirs:
-                raise ReplayError(f"{where}: recorded {name} {record[name]!r} are not deal {rec.deal} of seed "
-                                  f"{rec.seed} (expected {dealt.record()[name]!r})")
+        check_dealt(where, record, DealState.dealt(rules, rec.seed, rec.deal).record(),
+                    f"deal {rec.deal} of seed {rec.seed}")
     try:
         st = DealState(rules, hands, bone, rec.first)
     except ValueError as e:
