@@ -160,7 +160,10 @@ def run_cmd(
         fail(str(e))
     except RunInterrupted as e:
         progress.stop()
-        fail(str(e), 130)
+        fail(str(e), e.exit_code)
+    except BaseException:
+        progress.stop()  # the error line after the bar, whatever the error
+        raise
     progress.stop()
     if sc.description:
         console.print(sc.description, highlight=False)
@@ -168,6 +171,8 @@ def run_cmd(
     for line in headlines(summary):
         console.print(line, highlight=False)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
+    if summary.removed:
+        reused += f", {summary.removed} stray part(s) removed"
     console.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
                   f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
 
