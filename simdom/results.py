@@ -116,6 +116,10 @@ del C
 TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, SEATS, MOVES)}
 
 
+#: every column's type by name (a name has one type in every table), for checking a part's columns
+COLUMN_TYPES: dict[str, pa.DataType] = {f.name: f.type for t in TABLES.values() for f in t.schema(4)}
+
+
 def schema_markdown(table: TableSpec) -> str:
     """The README's table of one results table's columns (``_s`` marks per-seat columns)."""
     lines = [f"**{table.name}/part-NNNNN.parquet**: {table.rows} ({table.option})", "",
@@ -268,6 +272,9 @@ def inspect_part(path: Path, settings_hash: str, chunk: int, rows: int | None,
             return None, f"{n} rows, expected {rows if rows is not None else meta.get('rows')}"
         if pf.schema_arrow.names != names:
             return None, "its columns differ from the schema"
+        wrong = next((f for f in pf.schema_arrow if f.type != COLUMN_TYPES.get(f.name, f.type)), None)
+        if wrong is not None:
+            return None, f"not of the schema (column {wrong.name} is {wrong.type}, expected {COLUMN_TYPES[wrong.name]})"
         table = pf.read(use_threads=False)  # every page: checks the CRCs (no thread pool: forks may follow)
     except Exception as e:  # a truncated or corrupted file: anything pyarrow refuses
         return None, f"unreadable ({type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''})"
