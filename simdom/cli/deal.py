@@ -9,7 +9,8 @@ from typing import Any, List, Optional
 
 import typer
 
-from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, err, fail, make_policies, make_rules
+from .common import (MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SEED_HELP, SET_OPT, console, err, fail,
+                     make_policies, make_rules)
 from .match import check_trace_options, replay_match, write_matches
 
 
@@ -28,8 +29,8 @@ def trace_cmd(
     deals: int = typer.Option(100, "--deals", "-d", min=1, help="How many deals."),
     matches: Optional[int] = typer.Option(None, "--matches", "-m", min=1,
                                           help="Write this many whole matches instead (needs --set target=T > 0)."),
-    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Root seed: deal i depends on (seed, i) alone."),
-    first_deal: int = typer.Option(0, "--first-deal", min=0, help="Number of the first deal."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help=SEED_HELP),
+    first_deal: int = typer.Option(0, "--first-deal", min=0, max=2**62, help="Number of the first deal."),
     out: Path = typer.Option(..., "--out", "-o", help="Output JSON Lines file."),
     overrides: Optional[List[str]] = SET_OPT,
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
@@ -87,7 +88,8 @@ def _read_trace(path: Path, deal: Optional[int]) -> tuple[str, Any]:
 
 def replay_cmd(
     trace_file: Optional[Path] = typer.Argument(None, help="A JSON Lines trace file (simdom trace)."),
-    deal: Optional[int] = typer.Option(None, "--deal", help="Deal number (default: the file's first deal, or 0)."),
+    deal: Optional[int] = typer.Option(None, "--deal", min=0, max=2**63 - 1,
+                                       help="Deal number (default: the file's first deal, or 0)."),
     match: Optional[int] = typer.Option(None, "--match", min=0,
                                         help="Match id: show a whole match (RULES.md 12) hand by hand."),
     hand: Optional[int] = typer.Option(None, "--hand", min=0, help="With --match: also show this deal move by move."),
@@ -95,7 +97,7 @@ def replay_cmd(
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
-    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Root seed of the generated deal."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help="Root seed of the generated deal."),
     overrides: Optional[List[str]] = SET_OPT,
 ) -> None:
     """Print one deal move by move: hands, each move with its ends, points and bonus, and the totals.

@@ -126,8 +126,10 @@ def run_cmd(
 
     if deals is not None and deals < 1:
         fail(f"--deals {deals} is invalid; allowed: an integer >= 1")
-    if seed is not None and seed < 0:
-        fail(f"--seed {seed} is invalid; allowed: an integer >= 0")
+    if deals is not None and deals > 10**12:
+        fail(f"--deals {deals} is invalid; allowed: an integer from 1 to {10**12}")
+    if seed is not None and not 0 <= seed < 2**63:
+        fail(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
     if workers is not None and workers < 1:
         fail(f"--workers {workers} is invalid; allowed: an integer >= 1")
     if scheduler and backend != Backend.dask:

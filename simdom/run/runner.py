@@ -222,9 +222,15 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     except OSError as e:
         raise RunError(f"cannot read the results folder: {faults.io_problem(e)}") from None
     plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION)
+    if backend not in ("local", "dask"):
+        raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
+    # a cluster is reached before the folder is touched: a wrong address changes nothing
+    cluster = _parallel(backend, workers, scheduler) if backend == "dask" else None
     try:
         with locked(out) as lock_fd, contextlib.ExitStack() as stack, faults.sigterm_as_interrupt():
-            return _run_locked(plan, out, new, old, lock_fd, stack, backend, workers, scheduler, on_start, on_chunk,
+            if cluster is not None:
+                stack.callback(cluster[1].close)
+            return _run_locked(plan, out, new, old, lock_fd, stack, backend, workers, cluster, on_start, on_chunk,
                                t0)
     except ReadOnly:
         if old is None or not old.complete:
@@ -233,8 +239,8 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
 
 
 def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | None, lock_fd: int | None,
-                stack: contextlib.ExitStack, backend: str, workers: int | None, scheduler: str | None,
-                on_start, on_chunk, t0: float) -> RunSummary:
+                stack: contextlib.ExitStack, backend: str, workers: int | None, cluster, on_start, on_chunk,
+                t0: float) -> RunSummary:
     folder = Folder(out, new)
     resume = f"{{}} of {plan.n_chunks} chunks are written in {out}; run the same command again to resume"
     try:
@@ -265,7 +271,7 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
             on_start(plan.deals, sum(plan.chunk_deals(c) for c in done))
         new.last_session = {"started": now(), "backend": backend, "workers": workers, "chunks_computed": 0,
                             "seconds": None, "first_chunk_seconds": None}
-        computed = _compute(plan, folder, todo, sums, backend, workers, scheduler, on_chunk, t0, pool) if todo else 0
+        computed = _compute(plan, folder, todo, sums, backend, workers, cluster, on_chunk, t0, pool) if todo else 0
         new.last_session.update(chunks_computed=computed, seconds=round(time.perf_counter() - t0, 3))
         new.chunks_done, new.finished, new.complete = list(range(plan.n_chunks)), now(), True
         folder.write_manifest()
@@ -309,13 +315,12 @@ def _summary_only(plan: Plan, out: Path, old: fmt.Manifest, t0: float) -> RunSum
 
 
 def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, backend: str, workers: int | None,
-             scheduler: str | None, on_chunk: Callable[[int], None] | None, t0: float,
-             pool: LocalPool | None = None) -> int:
+             cluster, on_chunk: Callable[[int], None] | None, t0: float, pool: LocalPool | None = None) -> int:
     computed, last = 0, time.monotonic()
     if pool is not None:
         n_jobs, ctx = pool.n, contextlib.nullcontext()
     else:
-        n_jobs, ctx = _parallel(backend, workers, scheduler)
+        n_jobs, ctx = cluster or _parallel(backend, workers, None)
     m = folder.manifest
     with ctx:
         if pool is not None:
