@@ -387,16 +387,16 @@ def preset_params(name: str) -> dict[str, Any]:
         raise _fail("preset", name, ", ".join(PRESETS)) from None
 
 
-def _check_names(overrides: Mapping[str, Any]) -> None:
+def _check_names(overrides: Mapping[str, Any], allowed: tuple[str, ...] = ALL_PARAMETERS) -> None:
     for key in overrides:
-        if key not in ALL_PARAMETERS:
-            raise RulesError(f"rules: unknown parameter {key!r}; allowed: {', '.join(ALL_PARAMETERS)}")
+        if key not in allowed:
+            raise RulesError(f"rules: unknown parameter {key!r}; allowed: {', '.join(allowed)}")
 
 
 def preset(name: str, players: int = 4, **overrides: Any) -> Rules:
     """The rules of preset ``name`` for ``players`` seats, with any parameter overridden."""
     params = preset_params(name)
-    _check_names(overrides)
+    _check_names(overrides, tuple(p for p in ALL_PARAMETERS if p != "players"))  # players: its own argument
     params.update(overrides)
     params["players"] = players
     # a preset's values that an override makes meaningless follow it (values given are checked as given)

@@ -128,7 +128,7 @@ def replay_cmd(
             sc = load_script(script)
             st, results = run_script(sc, seed)
         except ScriptError as e:
-            fail(str(e))
+            fail(str(e) if str(e).startswith(str(script)) else f"{script}: {e}")
         rec = st.record(seed=None, deal=0)
         title = sc.name
         bad = check_expectations(sc, st, results)

@@ -61,6 +61,8 @@ def replay_match(trace_file: Optional[Path], match: Optional[int], hand: Optiona
         recs = trace_match(r, make_policies(policy, players), seed, match)
     try:
         hands = replay(recs)
-        render_match(from_dict(recs[0]["rules"]), hands, console, hand)
     except ReplayError as e:
         fail(f"the match does not replay: {e}")
+    if hand is not None and not 0 <= hand < len(hands):
+        fail(f"--hand {hand}: match {match} has {len(hands)} deals; allowed: 0..{len(hands) - 1}")
+    render_match(from_dict(recs[0]["rules"]), hands, console, hand)

@@ -17,7 +17,7 @@ from ..engine.codes import End
 from ..engine.matches import MatchDeal, MatchState
 from ..rules import Rules
 from ..tiles import parse_tile
-from .records import ReplayError, check_dealt, check_record, first_difference, read_jsonl
+from .records import ReplayError, check_dealt, check_record, first_difference, not_legal, read_jsonl
 from .replay import Step, _ends_text
 
 MATCH_KEYS = ("sides", "before", "credited", "after", "over", "winner")
@@ -88,9 +88,9 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
         done = len(st.actions)
         try:
             pts, bonus, k, s, _ = ms.play(st, parse_tile(a["tile"], mp), End.parse(a["end"]))
-        except (KeyError, ValueError) as e:
+        except ValueError:
             _first_difference(where, actions[:len(st.actions)], st.actions, st.ended.label if st.ended else None)
-            raise MatchReplayError(f"{where}, action {i}, seat {a.get('seat')}: {e}") from None
+            raise not_legal(where, i, a, st, MatchReplayError) from None
         for extra in st.actions[done:-1]:
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
         steps.append(Step(st.move_number, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),

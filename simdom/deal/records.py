@@ -165,6 +165,8 @@ def _shown(value: Any) -> str:
 
 
 def _hint(path: str) -> str:
+    if path == "end":
+        return "domino, blocked (in a match also target), or null (a scripted deal that stops early)"
     leaf = path.rsplit(".", 1)[-1].split("[")[0]
     if path.startswith("rules."):
         return _HINTS.get(leaf, "a value as RULES.md section 8 gives it") if leaf in ("2", "3", "4") else \
@@ -313,3 +315,15 @@ def check_dealt(where: str, record: dict[str, Any], dealt: dict[str, Any], what:
             s = next(s for s in range(len(ours)) if s >= len(theirs) or ours[s] != theirs[s])
             path, ours, theirs = f"hands[{s}]", ours[s], theirs[s] if s < len(theirs) else None
         raise error(f"{where}: recorded {path} {theirs!r} is not {what} (expected {ours!r})")
+
+
+def not_legal(where: str, i: int, action: dict[str, Any], st: Any, error: type[ReplayError] = ReplayError) -> ReplayError:
+    """The error for a recorded play that the engine refuses: the action, and what the rules allowed there
+    (``st`` a DealState after its forced draws and passes)."""
+    from ..tiles import tile_name
+    if st.ended:
+        allowed = f"nothing (the deal had ended: {st.ended.label})"
+    else:
+        moves = ", ".join(f"{tile_name(t, st.rules.max_pip)} {e.label}" for t, e in st.legal())
+        allowed = f"a play of seat {st.turn}: {moves}"
+    return error(f"{where}, action {i}, seat {action.get('seat')}: recorded {action_text(action)}, expected {allowed}")

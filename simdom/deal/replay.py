@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from ..engine.codes import End
 from ..engine.state import DealState
 from ..tiles import parse_tile
-from .records import ReplayError, check_dealt, check_record, first_difference
+from .records import ReplayError, check_dealt, check_record, first_difference, not_legal
 
 __all__ = ["ReplayError", "Step", "replay_record", "render"]
 
@@ -68,9 +68,9 @@ def replay_record(record: dict[str, Any], where: str = "the record") -> tuple[De
         before = len(st.actions)
         try:
             pts, bonus, k, s = st.play(parse_tile(a["tile"], mp), End.parse(a["end"]))
-        except ValueError as e:
+        except ValueError:
             first_difference(where, actions[:len(st.actions)], st.actions, st.ended.label if st.ended else None)
-            raise ReplayError(f"{where}, action {i}, seat {a['seat']}: {e}") from None
+            raise not_legal(where, i, a, st) from None
         for extra in st.actions[before:-1]:
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
         steps.append(Step(st.move_number, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),

@@ -78,7 +78,7 @@ _HINTS = {"rules": f"a preset name: {', '.join(PRESETS)}", "players": "2, 3 or 4
 
 def _problem(where: str, e: ValidationError) -> ScriptError:
     err = e.errors()[0]
-    loc = [p for p in err["loc"] if p not in ("str", "list[str]", "none")]
+    loc = [p for p in err["loc"] if p not in ("str", "list[str]", "none", "[key]")]
     path = "".join(f"[{p}]" if isinstance(p, int) else ("." if i else "") + str(p) for i, p in enumerate(loc))
     top = str(loc[0]) if loc else ""
     if err["type"] == "extra_forbidden":
@@ -107,6 +107,9 @@ def load_script(path: str | Path) -> Script:
         m = ScriptModel.model_validate(data)
     except ValidationError as e:
         raise _problem(where, e) from None
+    if "players" in m.overrides:
+        raise ScriptError(f"{where}: overrides.players: the players are the script's players field; allowed: "
+                          "rule parameters in [overrides]")
     try:
         rules = preset(m.rules, players=m.players, **m.overrides)
     except RulesError as e:
