@@ -53,11 +53,15 @@ def _serve(conn, parent: int, lock_fd: int | None, others: list) -> None:
             plan = msg
             continue
         try:
-            conn.send(("ok", msg, play_chunk(plan, msg)))
+            answer = ("ok", msg, play_chunk(plan, msg))
         except MemoryError:
-            conn.send(("memory", msg, "out of memory"))
+            answer = ("memory", msg, "out of memory")
         except BaseException:  # noqa: BLE001 - reported to the parent, which stops the run
-            conn.send(("error", msg, traceback.format_exc()))
+            answer = ("error", msg, traceback.format_exc())
+        try:
+            conn.send(answer)
+        except OSError:  # the parent is gone or stopping: nothing to tell
+            return
 
 
 class _Worker:
@@ -97,14 +101,21 @@ class LocalPool:
         """The chunks' results as they finish; WorkerLost when a worker dies with a chunk."""
         from multiprocessing.connection import wait
         left = deque(todo)
-        for w in self.workers:
-            w.conn.send(plan)
+
+        def send(w: _Worker, msg) -> None:
+            try:
+                w.conn.send(msg)
+            except OSError:  # the worker died since its last answer
+                self._lost(plan, w, msg if isinstance(msg, int) else None)
 
         def feed(w: _Worker) -> None:
             while left and len(w.chunks) < AHEAD:
                 c = left.popleft()
-                w.conn.send(c)
+                send(w, c)
                 w.chunks.append(c)
+
+        for w in self.workers:
+            send(w, plan)
 
         for w in self.workers:
             feed(w)
@@ -128,19 +139,23 @@ class LocalPool:
                 elif w.proc.sentinel in ready:
                     self._lost(plan, w)
 
-    def _lost(self, plan: Plan, w: _Worker) -> None:
+    def _lost(self, plan: Plan, w: _Worker, sending: int | None = None) -> None:
         w.proc.join(timeout=1.0)
-        c = w.chunks[0]
+        if not w.chunks and sending is None:
+            raise WorkerLost(f"worker process {w.proc.pid} {_death(w.proc.exitcode)} before its first chunk; "
+                             "the run stopped")
+        c = w.chunks[0] if w.chunks else sending
         d0, d1 = plan.chunk_range(c)
         raise WorkerLost(f"worker process {w.proc.pid} {_death(w.proc.exitcode)} while playing chunk {c} "
                          f"(deals {d0}..{d1 - 1}); the run stopped")
 
     def close(self) -> None:
+        """Stop every worker (SIGKILL: they hold nothing worth saving), then close the pipes."""
         for w in self.workers:
-            with contextlib.suppress(OSError):
-                w.conn.close()
             if w.proc.is_alive():
                 with contextlib.suppress(OSError):
                     os.kill(w.proc.pid, signal.SIGKILL)
         for w in self.workers:
             w.proc.join(timeout=5)
+            with contextlib.suppress(OSError):
+                w.conn.close()
