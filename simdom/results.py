@@ -16,11 +16,12 @@ the run's settings hash, its chunk number and its row count; pages carry CRC che
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import IO, Any, Iterator, Literal, Optional
 
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -238,20 +239,28 @@ def part_path(folder: Path, table: str, chunk: int) -> Path:
     return Path(folder) / table / PART.format(chunk)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` under a temporary name in the same folder, fsync, then rename: a file under its
-    final name is always whole. The temporary file is removed if writing fails (disk full)."""
+@contextlib.contextmanager
+def atomic_open(path: Path, mode: str = "wb", **kw) -> Iterator[IO]:
+    """Open a temporary file beside ``path`` for writing; when the block ends without error, fsync it
+    and rename it to ``path``: a file under its final name is always whole. On any error (disk full,
+    Ctrl-C) the temporary file is removed and ``path`` is left as it was."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
+        with open(tmp, mode, **kw) as fh:
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_open`)."""
+    with atomic_open(path) as fh:
+        fh.write(data)
 
 
 def inspect_part(path: Path, settings_hash: str, chunk: int, rows: int | None,

@@ -3,23 +3,22 @@ move by move, re-played by the engine."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
 
+from ..results import atomic_open
 from .common import (MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SEED_HELP, SET_OPT, console, err, fail,
                      make_policies, make_rules)
 from .match import check_trace_options, replay_match, write_matches
 
 
-def _open_out(path: Path, overwrite: bool) -> Path:
+def _check_out(path: Path, *, overwrite: bool) -> None:
     if path.exists() and not overwrite:
         fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
-    if path.parent and not path.parent.exists():
+    if path.parent and not path.parent.is_dir():
         fail(f"folder {path.parent} does not exist")
-    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
 
 
 def trace_cmd(
@@ -54,20 +53,15 @@ def trace_cmd(
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
     check_trace_options(r, matches, first_deal)
-    tmp = _open_out(out, overwrite)
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
-            task = bar.add_task("tracing", total=deals if matches is None else matches)
-            if matches is None:
-                for i in range(first_deal, first_deal + deals):
-                    fh.write(json.dumps(trace(r, pols, seed, i), separators=(",", ":")) + "\n")
-                    bar.advance(task)
-            else:
-                written = write_matches(fh, r, pols, seed, matches, lambda: bar.advance(task))
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    _check_out(out, overwrite=overwrite)
+    with atomic_open(out, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
+        task = bar.add_task("tracing", total=deals if matches is None else matches)
+        if matches is None:
+            for i in range(first_deal, first_deal + deals):
+                fh.write(json.dumps(trace(r, pols, seed, i), separators=(",", ":")) + "\n")
+                bar.advance(task)
+        else:
+            written = write_matches(fh, r, pols, seed, matches, lambda: bar.advance(task))
     if matches is None:
         console.print(f"wrote {deals} deals to {out}")
     else:

@@ -180,7 +180,7 @@ def _actions(rec: dict[str, np.ndarray], rows: np.ndarray, max_pip: int) -> list
     return out
 
 
-def match_object(rules: Rules, match: int, hand: int, before: Sequence[int], credited: Sequence[int], over: bool,
+def match_object(rules: Rules, match: int, hand: int, before: Sequence[int], credited: Sequence[int], *, over: bool,
                  winner: int | None) -> dict[str, Any]:
     """The ``match`` object of a deal record (RULES.md 12, "Match traces")."""
     return {"id": int(match), "hand": int(hand), "sides": sides(rules), "before": [int(x) for x in before],
@@ -218,8 +218,8 @@ def trace_match(rules: Rules, policies: "str | Policy | Sequence[str | Policy]",
             "end_bonus": [int(D[f"end_bonus_{s}"][d]) for s in range(rules.players)],
             "totals": [int(D[f"points_{s}"][d]) for s in range(rules.players)],
             "match": match_object(rules, match, hand, [D[f"before_{j}"][d] for j in range(ns)],
-                                  [D[f"credited_{j}"][d] for j in range(ns)], over,
-                                  winner if over and winner >= 0 else None),
+                                  [D[f"credited_{j}"][d] for j in range(ns)], over=over,
+                                  winner=winner if over and winner >= 0 else None),
         })
     return out
 
@@ -356,7 +356,8 @@ class MatchState:
 
     def match_object(self, match: int) -> dict[str, Any]:
         """The current deal's ``match`` object (RULES.md 12)."""
-        return match_object(self.rules, match, self.deals - 1, self.before, self.credited, self.over, self.winner)
+        return match_object(self.rules, match, self.deals - 1, self.before, self.credited, over=self.over,
+                            winner=self.winner)
 
 
 def measure_matches(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seconds: float,

@@ -93,7 +93,7 @@ def _our_files(path: Path) -> list[Path]:
     return out
 
 
-def check_folder(path: Path, new: fmt.Manifest, overwrite: bool) -> fmt.Manifest | None:
+def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manifest | None:
     """The old manifest to resume from, or None for a fresh start; RunError when the folder holds other
     results and ``overwrite`` is off, or is not a simdom results folder at all. Touches nothing."""
     if path.exists() and not path.is_dir():
@@ -218,7 +218,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     new = manifest_for(sc, tables)
     out = Path(out)
     try:
-        old = check_folder(out, new, overwrite)
+        old = check_folder(out, new, overwrite=overwrite)
     except OSError as e:
         raise RunError(f"cannot read the results folder: {faults.io_problem(e)}") from None
     plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION)

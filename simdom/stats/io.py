@@ -10,6 +10,8 @@ order of play counted from the leader, 0 = the leader).
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,13 +147,16 @@ def _verify(root: Path, m: fmt.Manifest) -> dict[str, list[Path]]:
         if extra:
             raise ResultsError(f"{root}: {t}/{extra[0]} is not a part of this run (it has {m.n_chunks} chunks); "
                                "remove it, or run `simdom run` again to rewrite the folder")
-        for c in range(m.n_chunks):
+        def check(c: int) -> str | None:
             plays = (min(m.deals, (c + 1) * m.chunk_size) - c * m.chunk_size) * len(m.arms) * m.rotations
             rows = {"deals": plays, "seats": plays * m.players}.get(t)
-            _, problem = fmt.inspect_part(fmt.part_path(root, t, c), m.settings_hash, c, rows, spec.names(m.players))
-            if problem:
-                raise ResultsError(f"{root}: {t}/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
-                                   "run `simdom run` on it again to recompute that chunk")
+            return fmt.inspect_part(fmt.part_path(root, t, c), m.settings_hash, c, rows, spec.names(m.players))[1]
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # pyarrow decodes without the GIL
+            for c, problem in enumerate(pool.map(check, range(m.n_chunks))):
+                if problem:
+                    raise ResultsError(f"{root}: {t}/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
+                                       "run `simdom run` on it again to recompute that chunk")
         out[t] = [fmt.part_path(root, t, c) for c in range(m.n_chunks)]
     return out
 

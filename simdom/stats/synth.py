@@ -173,7 +173,7 @@ def _moves(spec, a, arm, rng, d0, n, R, tiles, first_seat, has_fd, fd_move, tier
             "bonus": np.where(fd, tier.reshape(-1)[dp], 0).astype(np.int16)}
 
 
-def manifest(spec: SynthSpec, chunks_done: list[int], complete: bool) -> fmt.Manifest:
+def manifest(spec: SynthSpec, chunks_done: list[int], *, complete: bool) -> fmt.Manifest:
     return fmt.Manifest(
         kind=fmt.KIND, format=fmt.FORMAT, simdom_version="0.1.0", sim_version=1,
         scenario_name=spec.scenario_name, scenario={"name": spec.scenario_name, "synthetic": True},
@@ -205,7 +205,7 @@ def write_results(path: str | os.PathLike, spec: SynthSpec, *, complete: bool = 
                   stop_after: int | None = None) -> Path:
     """Write a results folder (manifest + parts); ``stop_after`` chunks leaves it half-written."""
     root = Path(path)
-    m = manifest(spec, [], False)
+    m = manifest(spec, [], complete=False)
     for t in m.tables:
         (root / t).mkdir(parents=True, exist_ok=True)
     done: list[int] = []
@@ -218,5 +218,5 @@ def write_results(path: str | os.PathLike, spec: SynthSpec, *, complete: bool = 
                 fmt.write_atomic(fmt.part_path(root, t, c), data)
         done.append(c)
     finished = complete and stop_after is None
-    fmt.write_atomic(root / fmt.MANIFEST, manifest(spec, done, finished).to_json())
+    fmt.write_atomic(root / fmt.MANIFEST, manifest(spec, done, complete=finished).to_json())
     return root
