@@ -121,6 +121,8 @@ FLAGS = {
     "report-into-missing-folder": Case(["report", "res", "-o", "nope/r.html"], ["nope/r.html"]),
     "doubles-bad-table": Case(["doubles", "res", "--table", "all"], ["--table", "sweep"]),
     "compare-unknown-arm": Case(["compare", "res:nobody", "res"], ["no arm", "nobody", "base"]),
+    "compare-a-folder-with-itself": Case(["compare", "res", "./res"], ["same results", "FOLDER:ARM"]),
+    "stats-by-twice": Case([*STATS, "--by", "arm,arm"], ["--by", "arm", "twice"]),
 }
 
 OVERRIDES = {
@@ -173,7 +175,7 @@ SCENARIOS = {
                                   scen(extra="speed = 3\n")),
     "scenario-arms-duplicate": Case(["run", "bad.toml"], ["used twice"],
                                     scen(extra='[[arms]]\nname = "a"\n[[arms]]\nname = "a"\n')),
-    "scenario-arms-a-string": Case(["run", "bad.toml"], ["arms"], scen(replace=("rotation = true",
+    "scenario-arms-a-string": Case(["run", "bad.toml"], ["arms", "[[arms]] tables"], scen(replace=("rotation = true",
                                                                                 'rotation = true\narms = "x"'))),
     "scenario-unknown-preset": Case(["run", "bad.toml"], ["preset", "threeses", "muggins"],
                                     scen(replace=('preset = "threes"', 'preset = "threeses"'))),

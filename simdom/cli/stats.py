@@ -155,6 +155,9 @@ def compare(
         f = resolve_format(fmt, out)
         check_writable(out, force)
         a, b = open_selection(results_a), open_selection(results_b)
+        if a.path.resolve() == b.path.resolve() and a.name == b.name:
+            raise InputError(f"{results_a} and {results_b} are the same results: nothing to compare; allowed: two "
+                             "folders, or two arms of one folder (FOLDER:ARM)")
         df, notes = compare_table(a, b, strong)
         emit([(f"{a.name} (A) against {b.name} (B)", df)], f, out, notes=notes)
     except (ResultsError, InputError) as exc:
