@@ -290,6 +290,16 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
     return RunSummary(plan, out, sums, computed, len(done), time.perf_counter() - t0, len(stray))
 
 
+def _watched(results: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
+    """The results of joblib's or dask's workers, a dead worker reported as WorkerLost (as the local pool's)."""
+    try:
+        yield from results
+    except Exception as e:
+        if type(e).__name__ in ("TerminatedWorkerError", "KilledWorker"):  # loky; dask after its retries
+            raise WorkerLost(f"a worker process died ({str(e).splitlines()[0][:120]}); the run stopped") from None
+        raise
+
+
 def _write(path: Path, data: bytes) -> None:
     """Write a part atomically; an OSError names the part (a full disk's error carries no file name)."""
     try:
@@ -331,7 +341,7 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, back
             from joblib import Parallel, delayed
             results = Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
                 delayed(play_chunk)(plan, c) for c in todo)
-        for res in results:
+        for res in _watched(results):
             for table, data in res.parts.items():  # the deals part last: it marks the chunk whole
                 if table != "deals":
                     _write(fmt.part_path(folder.path, table, res.chunk), data)
