@@ -43,6 +43,9 @@ from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 AUTO_CHUNK_PLAYS = 100_000
 NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.=+-]*$"
 MAX_DEALS = 10**12
+#: Plays (deals x arms x rotations) in one chunk at most: a worker holds a chunk's kernel output, its
+#: columns and its Parquet bytes at once (about 0.5 KB per play), so 2 million plays are about 1 GB
+MAX_CHUNK_PLAYS = 2_000_000
 
 
 class ScenarioError(ValueError):
@@ -246,6 +249,11 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
         arms.append(Arm(am.name, rules, pols))
     plays = len(arms) * (m.players if m.rotation else 1)
     chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_PLAYS // plays // 1000 * 1000 or 1000))
+    if min(chunk, m.deals) * plays > MAX_CHUNK_PLAYS:
+        raise ScenarioError(f"{path}: field 'chunk_size' = {chunk}: {chunk} deals x {len(arms)} arm(s) x "
+                            f"{plays // len(arms)} rotation(s) is {chunk * plays:,} plays per chunk, more than a worker "
+                            f"holds in about 1 GB ({MAX_CHUNK_PLAYS:,}); allowed: chunk_size <= "
+                            f"{MAX_CHUNK_PLAYS // plays}, or leave it out (automatic)")
     return Scenario(name=m.name, description=m.description.strip(), players=m.players, arms=tuple(arms),
                     rotation=m.rotation, deals=m.deals, seed=m.seed, chunk_size=min(chunk, m.deals),
                     source=dict(data), path=path)
