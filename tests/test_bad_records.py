@@ -174,6 +174,9 @@ FOLDERS = {
                                    part(lambda d: (d / "part-00001.parquet").unlink())),
     "folder-compare-damaged": Case(["compare", "res", "res"], ["not a part of this run"],
                                    part(lambda d: shutil.copy(d / "part-00000.parquet", d / "part-00009.parquet"))),
+    "run-over-a-damaged-manifest": Case(["run", "scen.toml", "--out", "res", "-q", "--workers", "1"],
+                                        ["manifest.json", "not valid json", "--overwrite"],
+                                        raw(b"{", "res/manifest.json")),
     "folder-report-damaged": Case(["report", "res", "-o", "r.html"], ["unreadable"], part(_corrupt)),
 }
 

@@ -46,12 +46,20 @@ def io_problem(e: OSError) -> str:
 
 
 def is_simdom_folder(path: Path) -> bool:
-    """The folder holds a manifest of simdom's kind (of any format version, even damaged)."""
+    """The folder holds a manifest of simdom's kind (of any format version), or, its manifest damaged,
+    parts that simdom wrote (their footers carry simdom's metadata)."""
     try:
         data = json.loads((path / fmt.MANIFEST).read_bytes())
+        return isinstance(data, dict) and data.get("kind") == fmt.KIND
     except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("kind") == fmt.KIND
+        pass
+    import pyarrow.parquet as pq
+    for part in sorted((path / "deals").glob("part-*.parquet"))[:1] if (path / "deals").is_dir() else []:
+        try:
+            return fmt.META_KEY.encode() in (pq.read_schema(part).metadata or {})
+        except Exception:  # noqa: BLE001 - an unreadable file is not evidence of simdom
+            return False
+    return False
 
 
 def holds_nothing(path: Path) -> bool:
