@@ -41,9 +41,25 @@ def message(e: BaseException) -> tuple[str, int] | None:
     if isinstance(e, tomllib.TOMLDecodeError):
         return f"not valid TOML: {e}", 2
     if isinstance(e, OSError):
-        where = f"{e.filename}: " if e.filename else ""
-        return f"{where}{e.strerror or e}", 2
+        return io_message(e), 2
     return None
+
+
+def io_message(e: OSError) -> str:
+    """An I/O error as a person reads it: the file, what is wrong, what would do."""
+    import errno
+    from pathlib import Path
+    name = e.filename
+    if name is None:
+        return str(e.strerror or e) + (" (the disk is full)" if e.errno == errno.ENOSPC else "")
+    parent = Path(name).parent
+    if isinstance(e, FileNotFoundError) and not parent.is_dir():
+        return f"{name}: folder {parent} does not exist; allowed: a file in an existing folder"
+    if isinstance(e, IsADirectoryError):
+        return f"{name} is a folder; allowed: a file name"
+    if e.errno == errno.ENOSPC:
+        return f"{name}: no space left on device (the disk is full)"
+    return f"{name}: {e.strerror or e}"
 
 
 def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
