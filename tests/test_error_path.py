@@ -50,7 +50,8 @@ def test_a_project_error_is_one_line_with_its_brackets_and_exit_2():
 
 def test_an_io_error_is_one_line_naming_the_file():
     r = CliRunner().invoke(toy(), ["io"])
-    assert r.exit_code == 2 and r.output.strip() == "Error: /nonexistent-folder/x.csv: No such file or directory"
+    assert r.exit_code == 2 and r.output.strip() == ("Error: /nonexistent-folder/x.csv: folder /nonexistent-folder "
+                                                     "does not exist; allowed: a file in an existing folder")
 
 
 def test_an_error_carries_its_exit_code():
