@@ -7,7 +7,6 @@ from typing import Optional
 
 import typer
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from .common import console, err, fail
@@ -28,66 +27,85 @@ class _Done(ProgressColumn):
         return Text(f"{int(task.completed):,}/{int(task.total or 0):,}", style="progress.download")
 
 
-def _pm(v, scale: float = 1.0, digits: int = 2, sign: bool = False) -> str:
-    m, h = v.value * scale, (v.hi - v.lo) / 2 * scale
-    return f"{m:+.{digits}f}±{h:.{digits}f}" if sign else f"{m:.{digits}f}±{h:.{digits}f}"
+def _ci(e, prefix: str) -> dict:
+    """An Estimate (value, lo, hi) as the row fields present.Col reads: x, x_lo, x_hi."""
+    return {prefix: None} if e is None else {prefix: e.value, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
 
 
-def _who(players: list[int]) -> str:
-    return ("player " if len(players) == 1 else "players ") + ",".join(map(str, players))
+def _winners(rows, plan) -> list[str]:
+    """Without policy changes to report: who wins how often in each arm (arms with the same policies in
+    one sentence), or that every player plays the same policy."""
+    from .. import present as P
 
-
-def summary_table(summary) -> Table:
-    """Mean points and win rate per arm and policy; with several arms, the paired gain over the first arm
-    with the same rules."""
-    from rich import box
-
-    from ..run.summary import summary_rows
-    plan = summary.plan
-    rows = summary_rows(plan, summary.sums)
-    bases = sorted({plan.arm_names[plan.baseline(a)] for a in range(len(plan.arm_names))},
-                   key=plan.arm_names.index)
-    several = len(summary.plan.arm_names) > 1
-    title = f"{summary.plan.deals:,} deals x {summary.plan.rotations} rotation(s); mean per deal ± 95% interval"
-    if several:
-        title += (f"; Δ: paired difference against arm {bases[0]} on the same deals" if len(bases) == 1 else
-                  f"; Δ: paired difference against the first arm with the same rules ({', '.join(bases)}) "
-                  "on the same deals")
-    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    t.add_column("arm", no_wrap=True)
-    t.add_column("policy (players)", no_wrap=True)
-    t.add_column("points", justify="right", no_wrap=True)
-    t.add_column("win %", justify="right", no_wrap=True)
-    if several:
-        t.add_column("Δ points", justify="right", no_wrap=True)
-        t.add_column("Δ win %", justify="right", no_wrap=True)
-    for r in rows:
-        cells = [r.arm, f"{r.policy} ({','.join(map(str, r.players))})", _pm(r.points), _pm(r.win, 100, 1)]
-        if several:
-            cells += ["" if r.d_points is None else _pm(r.d_points, sign=True),
-                      "" if r.d_win is None else _pm(r.d_win, 100, 1, sign=True)]
-        t.add_row(*cells)
-    return t
-
-
-def headlines(summary) -> list[str]:
-    """One line per arm and policy group that differs from its baseline (the first arm with the same
-    rules): its paired gain."""
-    from ..run.summary import summary_rows
-    plan = summary.plan
+    fair = 100 / len(plan.policies[0])
+    groups: dict[tuple, list[str]] = {}
+    best = {}
+    for arm in plan.arm_names:
+        mine = [r for r in rows if r.arm == arm]
+        top = max(mine, key=lambda r: r.win.value)
+        best[arm] = top
+        groups.setdefault((top.policy, tuple(sorted({r.policy for r in mine} - {top.policy}))), []).append(arm)
     out = []
-    for r in summary_rows(plan, summary.sums):
+    for (pol, rest), arms in groups.items():
+        if not rest:
+            pts = best[arms[0]].points
+            out.append(f"Every player plays {pol} in {', '.join(arms)}: each wins {fair:.0f}% of the deals by "
+                       f"construction and scores {P.ci(pts.value, pts.lo, pts.hi)} points per deal"
+                       f"{' in ' + arms[0] if len(arms) > 1 else ''}; turn order: simdom seats.")
+            continue
+        parts = [f"{P.ci(w.value, w.lo, w.hi, pct=True, level=None if i else 95)}"
+                 f"{' of the deals' if i == 0 else ''} in {a}" for i, a in enumerate(arms) for w in [best[a].win]]
+        out.append(f"Against {' and '.join(rest)} (fair share {fair:.0f}%), each {pol} player wins "
+                   f"{', '.join(parts)}.")
+    return out
+
+
+def summary_answer(summary):
+    """The run's answer (simdom.present): one sentence per arm whose policy change moves its player's
+    points (paired against the first arm with the same rules), or who wins how often; then mean points
+    and win rate per arm and policy, and the paired differences."""
+    from .. import present as P
+    from ..run.summary import summary_rows
+    from ..stats.words import change_phrase, others
+
+    plan = summary.plan
+    found = summary_rows(plan, summary.sums)
+    rows = []
+    ans = P.Answer()
+    for r in found:
+        rows.append({"arm": r.arm, "policy": f"{r.policy} ({','.join(map(str, r.players))})",
+                     **_ci(r.points, "points"), **_ci(r.win, "win"), **_ci(r.d_points, "d_points"),
+                     **_ci(r.d_win, "d_win")})
         if r.d_points is None:
             continue
-        b = plan.baseline(plan.arm_names.index(r.arm))
+        a = plan.arm_names.index(r.arm)
+        b = plan.baseline(a)
         if {plan.policies[b][p] for p in r.players} == {r.policy}:
             continue
-        dp, hp = r.d_points.value, (r.d_points.hi - r.d_points.lo) / 2
-        dw, hw = r.d_win.value, (r.d_win.hi - r.d_win.lo) / 2
-        sure = "" if abs(dp) > hp else " (within noise)"
-        out.append(f"{r.arm} vs {r.baseline}, {_who(r.players)} ({r.policy}): "
-                   f"{dp:+.3f}±{hp:.3f} points per deal{sure}, win rate {100 * dw:+.2f}±{100 * hw:.2f} pp")
-    return out
+        d = r.d_points
+        who = f"player {r.players[0]}" if len(r.players) == 1 else "players " + ",".join(map(str, r.players))
+        subject, ref = change_phrase(plan.policies[b][r.players[0]], r.policy)
+        if d.lo > 0 or d.hi < 0:
+            x, lo, hi = (d.value, d.lo, d.hi) if d.value > 0 else (-d.value, -d.hi, -d.lo)
+            what = f"{'gains' if d.value > 0 else 'costs'} {who} {P.ci(x, lo, hi, unit='points per deal')}"
+        else:
+            what = f"changes {who}'s points by {P.ci(d.value, d.lo, d.hi, unit='per deal', signed=True)}, within noise"
+        vs = others(list(plan.policies[a]), r.players[0]) if len(r.players) == 1 else ""
+        ans.sentences.append(f"{subject} {what}{' against ' + vs if vs else ''}, compared with {ref} "
+                             f"(arm {r.arm} against {r.baseline}, paired by deal).")
+    if not ans.sentences:
+        ans.sentences = _winners(found, plan)
+    cols = [P.Col("arm"), P.Col("policy", "policy (players)"), P.Col("points", "points", "est"),
+            P.Col("win", "win %", "pct")]
+    several = any(r["d_points"] is not None for r in rows)
+    if several:
+        cols += [P.Col("d_points", "Δ points", "diff"), P.Col("d_win", "Δ win %", "pctdiff")]
+    ans.add(P.Table(f"{plan.deals:,} deals x {plan.rotations} rotation(s): mean per deal (95% CI)", rows, cols, 2))
+    bases = sorted({r.baseline for r in found}, key=plan.arm_names.index)
+    if several:
+        ans.notes.append("Δ: paired difference against the first arm with the same rules "
+                         f"({', '.join(bases)}) on the same deals; n/a: the baseline itself.")
+    return ans
 
 
 def run_cmd(
@@ -169,9 +187,9 @@ def run_cmd(
     progress.stop()
     if sc.description:
         console.print(sc.description, highlight=False)
-    console.print(summary_table(summary))
-    for line in headlines(summary):
-        console.print(line, highlight=False)
+    from .. import present as P
+
+    P.show(summary_answer(summary), console)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
     if summary.removed:
         reused += f", {summary.removed} stray part(s) removed"

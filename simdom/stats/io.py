@@ -22,7 +22,7 @@ from simdom import results as fmt
 from simdom.results import ResultsError
 from simdom.stats.moments import block_size
 
-__all__ = ["Results", "ResultsError", "open_results", "open_selection", "seat_view"]
+__all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,35 @@ class Results:
 
     def presets(self) -> list[str]:
         return sorted({str(a.get("preset")) for a in self.arms})
+
+    @property
+    def arm_names(self) -> list[str]:
+        """Arm names in the scenario's order (the order every table shows them in)."""
+        return [a.name for a in self.manifest.arms]
+
+    @property
+    def unit(self) -> str:
+        """The independent unit (cluster) of inference: the deal (the match in match mode)."""
+        return "deal"
+
+    def select(self, arm: str) -> "Results":
+        """One arm of these results, named ``NAME:ARM``; its deals are those of the other arms (paired)."""
+        if arm not in self.arm_names:
+            raise ResultsError(f"{self.path}: no arm {arm!r}; allowed: {', '.join(self.arm_names)} "
+                               "(write FOLDER:ARM)")
+        manifest = self.manifest.model_copy(update={"arms": [a for a in self.manifest.arms if a.name == arm]})
+        only = pl.col("arm") == arm
+        return Results(self.path, manifest, self.deals.filter(only),
+                       None if self.moves is None else self.moves.filter(only),
+                       None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{arm}")
+
+    @classmethod
+    def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
+                  moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "") -> "Results":
+        """Results over frames in memory (coverage studies, tests): ``deals`` is the long view (one row
+        per arm, deal, rotation and seat, as :func:`seat_view` makes it), ``moves`` as :func:`move_view`."""
+        lazy = [None if f is None else f.lazy() for f in (deals, moves)]
+        return cls(Path(f"<{name or manifest.scenario_name}>"), manifest, lazy[0], lazy[1], label=name)
 
 
 def _tier(move: pl.Expr, pairs: list) -> pl.Expr:
@@ -133,6 +162,16 @@ def seat_view(wide: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
     return lf.join(policies.lazy(), on=["arm", "player"], how="left")
 
 
+def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
+    """The moves table with each placement's ``player`` and ``policy``."""
+    P = manifest.players
+    policies = pl.DataFrame({"arm": [a.name for a in manifest.arms for _ in range(P)],
+                             "player": pl.Series([p for _ in manifest.arms for p in range(P)], dtype=pl.Int8),
+                             "policy": [q for a in manifest.arms for q in a.policies]})
+    return lf.with_columns(player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8)).join(
+        policies.lazy(), on=["arm", "player"], how="left")
+
+
 def _verify(root: Path, m: fmt.Manifest) -> dict[str, list[Path]]:
     """Every table's parts, checked against the manifest: exactly one part per chunk (none missing,
     none extra), each whole, of this run and chunk, with the schema's columns and every page's
@@ -183,13 +222,7 @@ def open_results(path: str | Path, *, verify: bool = True) -> Results:
     deals = seat_view(pl.scan_parquet(parts["deals"]), m)
     moves = None
     if "moves" in parts:
-        P = m.players
-        policies = pl.DataFrame({"arm": [a.name for a in m.arms for _ in range(P)],
-                                 "player": pl.Series([p for _ in m.arms for p in range(P)], dtype=pl.Int8),
-                                 "policy": [q for a in m.arms for q in a.policies]})
-        moves = pl.scan_parquet(parts["moves"]).with_columns(
-            player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8)).join(
-            policies.lazy(), on=["arm", "player"], how="left")
+        moves = move_view(pl.scan_parquet(parts["moves"]), m)
     seats = pl.scan_parquet(parts["seats"]) if "seats" in parts else None
     return Results(root, m, deals, moves, seats)
 
@@ -202,11 +235,4 @@ def open_selection(text: str | Path) -> Results:
     if Path(text).exists() or ":" not in text:
         return open_results(text)
     folder, _, arm = text.rpartition(":")
-    res = open_results(folder)
-    names = [a["name"] for a in res.arms]
-    if arm not in names:
-        raise ResultsError(f"{folder}: no arm {arm!r}; allowed: {', '.join(names)} (write FOLDER:ARM)")
-    manifest = res.manifest.model_copy(update={"arms": [a for a in res.manifest.arms if a.name == arm]})
-    only = pl.col("arm") == arm
-    return Results(res.path, manifest, res.deals.filter(only), None if res.moves is None else res.moves.filter(only),
-                   None if res.seats is None else res.seats.filter(only), label=f"{res.name}:{arm}")
+    return open_results(folder).select(arm)
