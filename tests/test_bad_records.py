@@ -172,6 +172,8 @@ FOLDERS = {
     "folder-empty": Case(["stats", "mine"], ["empty folder", "not a simdom results folder"], lambda ws: (ws / "mine" / "notes.txt").unlink()),
     "folder-doubles-damaged": Case(["doubles", "res"], ["part-00001.parquet is missing"],
                                    part(lambda d: (d / "part-00001.parquet").unlink())),
+    "folder-seats-damaged": Case(["seats", "res"], ["part-00000.parquet", "another chunk"],
+                                 part(lambda d: shutil.copy(d / "part-00001.parquet", d / "part-00000.parquet"))),
     "folder-compare-damaged": Case(["compare", "res", "res"], ["not a part of this run"],
                                    part(lambda d: shutil.copy(d / "part-00000.parquet", d / "part-00009.parquet"))),
     "run-over-a-damaged-manifest": Case(["run", "scen.toml", "--out", "res", "-q", "--workers", "1"],
