@@ -17,6 +17,7 @@ the run's settings hash, its chunk number and its row count; pages carry CRC che
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -190,6 +191,20 @@ class Manifest(BaseModel):
         return (json.dumps(self.model_dump(), indent=1) + "\n").encode()
 
 
+def settings_hash(settings: dict[str, Any]) -> str:
+    """The hash of everything that decides a run's rows (simdom.run.scenario.Scenario.settings); every part
+    and the manifest carry it."""
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def manifest_settings(m: Manifest) -> dict[str, Any]:
+    """The settings a manifest records (Scenario.settings of the run that wrote it)."""
+    return {"name": m.scenario_name, "players": m.players, "rotations": m.rotations,
+            "arms": [a.model_dump() for a in m.arms], "deals": m.deals, "seed": m.seed, "chunk_size": m.chunk_size,
+            "tables": list(m.tables), "sim_version": m.sim_version, "format": m.format}
+
+
 def _pydantic_problem(e) -> str:
     err = e.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "(top level)"
@@ -217,6 +232,11 @@ def parse_manifest(data: Any, where: str) -> Manifest:
                            "chunks done")
     if any(len(a.policies) != m.players for a in m.arms) or len({a.name for a in m.arms}) != len(m.arms):
         raise ResultsError(f"{where}: {MANIFEST} is damaged: arms do not match players = {m.players}")
+    if settings_hash(manifest_settings(m)) != m.settings_hash:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: its settings (players, arms with their rules and "
+                           "policies, deals, seed, chunking, tables, versions) are not those its settings_hash "
+                           "records, so they are not the settings its parts were played with; run the scenario "
+                           "again (simdom run SCENARIO --overwrite)")
     return m
 
 

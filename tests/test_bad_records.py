@@ -153,6 +153,11 @@ MANIFESTS = {
     "manifest-missing": Case(S, ["no manifest.json"], lambda ws: (ws / "res" / "manifest.json").unlink()),
     "manifest-half-written": Case(S, ["half-written", "simdom run"],
                                   manifest(lambda m: m.update(complete=False, chunks_done=[0]))),
+    "manifest-rules-edited": Case(S, ["manifest.json is damaged", "settings_hash"],
+                                  manifest(lambda m: m["arms"][0]["rules"].update(min_ends=2))),
+    "manifest-policy-edited": Case(S, ["manifest.json is damaged", "settings_hash"],
+                                   manifest(lambda m: m["arms"][0]["policies"].__setitem__(0, "random"))),
+    "manifest-seed-edited": Case(S, ["manifest.json is damaged", "settings_hash"], manifest(_set("seed", 8))),
     "manifest-policy-count": Case(S, ["manifest.json is damaged", "players"],
                                   manifest(lambda m: m["arms"][0]["policies"].pop())),
 }

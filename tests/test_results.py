@@ -28,6 +28,8 @@ def _manifest(**changes):
                 scenario={}, settings_hash="h", seed=1, root_key="k", deals=10, chunk_size=5, n_chunks=2,
                 rotations=1, players=2, tables=["deals"], arms=[{"name": "a", "rules": {}, "policies": ["greedy"] * 2}],
                 chunks_done=[0, 1], created="t", complete=True)
+    m = fmt.Manifest.model_validate({**base, "settings_hash": ""})
+    base["settings_hash"] = fmt.settings_hash(fmt.manifest_settings(m))  # the settings' hash, as simdom run writes
     return {**base, **changes}
 
 

@@ -27,8 +27,6 @@ optional seat rotation, the number of deals, the seed and the chunk size::
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -149,8 +147,8 @@ class Scenario:
 
     def settings_hash(self, **settings: Any) -> str:
         """A hash of :meth:`settings`: a results folder holds this run's rows only if its hash is equal."""
-        text = json.dumps(self.settings(**settings), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
+        from ..results import settings_hash
+        return settings_hash(self.settings(**settings))
 
 
 # ---- loading --------------------------------------------------------------------------------------
