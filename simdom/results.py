@@ -9,9 +9,17 @@ A results folder (default ``results/<scenario name>/``) holds::
     seats/part-00000.parquet        with --seats: one row per arm, deal, rotation and seat (detail)
     moves/part-00000.parquet        with --moves: one row per placement
 
+A run whose rules play matches (RULES.md 12, target > 0) is in *match mode* (manifest ``unit =
+"match"``): a chunk is a range of match ids, and the folder also holds::
+
+    matches/part-00000.parquet      one row per arm, match and rotation
+
 Every part of a table has the same schema, so ``polars.scan_parquet("DIR/deals/*.parquet")``,
 ``pyarrow.dataset.dataset("DIR/deals")`` or DuckDB's ``read_parquet`` read it as it is. Per-seat
-columns are written ``points_0 .. points_{players-1}`` (seat 0 first). Each part's Parquet footer holds
+columns are written ``points_0 .. points_{players-1}`` (seat 0 first), per-side columns (match mode)
+``before_0 .. before_{sides-1}``. In match mode every table's ``deal`` key is replaced by ``match``
+and ``hand`` (the deal's 0-based number in its match); the deals table's rows of one match are
+contiguous, in play order. Each part's Parquet footer holds
 the run's settings hash, its chunk number and its row count; pages carry CRC checksums.
 """
 from __future__ import annotations
@@ -48,6 +56,7 @@ class Column:
     doc: str
     nullable: bool = False
     per_seat: bool = False   #: written once per seat: name_0 .. name_{players-1}
+    per_side: bool = False   #: written once per side of a match: name_0 .. name_{sides-1}
 
 
 @dataclass(frozen=True)
@@ -57,26 +66,38 @@ class TableSpec:
     option: str      #: when it is written
     columns: tuple[Column, ...]
 
-    def names(self, players: int) -> list[str]:
-        return [n for c in self.columns for n in self._expand(c, players)]
+    def names(self, players: int, sides: int = 0) -> list[str]:
+        return [n for c in self.columns for n in self._expand(c, players, sides)]
 
     @staticmethod
-    def _expand(c: Column, players: int) -> list[str]:
-        return [f"{c.name}_{s}" for s in range(players)] if c.per_seat else [c.name]
+    def _expand(c: Column, players: int, sides: int = 0) -> list[str]:
+        if c.per_seat or c.per_side:
+            return [f"{c.name}_{s}" for s in range(players if c.per_seat else sides)]
+        return [c.name]
 
-    def schema(self, players: int) -> pa.Schema:
-        return pa.schema([pa.field(n, c.type, nullable=c.nullable, metadata={"doc": c.doc})
-                          for c in self.columns for n in self._expand(c, players)])
+    def schema(self, players: int, sides: int = 0) -> pa.Schema:
+        return pa.schema([pa.field(n, c.type, nullable=c.nullable or c.per_side, metadata={"doc": c.doc})
+                          for c in self.columns for n in self._expand(c, players, sides)])
+
+    def in_match_mode(self, rows: str, extra: tuple[Column, ...] = ()) -> "TableSpec":
+        """This table as a match-mode run writes it: the keys arm, match, rotation, hand instead of
+        arm, deal, rotation, and ``extra`` columns after them."""
+        assert self.columns[:len(KEYS)] == KEYS
+        return TableSpec(self.name, rows, self.option, MATCH_KEYS + (HAND,) + extra + self.columns[len(KEYS):])
 
 
 C = Column
 KEYS = (C("arm", pa.string(), "arm name (the scenario's variant of policies or rules)"),
         C("deal", pa.int64(), "deal number; the deal's randomness comes from the root seed and this alone"),
         C("rotation", pa.int8(), "rotation r: seat s plays the policy listed for player (s + r) % players"))
+MATCH_KEYS = (KEYS[0], C("match", pa.int64(), "match number; the match's shuffles come from the root seed and this "
+                                               "alone (the same in every arm and rotation)"), KEYS[2])
+HAND = C("hand", pa.int32(), "the deal's 0-based number in its match")
 
 DEALS = TableSpec("deals", "one row per arm, deal and rotation", "always", KEYS + (
     C("first_seat", pa.int8(), "the seat that led"),
-    C("end", pa.string(), "how the deal ended: domino or blocked"),
+    C("end", pa.string(), "how the deal ended: domino or blocked (match mode: or target, a placement won the "
+                          "match)"),
     C("winner", pa.int8(), "the hand winner: the seat that dominoed, or in a blocked deal the seat with the "
                            "fewest pips (null: a tie, no hand winner)", nullable=True),
     C("end_bonus", pa.int16(), "the out or block bonus the hand winner earned"),
@@ -112,29 +133,81 @@ MOVES = TableSpec("moves", "one row per placement, ordered arm, deal, rotation, 
     C("points", pa.int16(), "points the placement scored"),
     C("bonus", pa.int16(), "first-double bonus the placement earned"),
 ))
+
+MATCHES = TableSpec("matches", "one row per arm, match and rotation", "match mode, always", MATCH_KEYS + (
+    C("deals", pa.int32(), "deals played in the match"),
+    C("first_seat", pa.int8(), "the seat that led the match's first deal"),
+    C("winner", pa.int8(), "the side that won the match (null: none, max_deals reached)", nullable=True),
+    C("unfinished", pa.bool_(), "max_deals deals were played without a winner"),
+    C("score", pa.int32(), "side j's final match score (null: the arm has fewer sides)", per_side=True),
+))
+
+MATCH_DEALS = DEALS.in_match_mode("one row per arm, match, rotation and hand (a match's deals in play order)", (
+    C("rules_lead", pa.bool_(), "the rules' lead (section 6) chose the leader; false: next_lead did (any tile)"),
+    C("before", pa.int32(), "side j's match score before the deal (null: the arm has fewer sides)", per_side=True),
+    C("credited", pa.int32(), "what the match credited to side j in the deal (under exact, what fitted)",
+      per_side=True),
+    C("match_winner", pa.int8(), "the side that won this deal's match, as in the matches table (null: none); "
+                                 "it lets one pass over the deals relate each position to the match's outcome",
+      nullable=True),
+))
 del C
 
-#: Every table, by folder name; ``deals`` is always written, the others when their option asks.
+#: Every table of a run of single deals, by folder name; ``deals`` is always written, the others when their
+#: option asks.
 TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, SEATS, MOVES)}
+#: Every table of a match-mode run: ``deals`` and ``matches`` always.
+MATCH_TABLES: dict[str, TableSpec] = {
+    "deals": MATCH_DEALS, "matches": MATCHES,
+    "seats": SEATS.in_match_mode("one row per arm, match, rotation, hand and seat"),
+    "moves": MOVES.in_match_mode("one row per placement, ordered arm, match, rotation, hand, move")}
 
 
-#: every column's type by name (a name has one type in every table), for checking a part's columns
-COLUMN_TYPES: dict[str, pa.DataType] = {f.name: f.type for t in TABLES.values() for f in t.schema(4)}
+def _column_types() -> dict[str, pa.DataType]:
+    """Every column's type by name, over every table of both modes (a name has one type everywhere)."""
+    out: dict[str, pa.DataType] = {}
+    for spec in (*TABLES.values(), *MATCH_TABLES.values()):
+        for f in spec.schema(4, 4):
+            assert out.setdefault(f.name, f.type) == f.type, f.name
+    return out
 
 
-def schema_markdown(table: TableSpec) -> str:
-    """The README's table of one results table's columns (``_s`` marks per-seat columns)."""
-    lines = [f"**{table.name}/part-NNNNN.parquet**: {table.rows} ({table.option})", "",
+#: every column's type by name, for checking a part's columns
+COLUMN_TYPES: dict[str, pa.DataType] = _column_types()
+
+
+def tables_of(unit: str) -> dict[str, TableSpec]:
+    """The tables of a run whose unit is ``deal`` or ``match``."""
+    return MATCH_TABLES if unit == "match" else TABLES
+
+
+def sides_of(rules: dict[str, Any], players: int) -> int:
+    """The sides of a match under these rules (RULES.md 12): 2 with partners, else one per seat."""
+    return 2 if rules.get("teams") == "partners" else players
+
+
+def schema_markdown(table: TableSpec, columns: tuple[Column, ...] | None = None, head: str | None = None) -> str:
+    """The README's table of one results table's columns (``_s`` marks per-seat columns, ``_j``
+    per-side ones); ``columns``: only these."""
+    lines = [head or f"**{table.name}/part-NNNNN.parquet**: {table.rows} ({table.option})", "",
              "| column | type | null | meaning |", "| --- | --- | --- | --- |"]
-    for c in table.columns:
-        name = f"{c.name}_s" if c.per_seat else c.name
-        lines.append(f"| `{name}` | {c.type} | {'yes' if c.nullable else ''} | {c.doc} |")
+    for c in columns or table.columns:
+        name = f"{c.name}_s" if c.per_seat else f"{c.name}_j" if c.per_side else c.name
+        lines.append(f"| `{name}` | {c.type} | {'yes' if c.nullable or c.per_side else ''} | {c.doc} |")
     return "\n".join(lines)
 
 
 def readme_schema() -> str:
     """Every table's schema as the README shows it (tests/test_results.py keeps them equal)."""
-    return "\n\n".join(schema_markdown(t) for t in TABLES.values())
+    new = tuple(c for c in MATCH_DEALS.columns if c not in DEALS.columns)
+    return "\n\n".join([schema_markdown(t) for t in TABLES.values()] + [
+        "**Match mode** (rules with `target > 0`, manifest `unit = \"match\"`): `deals` counts matches, a "
+        "chunk is a range of match ids, and the key `deal` of every table is replaced by `match` and `hand`. "
+        "Side j is seat j, or with partners the seats j and j + 2 (RULES.md 12).",
+        schema_markdown(MATCHES),
+        schema_markdown(MATCH_DEALS, new, f"**deals/part-NNNNN.parquet** in match mode: {MATCH_DEALS.rows}: the "
+                                          "first table's columns, `deal` replaced by these"),
+    ])
 
 
 README_BEGIN, README_END = "<!-- schema:begin -->", "<!-- schema:end -->"
@@ -179,7 +252,8 @@ class Manifest(BaseModel):
     n_chunks: int = Field(ge=1)
     rotations: int = Field(ge=1, le=4)
     players: int = Field(ge=2, le=4)
-    tables: list[Literal["deals", "seats", "moves"]]
+    unit: Literal["deal", "match"] = "deal"   #: match: the rules play matches; ``deals`` counts matches
+    tables: list[Literal["deals", "seats", "moves", "matches"]]
     arms: list[ArmEntry] = Field(min_length=1)
     chunks_done: list[int]
     created: str
@@ -189,6 +263,15 @@ class Manifest(BaseModel):
 
     def to_json(self) -> bytes:
         return (json.dumps(self.model_dump(), indent=1) + "\n").encode()
+
+    @property
+    def sides(self) -> int:
+        """Per-side columns of a match-mode run: the most sides of any arm (0: single deals)."""
+        return max(sides_of(a.rules, self.players) for a in self.arms) if self.unit == "match" else 0
+
+    def names(self, table: str) -> list[str]:
+        """The columns of the run's ``table``."""
+        return tables_of(self.unit)[table].names(self.players, self.sides)
 
 
 def settings_hash(settings: dict[str, Any]) -> str:
@@ -232,6 +315,12 @@ def parse_manifest(data: Any, where: str) -> Manifest:
                            "chunks done")
     if any(len(a.policies) != m.players for a in m.arms) or len({a.name for a in m.arms}) != len(m.arms):
         raise ResultsError(f"{where}: {MANIFEST} is damaged: arms do not match players = {m.players}")
+    matches = [int(a.rules.get("target", 0)) > 0 for a in m.arms]
+    if any(matches) != (m.unit == "match") or (m.unit == "match") != ("matches" in m.tables) or \
+            (any(matches) and not all(matches)):
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: unit = {m.unit!r}, but the tables {m.tables} or the "
+                           "arms' targets say otherwise (allowed: unit = 'match' with a matches table and every "
+                           "arm's target > 0, or unit = 'deal')")
     if settings_hash(manifest_settings(m)) != m.settings_hash:
         raise ResultsError(f"{where}: {MANIFEST} is damaged: its settings (players, arms with their rules and "
                            "policies, deals, seed, chunking, tables, versions) are not those its settings_hash "
@@ -331,14 +420,15 @@ def strings(codes, vocab: list[str]) -> pa.Array:
                                           pa.array(vocab, pa.string()))
 
 
-def encode(spec: TableSpec, players: int, columns: dict[str, Any], settings_hash: str, chunk: int) -> bytes:
+def encode(spec: TableSpec, players: int, columns: dict[str, Any], settings_hash: str, chunk: int,
+           sides: int = 0) -> bytes:
     """One part of ``spec`` as Parquet bytes. ``columns``: every column of the schema by name, as numpy
     arrays (cast to the column's type; a numpy masked array's mask gives nulls) or Arrow arrays
     (:func:`strings` for string columns)."""
     import numpy as np
     import pyarrow.parquet as pq
     fields, arrays = [], []
-    for f in spec.schema(players):
+    for f in spec.schema(players, sides):
         v = columns[f.name]
         if not isinstance(v, pa.Array):
             mask = np.ma.getmaskarray(v) if np.ma.isMaskedArray(v) else None

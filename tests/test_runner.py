@@ -276,3 +276,5 @@ def test_cli_stats_help_constants_match_the_stats_modules():
     from simdom.stats import output, tables
     assert cli_stats.FORMATS == output.FORMATS
     assert (cli_stats.BY_COLUMNS, cli_stats.MOVE_BY_COLUMNS) == (tables.BY_COLUMNS, tables.MOVE_BY_COLUMNS)
+    from simdom.stats import matches, matchviews
+    assert (cli_stats.MATCH_TABLES, cli_stats.MATCH_BY_COLUMNS) == (matchviews.MATCH_TABLES, matches.MATCH_BY_COLUMNS)

@@ -18,8 +18,13 @@ class Backend(str, Enum):
 
 
 class _Rate(ProgressColumn):
+    def __init__(self, unit: str = "deals") -> None:
+        super().__init__()
+        self.unit = unit
+
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed:,.0f} deals/s" if task.speed else "- deals/s", style="progress.data.speed")
+        return Text(f"{task.speed:,.0f} {self.unit}/s" if task.speed else f"- {self.unit}/s",
+                    style="progress.data.speed")
 
 
 class _Done(ProgressColumn):
@@ -49,12 +54,16 @@ def _winners(rows, plan) -> list[str]:
     for (pol, rest), arms in groups.items():
         if not rest:
             pts = best[arms[0]].points
-            out.append(f"Every player plays {pol} in {', '.join(arms)}: each wins {fair:.0f}% of the deals by "
-                       f"construction and scores {P.ci(pts.value, pts.lo, pts.hi)} points per deal"
+            what = ("of the matches by construction and ends a match on"
+                    if plan.unit == "match" else "of the deals by construction and scores")
+            per = "points per match" if plan.unit == "match" else "points per deal"
+            out.append(f"Every player plays {pol} in {', '.join(arms)}: each wins {fair:.0f}% {what} "
+                       f"{P.ci(pts.value, pts.lo, pts.hi)} {per}"
                        f"{' in ' + arms[0] if len(arms) > 1 else ''}; turn order: simdom seats.")
             continue
         parts = [f"{P.ci(w.value, w.lo, w.hi, pct=True, level=None if i else 95)}"
-                 f"{' of the deals' if i == 0 else ''} in {a}" for i, a in enumerate(arms) for w in [best[a].win]]
+                 f"{(' of the ' + plan.unit + 'es' if plan.unit == 'match' else ' of the deals') if i == 0 else ''}"
+                 f" in {a}" for i, a in enumerate(arms) for w in [best[a].win]]
         out.append(f"Against {' and '.join(rest)} (fair share {fair:.0f}%), each {pol} player wins "
                    f"{', '.join(parts)}.")
     return out
@@ -72,6 +81,8 @@ def summary_answer(summary):
     found = summary_rows(plan, summary.sums)
     rows = []
     ans = P.Answer()
+    match = plan.unit == "match"
+    unit = "match" if match else "deal"
     for r in found:
         rows.append({"arm": r.arm, "policy": f"{r.policy} ({','.join(map(str, r.players))})",
                      **_ci(r.points, "points"), **_ci(r.win, "win"), **_ci(r.d_points, "d_points"),
@@ -82,35 +93,43 @@ def summary_answer(summary):
         b = plan.baseline(a)
         if {plan.policies[b][p] for p in r.players} == {r.policy}:
             continue
-        d = r.d_points
+        d = r.d_win if match else r.d_points
         who = f"player {r.players[0]}" if len(r.players) == 1 else "players " + ",".join(map(str, r.players))
         subject, ref = change_phrase(plan.policies[b][r.players[0]], r.policy)
+        measure = "points of match win rate" if match else "points per deal"
+        if match:
+            d = type(d)(100 * d.value, 100 * d.lo, 100 * d.hi)
         if d.lo > 0 or d.hi < 0:
             x, lo, hi = (d.value, d.lo, d.hi) if d.value > 0 else (-d.value, -d.hi, -d.lo)
-            what = f"{'gains' if d.value > 0 else 'costs'} {who} {P.ci(x, lo, hi, unit='points per deal')}"
+            what = f"{'gains' if d.value > 0 else 'costs'} {who} {P.ci(x, lo, hi, unit=measure)}"
         else:
-            what = f"changes {who}'s points by {P.ci(d.value, d.lo, d.hi, unit='per deal', signed=True)}, within noise"
+            what = (f"changes {who}'s {'match win rate' if match else 'points'} by "
+                    f"{P.ci(d.value, d.lo, d.hi, unit='points' if match else 'per deal', signed=True)}, within noise")
         vs = others(list(plan.policies[a]), r.players[0]) if len(r.players) == 1 else ""
         ans.sentences.append(f"{subject} {what}{' against ' + vs if vs else ''}, compared with {ref} "
-                             f"(arm {r.arm} against {r.baseline}, paired by deal).")
+                             f"(arm {r.arm} against {r.baseline}, paired by {unit}).")
     if not ans.sentences:
         ans.sentences = _winners(found, plan)
-    cols = [P.Col("arm"), P.Col("policy", "policy (players)"), P.Col("points", "points", "est"),
-            P.Col("win", "win %", "pct")]
+    cols = [P.Col("arm"), P.Col("policy", "policy (players)"),
+            P.Col("points", "final score" if match else "points", "est"),
+            P.Col("win", "match win %" if match else "win %", "pct")]
     several = any(r["d_points"] is not None for r in rows)
     if several:
-        cols += [P.Col("d_points", "Δ points", "diff"), P.Col("d_win", "Δ win %", "pctdiff")]
-    ans.add(P.Table(f"{plan.deals:,} deals x {plan.rotations} rotation(s): mean per deal (95% CI)", rows, cols, 2))
+        cols += [P.Col("d_points", "Δ score" if match else "Δ points", "diff"), P.Col("d_win", "Δ win %", "pctdiff")]
+    title = (f"{plan.deals:,} matches x {plan.rotations} rotation(s), {summary.played:,} deals: per match (95% CI)"
+             if match else f"{plan.deals:,} deals x {plan.rotations} rotation(s): mean per deal (95% CI)")
+    ans.add(P.Table(title, rows, cols, 2))
     bases = sorted({r.baseline for r in found}, key=plan.arm_names.index)
     if several:
         ans.notes.append("Δ: paired difference against the first arm with the same rules "
-                         f"({', '.join(bases)}) on the same deals; n/a: the baseline itself.")
+                         f"({', '.join(bases)}) on the same {unit}s; n/a: the baseline itself.")
     return ans
 
 
 def run_cmd(
     scenario: Path = typer.Argument(..., help="scenario file (TOML), e.g. scenarios/default.toml"),
-    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals (overrides the scenario's)"),
+    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals, or of matches when the rules "
+                                        "play matches (target > 0); overrides the scenario's"),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="root seed (overrides the scenario's)"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w",
                                           help="parallel workers (default: every core; with dask: every "
@@ -157,7 +176,7 @@ def run_cmd(
     except ScenarioError as e:
         fail(str(e))
     folder = out or Path("results") / sc.name
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(),
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(sc.units),
                         TimeRemainingColumn(), console=err, disable=quiet, speed_estimate_period=10)
     state: dict = {}
 
@@ -169,7 +188,7 @@ def run_cmd(
         progress.advance(state["task"], n)
 
     if not quiet:
-        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} deals x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
+        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
                   f"{sc.players} players, seed {sc.seed}, chunks of {sc.chunk_size:,} -> {folder}", highlight=False)
     try:
         tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ())

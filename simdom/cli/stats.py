@@ -18,6 +18,9 @@ BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "turn", "first_seat
 MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
 FORMAT_HELP = (f"output format: {', '.join(FORMATS)} (default: table, or from the -o suffix); json, csv and "
                "parquet keep full precision")
+MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",
+                    "side_led_first")
+MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
 DOUBLES_TABLES = ("sweep", "best", "by-move", "taker")
 STATS_TABLES = ("groups", "paired")
 
@@ -53,8 +56,11 @@ def stats(
                                      "(default: arm, and policy where an arm's players differ; with --moves: arm "
                                      "and the move number)"),
     moves: bool = typer.Option(False, "--moves", help="the scoring rate by move number (needs `simdom run --moves`)"),
-    table: str = typer.Option("groups", "--table", help=f"which table a file holds: {', '.join(STATS_TABLES)} "
-                              "(paired: arms against the baseline arm, Holm-adjusted)"),
+    table: Optional[str] = typer.Option(None, "--table", help=f"which table a file holds: {', '.join(STATS_TABLES)} "
+                                        "(paired: arms against the baseline arm, Holm-adjusted; default groups); "
+                                        f"for match results: {', '.join(MATCH_TABLES)} (--by for wins: "
+                                        f"{', '.join(MATCH_BY_COLUMNS)})"),
+    bins: int = typer.Option(10, "--bins", help="match results, --table equity: score bins per axis (2 to 50)"),
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
@@ -74,6 +80,10 @@ def stats(
       simdom stats results/balance-4p --by arm,turn
 
       simdom stats results/threes-vs-fives --moves --format csv -o by_move.csv
+
+      simdom stats results/fives-100-2p                       (match results: who wins the match)
+
+      simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
     """
     ResultsError, InputError = _errors()
     from simdom.stats.output import check_writable, resolve_format
@@ -81,10 +91,15 @@ def stats(
     from simdom.stats.views import moves_answer, stats_answer
     try:
         f = resolve_format(fmt, out)
-        if table not in STATS_TABLES:
-            raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)}")
         check_writable(out, force)
         res = _open(results)
+        if any(r.unit == "match" for r in res) and not moves:
+            from .matchstats import stats_matches
+            return stats_matches(res, by, table, bins, f, out)
+        table = table or "groups"
+        if table not in STATS_TABLES:
+            raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)} (match tables "
+                             f"{', '.join(MATCH_TABLES)} need match results: rules with target > 0)")
         if moves:
             ans = moves_answer(res, parse_by(by, MOVE_BY_COLUMNS))
         else:
@@ -203,6 +218,9 @@ def compare(
         if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
             raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
                              "of one (FOLDER:ARM)")
+        if a.unit == "match" or b.unit == "match":
+            from .matchstats import compare_matches_cmd
+            return compare_matches_cmd(a, b, strong, f, out)
         _emit(compare_answer(a, b, strong), f, out)
     except (ResultsError, InputError) as exc:
         _fail(str(exc))

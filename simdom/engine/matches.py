@@ -128,8 +128,10 @@ def _columns(rules: Rules, seat, deal, mdeal, match) -> tuple[dict, dict]:
 
 
 def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, match0: int = 0,
-                     n_matches: int = 1, records: bool = False) -> MatchBatch:
-    """Play matches ``match0 .. match0 + n_matches - 1`` of the run with root ``seed`` (RULES.md 12)."""
+                     n_matches: int = 1, records: "bool | Records" = False) -> MatchBatch:
+    """Play matches ``match0 .. match0 + n_matches - 1`` of the run with root ``seed`` (RULES.md 12).
+    ``records``: True (every action, for traces) or a :class:`~simdom.engine.codes.Records` mode
+    (``Records.PLAYS``: the placements, for the moves table)."""
     check_match(rules)
     if n_matches < 1 or match0 < 0 or match0 + n_matches >= 1 << 31:
         raise ValueError(f"matches {match0}..{match0 + n_matches - 1}; allowed: numbers 0 to 2^31 - 1, at least one")
@@ -139,8 +141,9 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
     work = make_work(rules.n_tiles)
     M = np.zeros(L.M_SIZE, np.int64)
     counts = np.zeros(2, np.int64)
-    rec_mode = Records.ALL if records else Records.NONE
-    per_deal = max_records(rules, Records.ALL)
+    rec_mode = (Records.ALL if records else Records.NONE) if isinstance(records, bool) else Records(records)
+    records = rec_mode != Records.NONE
+    per_deal = max_records(rules, rec_mode)
     run = _kernel()
     key = root_key(seed)
     parts: list[tuple] = []

@@ -45,7 +45,8 @@ def build_sections(results: list[Results]) -> list[Section]:
     v = versus(results)
     if v is not None:
         out.append(v)
-    return out
+    from simdom.report.matches import match_sections  # imports this module's Section
+    return out + match_sections(results)
 
 
 def overview(results: list[Results]) -> Section:

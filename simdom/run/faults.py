@@ -67,7 +67,7 @@ def holds_nothing(path: Path) -> bool:
     for f in path.iterdir():
         if f.name == fmt.LOCK:
             continue
-        if f.is_dir() and f.name in fmt.TABLES and not any(f.iterdir()):
+        if f.is_dir() and (f.name in fmt.TABLES or f.name in fmt.MATCH_TABLES) and not any(f.iterdir()):
             continue
         return False
     return True

@@ -22,9 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401 - pa.compute
 
 from .. import results as fmt
 from ..engine.api import SIM_VERSION, root_key, win_shares
+from .matchworker import match_sums
 from .plan import Plan
 from .summary import SUMS, chunk_sums
 from . import faults
@@ -66,6 +69,7 @@ class RunSummary:
     computed: int
     reused: int
     seconds: float
+    played: int = 0          #: deals played in this session and reused, every arm and rotation counted
     removed: int = 0         #: stray parts removed (files named as parts of no chunk of this run)
 
 
@@ -75,18 +79,20 @@ def manifest_for(sc: "Scenario", tables: tuple[str, ...]) -> fmt.Manifest:
         scenario_name=sc.name, scenario=sc.source, description=sc.description,
         settings_hash=sc.settings_hash(tables=tables, sim_version=SIM_VERSION, results_format=fmt.FORMAT),
         seed=sc.seed, root_key=format(int(root_key(sc.seed)), "016x"), deals=sc.deals, chunk_size=sc.chunk_size,
-        n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, tables=list(tables),
+        n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, unit=sc.unit,
+        tables=list(tables),
         arms=[fmt.ArmEntry(**a.to_manifest()) for a in sc.arms], chunks_done=[], created=now(), complete=False)
 
 
 def _describe(m: fmt.Manifest) -> str:
-    return (f"scenario {m.scenario_name!r}, {m.deals} deals, seed {m.seed}, chunk size {m.chunk_size}, tables "
+    return (f"scenario {m.scenario_name!r}, {m.deals} {m.unit}{'es' if m.unit == 'match' else 's'}, seed {m.seed}, "
+            f"chunk size {m.chunk_size}, tables "
             f"{', '.join(m.tables)}, arms {[a.name for a in m.arms]}, behaviour version {m.sim_version}")
 
 
 def _our_files(path: Path) -> list[Path]:
     out = [path / fmt.MANIFEST] if (path / fmt.MANIFEST).exists() else []
-    for sub in fmt.TABLES:
+    for sub in {**fmt.TABLES, **fmt.MATCH_TABLES}:
         d = path / sub
         if d.is_dir():
             out += [f for f in d.iterdir() if f.name.endswith((".parquet", ".tmp"))]
@@ -158,20 +164,49 @@ class Folder:
     def write_manifest(self) -> None:
         _write(self.path / fmt.MANIFEST, self.manifest.to_json())
 
-    def reusable(self, plan: Plan) -> tuple[list[int], np.ndarray]:
-        """The chunks whose parts are all whole and of this run, and their summary sums."""
-        done, sums = [], np.zeros((len(plan.groups()), len(SUMS)))
+    def reusable(self, plan: Plan) -> tuple[list[int], np.ndarray, int]:
+        """The chunks whose parts are all whole and of this run, their summary sums and deals played."""
+        done, sums, played = [], np.zeros((len(plan.groups()), len(SUMS))), 0
         shape = lambda c: (plan.arms, plan.chunk_deals(c), plan.rotations, plan.players)  # noqa: E731
         for c in range(plan.n_chunks):
+            if plan.unit == "match":
+                got = self._match_chunk(plan, c)
+                if got is None:
+                    continue
+                sums += got[0]
+                played += got[1]
+                done.append(c)
+                continue
             parts = {t: fmt.read_part(fmt.part_path(self.path, t, c), plan.settings_hash, c, plan.rows(t, c),
-                                      fmt.TABLES[t].names(plan.players)) for t in plan.tables}
+                                      plan.names(t)) for t in plan.tables}
             if any(p is None for p in parts.values()):
                 continue
             points = np.stack([parts["deals"].column(f"points_{s}").to_numpy() for s in range(plan.players)],
                               axis=-1).reshape(shape(c))
             sums += chunk_sums(plan, points, win_shares(points))
+            played += parts["deals"].num_rows
             done.append(c)
-        return done, sums
+        return done, sums, played
+
+    def _match_chunk(self, plan: Plan, c: int) -> tuple[np.ndarray, int] | None:
+        """A match-mode chunk's summary sums and deals, if its parts are whole: the matches part first,
+        whose deal counts give the other parts' rows."""
+        read = lambda t, rows: fmt.read_part(fmt.part_path(self.path, t, c), plan.settings_hash, c, rows,  # noqa
+                                             plan.names(t))
+        matches = read("matches", plan.rows("matches", c))
+        if matches is None:
+            return None
+        deals = int(pa.compute.sum(matches.column("deals")).as_py())
+        rows = {"deals": deals, "seats": deals * plan.players, "moves": None}
+        if any(read(t, rows[t]) is None for t in plan.tables if t != "matches"):
+            return None
+        def masked(name: str) -> np.ma.MaskedArray:
+            v = pa.compute.fill_null(matches.column(name), -1).to_numpy()
+            return np.ma.masked_array(v, v < 0)
+
+        cols = {"match": matches.column("match").to_numpy(), "winner": masked("winner"),
+                **{f"score_{j}": masked(f"score_{j}") for j in range(plan.sides)}}
+        return match_sums(plan, cols), deals
 
 
 def _parallel(backend: str, workers: int | None, scheduler: str | None):
@@ -214,7 +249,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     t0 = time.perf_counter()
     if workers is not None and workers < 1:
         raise RunError(f"--workers {workers} is invalid; allowed: an integer >= 1")
-    tables = tuple(t for t in fmt.TABLES if t in set(tables) | {"deals"})
+    tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
     new = manifest_for(sc, tables)
     out = Path(out)
     try:
@@ -257,7 +292,8 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
         stray = faults.stray_parts(out, plan.tables, plan.n_chunks) if old is not None else []
         for f in stray:
             f.unlink()  # a part of no chunk of this run: readers would refuse the folder
-        done, sums = folder.reusable(plan) if old is not None else ([], np.zeros((len(plan.groups()), len(SUMS))))
+        done, sums, played = folder.reusable(plan) if old is not None else \
+            ([], np.zeros((len(plan.groups()), len(SUMS))), 0)
         todo = [c for c in range(plan.n_chunks) if c not in set(done)]
         new.chunks_done = sorted(done)
         folder.write_manifest()
@@ -271,7 +307,9 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
             on_start(plan.deals, sum(plan.chunk_deals(c) for c in done))
         new.last_session = {"started": now(), "backend": backend, "workers": workers, "chunks_computed": 0,
                             "seconds": None, "first_chunk_seconds": None}
-        computed = _compute(plan, folder, todo, sums, backend, workers, cluster, on_chunk, t0, pool) if todo else 0
+        computed, more = _compute(plan, folder, todo, sums, backend, workers, cluster, on_chunk, t0, pool) \
+            if todo else (0, 0)
+        played += more
         new.last_session.update(chunks_computed=computed, seconds=round(time.perf_counter() - t0, 3))
         new.chunks_done, new.finished, new.complete = list(range(plan.n_chunks)), now(), True
         folder.write_manifest()
@@ -287,7 +325,7 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
         _save(folder)
         raise RunError(f"cannot write {faults.io_problem(e)}: " + resume.format(len(new.chunks_done))
                        + " once the folder can be written") from None
-    return RunSummary(plan, out, sums, computed, len(done), time.perf_counter() - t0, len(stray))
+    return RunSummary(plan, out, sums, computed, len(done), time.perf_counter() - t0, played, len(stray))
 
 
 def _watched(results: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
@@ -317,16 +355,18 @@ def _save(folder: Folder) -> None:
 
 def _summary_only(plan: Plan, out: Path, old: fmt.Manifest, t0: float) -> RunSummary:
     """A complete folder that cannot be written: its summary when every part is whole, else RunError."""
-    done, sums = Folder(out, old).reusable(plan)
+    done, sums, played = Folder(out, old).reusable(plan)
     if len(done) != plan.n_chunks or faults.stray_parts(out, plan.tables, plan.n_chunks):
         raise RunError(f"{out} is damaged ({plan.n_chunks - len(done)} chunk(s) to recompute) and cannot be "
                        "written (read-only); allowed: a writable folder, or copy it somewhere writable and run there")
-    return RunSummary(plan, out, sums, 0, len(done), time.perf_counter() - t0)
+    return RunSummary(plan, out, sums, 0, len(done), time.perf_counter() - t0, played)
 
 
 def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, backend: str, workers: int | None,
-             cluster, on_chunk: Callable[[int], None] | None, t0: float, pool: LocalPool | None = None) -> int:
-    computed, last = 0, time.monotonic()
+             cluster, on_chunk: Callable[[int], None] | None, t0: float,
+             pool: LocalPool | None = None) -> tuple[int, int]:
+    """Compute the chunks ``todo`` and write their parts: (chunks computed, deals played)."""
+    computed, played, last = 0, 0, time.monotonic()
     if pool is not None:
         n_jobs, ctx = pool.n, contextlib.nullcontext()
     else:
@@ -348,6 +388,7 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, back
             _write(fmt.part_path(folder.path, "deals", res.chunk), res.parts["deals"])
             sums += res.sums
             computed += 1
+            played += res.played
             if computed == 1:
                 m.last_session["first_chunk_seconds"] = round(time.perf_counter() - t0, 3)
             m.chunks_done = sorted([*m.chunks_done, res.chunk])
@@ -356,4 +397,4 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, back
                 last = time.monotonic()
             if on_chunk:
                 on_chunk(res.n_deals)
-    return computed
+    return computed, played

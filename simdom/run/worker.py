@@ -1,5 +1,6 @@
 """The worker side of `simdom run`: a chunk of deals played for every arm and rotation, returned as one
-Parquet part per table (simdom.results) plus the summary sums (simdom.run.summary).
+Parquet part per table (simdom.results) plus the summary sums (simdom.run.summary); a chunk of
+matches in match mode (simdom.run.matchworker).
 
 Everything a worker needs is in the :class:`~simdom.run.plan.Plan`; a worker reads the kernel's output
 only through its named columns (``batch.seats["points"]``, ``batch.records["tile"]``).
@@ -17,6 +18,7 @@ from .. import results as fmt
 from ..engine.api import SIM_VERSION, load_kernel, output_blocks, simulate, win_shares
 from ..engine.codes import DealEnd, End, Records
 from ..tiles import n_tiles, tile_name
+from .matchworker import play_match_chunk
 from .plan import Plan
 from .summary import chunk_sums
 
@@ -28,7 +30,8 @@ class ChunkResult:
     chunk: int
     parts: dict[str, bytes]    #: table name -> the chunk's Parquet part
     sums: np.ndarray           #: float64[groups, len(summary.SUMS)]
-    n_deals: int
+    n_deals: int               #: deals (match mode: matches) of the chunk
+    played: int = 0            #: deals played, every arm and rotation counted
 
 
 @lru_cache(maxsize=64)
@@ -93,6 +96,9 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
                            f"{plan.sim_version}: install the same simdom on every worker")
     warm()
+    if plan.unit == "match":
+        parts, sums, n_deals = play_match_chunk(plan, chunk)
+        return ChunkResult(chunk, parts, sums, plan.chunk_deals(chunk), n_deals)
     d0, d1 = plan.chunk_range(chunk)
     n, A, R, P = d1 - d0, plan.arms, plan.rotations, plan.players
     seat_shape, deal_shape = (b.shape[1:] for b in output_blocks(0, P))
@@ -109,7 +115,7 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         parts["seats"] = fmt.encode(fmt.SEATS, P, _seat_columns(plan, out, d0), plan.settings_hash, chunk)
     if moves:
         parts["moves"] = fmt.encode(fmt.MOVES, P, _move_columns(plan, batches, d0, n), plan.settings_hash, chunk)
-    return ChunkResult(chunk, parts, chunk_sums(plan, points, win), n)
+    return ChunkResult(chunk, parts, chunk_sums(plan, points, win), n, n * A * R)
 
 
 class _Columns:
