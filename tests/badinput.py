@@ -37,6 +37,10 @@ def build(root: Path) -> Path:
     (root / "scen.toml").write_text(SCENARIO)
     import tomllib
     run(from_dict(tomllib.loads(SCENARIO), "scen.toml"), root / "res", workers=1)
+    match = SCENARIO.replace('"small"', '"matches"').replace("deals = 300", "deals = 40").replace(
+        "chunk_size = 100", "chunk_size = 20").replace('preset = "threes"', 'preset = "fives"\ntarget = 61')
+    (root / "match.toml").write_text(match)
+    run(from_dict(tomllib.loads(match), "match.toml"), root / "mres", workers=1)
     (root / "mine").mkdir()
     (root / "mine" / "notes.txt").write_text("not simdom's")
     return root

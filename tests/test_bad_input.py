@@ -198,6 +198,11 @@ SCENARIOS = {
     "scenario-chunk-too-big-for-memory": Case(["run", "bad.toml"], ["chunk_size", "plays per chunk", "500000"],
                                               scen(top="chunk_size = 10000000\n", drop="chunk_size",
                                                    replace=("deals = 300", "deals = 100000000"))),
+    "scenario-arms-mixing-matches-and-deals": Case(["run", "bad.toml"], ["target", "every arm"],
+                                                   scen(extra='[[arms]]\nname = "m"\nrules = { target = 61 }\n'
+                                                              '[[arms]]\nname = "d"\n')),
+    "run-match-over-deal-results": Case(["run", "match.toml", "--out", "res", "-q", "--workers", "1"],
+                                        ["holds other results", "--overwrite"]),
     "scenario-is-a-script": Case(["run", "script.toml"], ["scripted deal", "--script"]),
     "scenario-rollout-samples-huge": Case(["run", "bad.toml"], ["samples", "10,000"],
                                           scen(replace=('"greedy", "random", "greedy", "random"',

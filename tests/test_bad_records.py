@@ -32,6 +32,12 @@ def manifest(change):
     return prepare
 
 
+def manifest_of(folder: str, change):
+    def prepare(ws: Path) -> None:
+        edit_json(ws / folder / "manifest.json", change)
+    return prepare
+
+
 def part(change):
     def prepare(ws: Path) -> None:
         change(ws / "res" / "deals")
@@ -179,6 +185,16 @@ FOLDERS = {
                                    part(lambda d: (d / "part-00001.parquet").unlink())),
     "folder-seats-damaged": Case(["seats", "res"], ["part-00000.parquet", "another chunk"],
                                  part(lambda d: shutil.copy(d / "part-00001.parquet", d / "part-00000.parquet"))),
+    "match-folder-matches-part-deleted": Case(["stats", "mres"], ["matches/part-00001.parquet", "missing"],
+                                              lambda ws: (ws / "mres" / "matches" / "part-00001.parquet").unlink()),
+    "match-folder-deals-part-corrupted": Case(["stats", "mres"], ["deals/part-00001.parquet"],
+                                              lambda ws: _corrupt(ws / "mres" / "deals")),
+    "match-folder-extra-part": Case(["compare", "mres", "res"], ["part-00005.parquet", "not a part of this run"],
+                                    lambda ws: shutil.copy(ws / "mres" / "matches" / "part-00000.parquet",
+                                                           ws / "mres" / "matches" / "part-00005.parquet")),
+    "match-manifest-target-edited": Case(["stats", "mres"], ["manifest.json is damaged", "settings_hash"],
+                                         manifest_of("mres", lambda m: [a["rules"].update(target=100)
+                                                                        for a in m["arms"]])),
     "folder-compare-damaged": Case(["compare", "res", "res"], ["not a part of this run"],
                                    part(lambda d: shutil.copy(d / "part-00000.parquet", d / "part-00009.parquet"))),
     "run-over-a-damaged-manifest": Case(["run", "scen.toml", "--out", "res", "-q", "--workers", "1"],
