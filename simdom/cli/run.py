@@ -9,6 +9,8 @@ import typer
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from rich.markup import escape
+
 from .common import console, err, fail
 
 
@@ -199,11 +201,11 @@ def run_cmd(
         progress.stop()
         fail(str(e), 130)
     progress.stop()
-    if sc.description:
-        console.print(sc.description, highlight=False)
     from .. import present as P
 
     P.show(summary_answer(summary), console)
+    if sc.description:
+        console.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
     console.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
                   f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
