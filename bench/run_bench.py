@@ -12,6 +12,8 @@
    against single deals of the same rules, alternating over the rounds (target: ratio >= 0.8):
    fives 4 players greedy to 100 (deal_end, the seed's match), and to 100 with partners under exact;
    threes 4 players greedy to 61, immediate.
+5. `simdom analyze`'s rollouts (bench/bench_analyze.py): playouts to the end of the deal per second on
+   one core, threes 4 players, from the lead (whole deals) and from move 5 (target: >= 100,000).
 
 Prints a table and writes bench/last.json. Options: --quick (shorter runs, for a smoke test),
 --skip run,stats.
@@ -105,7 +107,7 @@ def kernel_vs_c(exe: str | None, policy: str, seconds: float, rounds: int) -> di
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short runs (smoke test)")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     secs = 1.0 if args.quick else 3.0
@@ -125,6 +127,9 @@ def main() -> None:
         if args.quick:
             cmd += ["--deals", "100000", "300000"]
         res["stats"] = last_json(sh(cmd))
+    if "analyze" not in skip and (ROOT / "bench" / "bench_analyze.py").exists():
+        res["analyze"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_analyze.py"), "--seconds",
+                                       str(secs)]))
     (ROOT / "bench" / "last.json").write_text(json.dumps(res, indent=2) + "\n")
     print("\nsimdom benchmark")
     for k, v in res["kernel"].items():
@@ -150,6 +155,8 @@ def main() -> None:
         print(f"    time per million deals, largest over smallest size: {s['linearity']} (1.0 = linear)")
         if "report" in s:
             print(f"  simdom report on {s['report']['deals']:,} deals: {s['report']['seconds']} s")
+    for k, v in res.get("analyze", {}).items():
+        print(f"  simdom analyze rollouts, {k}: {v['playouts_per_s']:,} playouts/s, one core (target >= 100,000)")
     print("  (bench/last.json)")
 
 

@@ -9,6 +9,8 @@ import typer
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from rich.markup import escape
+
 from .common import console, err, fail
 
 
@@ -204,11 +206,11 @@ def run_cmd(
         progress.stop()  # the error line after the bar, whatever the error
         raise
     progress.stop()
-    if sc.description:
-        console.print(sc.description, highlight=False)
     from .. import present as P
 
     P.show(summary_answer(summary), console)
+    if sc.description:
+        console.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
     if summary.removed:
         reused += f", {summary.removed} stray part(s) removed"

@@ -13,10 +13,11 @@ import numpy as np
 from .jit import entry, kernel
 
 from .core import advance, end_bases, end_count, finish, move_value, n_open_ends, next_seat, place, seat_base
-from .layout import (POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT,  # noqa: F401
-                     BON, BTOP, E_LEAD, EB, ENDED, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PLAYED, PTS, R_NT,
-                     R_DBL_BOTH, R_PLAYERS, REC_COLS, REC_NONE, ST_SIZE, TURN, VOID)
+from .layout import (AUX_PREP, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT,  # noqa: F401
+                     BON, E_LEAD, EB, ENDED, EV, FD_MOVE, HCNT, NPL, PTS, R_DBL_BOTH, R_PLAYERS, REC_NONE,
+                     ST_SIZE, TURN, VOID)
 from .rng import GAMMA, below, mix64, next64
+from .sampler import copy_known, may_hold, sample_world, unseen_tiles
 from .work import make_scratch  # noqa: F401  (the policies' work arrays)
 
 
@@ -91,42 +92,6 @@ def heavy_pick(G, St, mv_t, mv_e, n):
             bp = p
     return best
 
-
-
-# ---- what a seat knows -------------------------------------------------------------------------
-
-
-@kernel
-def unseen_tiles(G, St, s, out):
-    """Fill ``out`` with the tiles seat s cannot see (in no hand of its own, not on the layout), in
-    index order; returns how many: the other hands and the boneyard hold exactly these."""
-    hb = seat_base(s) + HAND
-    u = 0
-    for t in range(G[0][R_NT]):
-        w = t >> 6
-        if ((St[hb + w] | St[PLAYED + w]) >> (t & 63)) & 1 == 0:
-            out[u] = t
-            u += 1
-    return u
-
-
-@kernel
-def may_hold(G, void, t):
-    """A seat seen unable to play the values of ``void`` (bit v) may hold tile t."""
-    return ((void >> G[1][t]) | (void >> G[2][t])) & 1 == 0
-
-
-@kernel
-def copy_known(G, St, s, W):
-    """W = St as seat s sees it: the other seats' hands emptied (their counts kept)."""
-    for k in range(ST_SIZE):
-        W[k] = St[k]
-    for o in range(G[0][R_PLAYERS]):
-        if o != s:
-            b = seat_base(o)
-            W[b + HAND] = 0
-            W[b + HAND + 1] = 0
-            W[b + HPIPS] = 0
 
 
 # ---- defensive -----------------------------------------------------------------------------------
@@ -217,84 +182,6 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
 
 # ---- rollout -------------------------------------------------------------------------------------
 
-DEAL_TRIES = 8  # constrained re-deals of a sampled world before the hand constraints are relaxed
-
-
-@kernel
-def shuffle(deck, m, loc):
-    for i in range(m - 1, 0, -1):
-        j = below(loc, 0, i + 1)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
-
-
-@kernel
-def deal_to(G, W, o, deck, rem, loc, relax):
-    """Give seat o its hand count of tiles from deck[0:rem] (shuffled first): the first tiles it may
-    hold; with ``relax``, any tiles when those are too few. The rest stay, in order, in deck[0:].
-    Returns the tiles left, or -1 when o could not be dealt."""
-    b = seat_base(o)
-    need = W[b + HCNT]
-    void = W[b + VOID]
-    shuffle(deck, rem, loc)
-    got = 0
-    for rnd in range(2):
-        k = 0
-        for i in range(rem):
-            t = deck[i]
-            if got < need and (rnd == 1 or may_hold(G, void, t)):
-                W[b + HAND + (t >> 6)] |= 1 << (t & 63)
-                W[b + HPIPS] += G[3][t]
-                got += 1
-            else:
-                deck[k] = t
-                k += 1
-        rem = k
-        if got == need or not relax:
-            break
-    return rem if got == need else -1
-
-
-@kernel
-def sample_world(G, St, s, W, bone2, pool, u, deck, loc):
-    """W, bone2: a deal consistent with what seat s knows. The unseen tiles pool[0:u] are dealt to the
-    other seats with their exact hand counts, most constrained seat first, each a uniform draw among
-    the tiles it may hold (VOID), and the rest, shuffled, become the boneyard still to draw. After
-    DEAL_TRIES failed deals the constraints give way, so that it always ends."""
-    npl = G[0][R_PLAYERS]
-    for attempt in range(DEAL_TRIES + 1):
-        copy_known(G, St, s, W)
-        for i in range(u):
-            deck[i] = pool[i]
-        rem = u
-        done = 1 << s
-        for r in range(npl - 1):
-            o = -1
-            slack = 1 << 30
-            for q in range(npl):
-                if (done >> q) & 1:
-                    continue
-                void = W[seat_base(q) + VOID]
-                cnt = 0
-                for i in range(rem):
-                    if may_hold(G, void, deck[i]):
-                        cnt += 1
-                if cnt - W[seat_base(q) + HCNT] < slack:
-                    slack = cnt - W[seat_base(q) + HCNT]
-                    o = q
-            done |= 1 << o
-            rem = deal_to(G, W, o, deck, rem, loc, attempt == DEAL_TRIES)
-            if rem < 0:
-                break
-        if rem >= 0:
-            break
-    shuffle(deck, rem, loc)
-    top = W[BTOP]
-    for i in range(rem):
-        bone2[top + i] = deck[i]
-
-
 @kernel
 def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
     """Seat s places tile t on end e in P, then every seat plays greedy to the end; settle it."""
@@ -328,18 +215,20 @@ def margin(G, P, s):
 
 @entry
 def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
-    """Monte Carlo: for each of ``nsamp`` worlds (:func:`sample_world`; world j from its own stream
-    seeded by ``key`` and j, so every move meets the same worlds), place each legal move and play to
+    """Monte Carlo: for each of ``nsamp`` worlds (:func:`~simdom.engine.sampler.sample_world`; world j
+    from its own stream seeded by ``key`` and j, so every move meets the same worlds), place each legal
+    move and play to
     the end with greedy for every seat; the move with the best summed margin wins, ties to greedy's
     choice, then the first listed. Not inlined: compiled once, called once per decision."""
     P, bone2, pt, pe, pool, acc = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
-    W, deck, loc, rec = scratch[8], scratch[9], scratch[10], scratch[11]
+    W, deck, loc, rec, aux, dp = scratch[8], scratch[9], scratch[10], scratch[11], scratch[12], scratch[13]
+    aux[AUX_PREP] = 0  # a new position: the sampler's counting tables are built again if needed
     for i in range(n):
         acc[i] = 0.0
     u = unseen_tiles(G, St, s, pool)
     for j in range(nsamp):
         loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-        sample_world(G, St, s, W, bone2, pool, u, deck, loc)
+        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
         for i in range(n):
             for k in range(ST_SIZE):
                 P[k] = W[k]

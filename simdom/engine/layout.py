@@ -116,3 +116,17 @@ MM_SCORE = 3    # [4] final side scores
 MM_SIZE = 7
 # counts[] (int64) returned beside the number of matches played
 CNT_DEALS, CNT_RECORDS = 0, 1
+
+# ---- the sampler's work arrays (sampler.py) -------------------------------------------------------
+#: aux, int64[AUX_SIZE + 2 nt]: tile-type counts [8] (a type: the set of other seats that may hold a
+#: tile), each other seat's need [3] and seat number [3], the no-consistent-deal flag, the flag "the
+#: counting tables of this position are built", the tables' dimensions [3] (d0, d1, states), then
+#: each unseen tile's type [nt] and the tiles of one type [nt]
+AUX_CNT, AUX_NEED, AUX_OPP, AUX_BAD, AUX_PREP, AUX_DIM, AUX_TYP = 0, 8, 11, 14, 15, 16, 20
+AUX_SIZE = 20
+
+
+def dp_size(nt: int) -> int:
+    """Length of the sampler's float64 array dp: the factorials 0..nt, then up to 8 counting tables of
+    at most (nt // 3 + 2)^3 states (the needs of 3 seats sharing at most nt tiles)."""
+    return nt + 1 + 8 * (nt // 3 + 2) ** 3
