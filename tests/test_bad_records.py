@@ -86,7 +86,12 @@ def _points_as_strings(folder: Path) -> None:
 
 R = ["replay", "good.jsonl"]
 M = ["replay", "match.jsonl", "--match", "0"]
+A = ["analyze", "--trace", "good.jsonl", "--move", "3"]
 RECORDS = {
+    "analyze-record-tampered-points": Case(A, ["good.jsonl:1", "action", "recorded play", "expected play"],
+                                           rec(_points_plus)),
+    "analyze-record-first-1e400": Case(A, ["field first", "inf"], rec(_set("first", 1e400))),
+    "analyze-record-hands-not-its-seed": Case(A, ["hands[0]", "not deal 0 of seed 7"], rec(_swap_hands)),
     "record-rules-min-ends-missing": Case(R, ["good.jsonl:1", "rules.min_ends", "missing"],
                                           rec(_drop("min_ends", "rules"))),
     "record-rules-divisors-missing": Case(R, ["rules.divisors", "missing"], rec(_drop("divisors", "rules"))),
