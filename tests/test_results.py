@@ -1,4 +1,4 @@
-"""The results folder format (simdom/results.py): the README's schema section is generated from it, the
+"""The results folder format (simdom/results/): the README's schema section is generated from it, the
 manifest is validated on read, and a part's check names what is wrong."""
 from pathlib import Path
 
