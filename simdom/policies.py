@@ -39,12 +39,27 @@ class PolicyInfo:
     params: tuple[Param, ...] = ()
 
 
+#: the largest move number a deal can reach (double-twelve: 91 tiles), so hold:until=K beyond it is `never`
+MAX_UNTIL = 92
+#: rollout samples per legal move: beyond this a single decision takes seconds (32 plays ~1,500 deals/s)
+MAX_SAMPLES = 10_000
+
+
+def _count(text: str, hi: int) -> int | None:
+    """An integer 1..hi written in ASCII digits, else None."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        return None
+    n = int(text)
+    return n if 1 <= n <= hi else None
+
+
 def _int_or_never(text: str) -> float:
     if text == "never":
         return float(NEVER)
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError("an integer >= 1 or 'never'")
-    return float(int(text))
+    n = _count(text, MAX_UNTIL)
+    if n is None:
+        raise ValueError(f"an integer from 1 to {MAX_UNTIL} (the longest deal) or 'never'")
+    return float(n)
 
 
 def _nonneg_int(text: str) -> float:
@@ -54,9 +69,10 @@ def _nonneg_int(text: str) -> float:
 
 
 def _pos_int(text: str) -> float:
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError("an integer >= 1")
-    return float(int(text))
+    n = _count(text, MAX_SAMPLES)
+    if n is None:
+        raise ValueError(f"an integer from 1 to {MAX_SAMPLES:,}")
+    return float(n)
 
 
 REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (

@@ -271,6 +271,7 @@ class Answer:
 def _rich_table(t: Table, idx: list[int]):
     from rich import box
     from rich.table import Table as RichTable
+    from rich.text import Text
 
     cells = t.cells()
     rt = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, header_style="bold")
@@ -278,29 +279,30 @@ def _rich_table(t: Table, idx: list[int]):
         c = t.cols[i]
         rt.add_column(c.title, justify="right" if c.right else "left", no_wrap=True)
     for r in cells:
-        rt.add_row(*[r[i] for i in idx])
+        rt.add_row(*[Text(r[i]) for i in idx])  # plain text: brackets in a cell are not markup
     return rt
 
 
 def show(ans: Answer, console=None, width: int = WIDTH) -> None:
     """Print the answer for people: sentences, tables (each split to fit ``width``), notes."""
     from rich.console import Console
+    from rich.text import Text
 
     console = console or Console()
     w = min(width, console.width or width)
     for s in ans.sentences:
-        console.print(s, highlight=False, width=w)
+        console.print(Text(s), highlight=False, width=w)
     for t in ans.tables:
         parts = t.pieces(w)
         for j, idx in enumerate(parts):
             console.print()
             title = t.title + (f" ({j + 1}/{len(parts)})" if len(parts) > 1 else "")
-            console.print(title, style="bold", highlight=False, width=w)
+            console.print(Text(title, style="bold"), highlight=False, width=w)
             console.print(_rich_table(t, idx), width=w)
     if ans.notes:
         console.print()
     for n in ans.notes:
-        console.print(n, highlight=False, width=w, style="dim")
+        console.print(Text(n, style="dim"), highlight=False, width=w)
 
 
 def text(ans: Answer, width: int = WIDTH) -> str:

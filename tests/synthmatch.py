@@ -169,14 +169,14 @@ def write(folder: Path, m: Model) -> Path:
     matches = {k: np.asarray(v) for k, v in Mt.items()}
     matches["arm"] = fmt.strings(matches["arm"], names)
     matches["unfinished"] = np.zeros(len(Mt["arm"]), bool)
-    h = f"synthmatch-{m}"
-    for t, spec, cols in (("deals", fmt.MATCH_DEALS, deals), ("matches", fmt.MATCHES, matches)):
-        (folder / t).mkdir(parents=True, exist_ok=True)
-        fmt.write_atomic(fmt.part_path(folder, t, 0), fmt.encode(spec, P, cols, h, 0, S))
     man = fmt.Manifest(kind=fmt.KIND, format=fmt.FORMAT, simdom_version="test", sim_version=2,
-                       scenario_name="synthmatch", scenario={}, settings_hash=h, seed=m.seed, root_key="0",
+                       scenario_name="synthmatch", scenario={}, settings_hash="", seed=m.seed, root_key="0",
                        deals=m.matches, chunk_size=m.matches, n_chunks=1, rotations=R, players=P, unit="match",
                        tables=["deals", "matches"], chunks_done=[0], created="now", complete=True,
                        arms=[fmt.ArmEntry(name=a, rules=rules, preset="fives", policies=list(p)) for a, p in ARMS])
+    h = man.settings_hash = fmt.settings_hash(fmt.manifest_settings(man))  # as simdom run's: the readers check it
+    for t, spec, cols in (("deals", fmt.MATCH_DEALS, deals), ("matches", fmt.MATCHES, matches)):
+        (folder / t).mkdir(parents=True, exist_ok=True)
+        fmt.write_atomic(fmt.part_path(folder, t, 0), fmt.encode(spec, P, cols, h, 0, S))
     (folder / fmt.MANIFEST).write_text(json.dumps(man.model_dump()))
     return folder

@@ -81,7 +81,7 @@ def expected_decision(st, rules, seat, moves):
             "best_other_points": bo_pts, "double_face": v,
             "double_support": sum(1 for t in hand if a[t] != b[t] and v in (a[t], b[t])),
             "suits_held": len({x for t in hand if a[t] != b[t] for x in (int(a[t]), int(b[t]))}),
-            "hand": len(hand), "opponent_tiles": sum(len(o.hand) for o in opp), "boneyard": st.boneyard_left}
+            "hand_size": len(hand), "opponent_tiles": sum(len(o.hand) for o in opp), "boneyard": st.boneyard_left}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

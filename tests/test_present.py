@@ -95,3 +95,13 @@ def test_importing_present_imports_neither_polars_nor_numpy():
 def test_decimals_for_a_degenerate_interval_is_none():
     assert P.decimals_for(0.25, 0.25) is None and P.est(0.25, 0.25, 0.25, pct=True) == "25"
     assert P.decimals_for(float("nan"), 1.0) is None and not math.isnan(P.decimals_for(0.1, 0.2))
+
+
+def test_brackets_in_sentences_cells_and_notes_are_printed_as_they_are():
+    """Rich markup never eats text: `[[arms]]`, `[last_move, points]`, `[null, 8]` survive."""
+    from simdom import present as P
+    ans = P.Answer(["see [[arms]] and [last_move, points]"], notes=["[bold]not bold[/]"])
+    ans.add(P.Table("t [x]", [{"v": "[[4, 2], [null, 8]]"}], [P.Col("v")]))
+    out = P.text(ans)
+    for piece in ("[[arms]]", "[last_move, points]", "[[4, 2], [null, 8]]", "[bold]not bold[/]", "t [x]"):
+        assert piece in out, piece

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from ..deal.records import RecordError, ReplayError, read_jsonl
+from ..deal.replay import replay_record
 from ..deal.script import ScriptError, load_script
 from ..engine.codes import End
 from ..engine.state import DealState
-from ..rules import Rules, RulesError, from_dict
+from ..rules import Rules, from_dict
 from ..tiles import parse_tile, tile_name
 
 
@@ -113,38 +115,31 @@ def from_script(path: str | Path) -> Deal:
 
 
 def from_record(record: dict[str, Any], label: str) -> Deal:
-    """A deal record of RULES.md section 11 (a trace line)."""
+    """A deal record of RULES.md section 11 (a trace line), checked against its schema and re-played by the
+    engine first (simdom.deal.replay): a tampered record is refused, not analysed."""
     try:
-        rules = from_dict(record["rules"])
-        mp = rules.max_pip
-        hands = [[parse_tile(t, mp) for t in h] for h in record["hands"]]
-        bone = [parse_tile(t, mp) for t in record["boneyard"]]
-        plays = [(parse_tile(a["tile"], mp), End.parse(a["end"])) for a in record["actions"] if a["act"] == "play"]
-        first = int(record["first"])
-    except (RulesError, KeyError, TypeError, ValueError) as e:
-        raise PositionError(f"{label}: not a deal record of RULES.md section 11 ({e})") from None
-    return Deal(rules, hands, bone, first, plays, label)
+        replay_record(record, label)
+    except ReplayError as e:
+        raise PositionError(str(e)) from None
+    rules = from_dict(record["rules"])
+    mp = rules.max_pip
+    hands = [[parse_tile(t, mp) for t in h] for h in record["hands"]]
+    bone = [parse_tile(t, mp) for t in record["boneyard"]]
+    plays = [(parse_tile(a["tile"], mp), End.parse(a["end"])) for a in record["actions"] if a["act"] == "play"]
+    return Deal(rules, hands, bone, record["first"], plays, label)
 
 
 def from_trace(path: str | Path, deal: int) -> Deal:
     """Deal number ``deal`` of a JSON Lines trace file (simdom trace)."""
-    import json
-
-    path = Path(path)
-    if not path.is_file():
-        raise PositionError(f"trace file {path} does not exist")
     seen = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"{path}:{n + 1}: not a JSON line ({e})") from None
-            if rec.get("deal") == deal:
-                return from_record(rec, f"{path} deal {deal}")
-            seen.append(rec.get("deal"))
+    try:
+        for where, rec in read_jsonl(Path(path)):
+            d = rec.get("deal") if isinstance(rec, dict) else None
+            if type(d) is int and d == deal:
+                return from_record(rec, f"{where} (deal {deal})")
+            seen.append(d)
+    except RecordError as e:
+        raise PositionError(str(e)) from None
     shown = ", ".join(str(d) for d in seen[:8]) + (", ..." if len(seen) > 8 else "")
     raise PositionError(f"{path}: no deal {deal}; allowed: --deal one of {shown or 'none (empty file)'}")
 

@@ -6,9 +6,11 @@ from typing import List, Optional
 
 import typer
 
-from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, fail, make_policies, make_rules
+from .common import MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, fail, make_policies, make_rules
 
 FORMATS = ("table", "json", "md")
+#: rollouts per position at most (--rollouts, --budget): about 20,000 a second on one core
+MAX_ROLLOUTS = 1_000_000
 
 
 def analyze_cmd(
@@ -56,12 +58,12 @@ def analyze_cmd(
         fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
     if by not in METRICS:
         fail(f"--by {by!r}; allowed: {', '.join(METRICS)}")
-    if rollouts is not None and rollouts < 2:
-        fail(f"--rollouts {rollouts}; allowed: an integer >= 2")
-    if budget < 1000:
-        fail(f"--budget {budget}; allowed: an integer >= 1000")
-    if seed < 0:
-        fail(f"--seed {seed}; allowed: an integer >= 0")
+    if rollouts is not None and not 2 <= rollouts <= MAX_ROLLOUTS:
+        fail(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,} (about a minute per position)")
+    if not 1000 <= budget <= MAX_ROLLOUTS:
+        fail(f"--budget {budget}; allowed: an integer from 1000 to {MAX_ROLLOUTS:,} (about a minute per position)")
+    if not 0 <= seed <= MAX_SEED:
+        fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
     if (move is None) == (not every):
         fail("give --move N (one position) or --all (every move of the deal); allowed: exactly one of them")
     if script is not None and trace_file is not None:

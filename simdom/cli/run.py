@@ -9,6 +9,8 @@ import typer
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from rich.markup import escape
+
 from .common import console, err, fail
 
 
@@ -172,8 +174,10 @@ def run_cmd(
 
     if deals is not None and deals < 1:
         fail(f"--deals {deals} is invalid; allowed: an integer >= 1")
-    if seed is not None and seed < 0:
-        fail(f"--seed {seed} is invalid; allowed: an integer >= 0")
+    if deals is not None and deals > 10**12:
+        fail(f"--deals {deals} is invalid; allowed: an integer from 1 to {10**12}")
+    if seed is not None and not 0 <= seed < 2**63:
+        fail(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
     if workers is not None and workers < 1:
         fail(f"--workers {workers} is invalid; allowed: an integer >= 1")
     if decision_rollouts is not None and decision_rollouts < 0:
@@ -211,14 +215,19 @@ def run_cmd(
         fail(str(e))
     except RunInterrupted as e:
         progress.stop()
-        fail(str(e), 130)
+        fail(str(e), e.exit_code)
+    except BaseException:
+        progress.stop()  # the error line after the bar, whatever the error
+        raise
     progress.stop()
-    if sc.description:
-        console.print(sc.description, highlight=False)
     from .. import present as P
 
     P.show(summary_answer(summary), console)
+    if sc.description:
+        console.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
+    if summary.removed:
+        reused += f", {summary.removed} stray part(s) removed"
     console.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
                   f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
 

@@ -251,7 +251,7 @@ def compare(
         f = resolve_format(fmt, out)
         check_writable(out, force)
         a, b = open_selection(results_a), open_selection(results_b)
-        if a.path == b.path and a.arm_names == b.arm_names:
+        if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
             raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
                              "of one (FOLDER:ARM)")
         if a.unit == "match" or b.unit == "match":

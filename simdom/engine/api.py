@@ -199,7 +199,11 @@ def measure(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", sec
     work = make_work(rules.n_tiles)
     key = root_key(seed)
     run_batch = batch_kernel()
-    run_batch(G, ids, par, key, 0, 10, seat, deal, rec, L.REC_NONE, work, True)
+    run_batch(G, ids, par, key, 0, 1, seat, deal, rec, L.REC_NONE, work, True)
+    t0 = time.perf_counter()
+    run_batch(G, ids, par, key, 1, 1, seat, deal, rec, L.REC_NONE, work, True)
+    # batches of about 0.2 s at most, so that a slow policy (rollout:samples=10000) stops on time
+    batch = max(1, min(batch, int(0.2 / max(time.perf_counter() - t0, 1e-9))))
     done = 0
     t0 = time.perf_counter()
     while True:

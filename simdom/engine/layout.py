@@ -150,7 +150,7 @@ DCTL_SIZE = 6
 #: one int32 row per decision, these columns in order (named for the Python side in DEC_NAMES)
 DEC_NAMES = ("deal", "seat", "move", "turn", "tier_now", "tier_later", "doubles_held", "unseen_doubles",
              "mover_points", "best_opponent_points", "legal_moves", "double_moves", "best_double_points",
-             "best_other_points", "double_face", "double_support", "suits_held", "hand", "opponent_tiles",
+             "best_other_points", "double_face", "double_support", "suits_held", "hand_size", "opponent_tiles",
              "boneyard", "chose_double")
 DEC_DEAL, DEC_SEAT, DEC_MOVE, DEC_TURN, DEC_TIER_NOW, DEC_TIER_LATER, DEC_HELD, DEC_UNSEEN, DEC_OWN_PTS, \
     DEC_OPP_PTS, DEC_LEGAL, DEC_DMOVES, DEC_BEST_D, DEC_BEST_O, DEC_FACE, DEC_SUPPORT, DEC_SUITS, DEC_HAND, \

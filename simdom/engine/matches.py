@@ -379,7 +379,11 @@ def measure_matches(rules: Rules, policies: "str | Policy | Sequence[str | Polic
     counts = np.zeros(2, np.int64)
     key = root_key(seed)
     run = _kernel()
-    run(G, ids, par, key, 0, 2, seat, deal, mdeal, match, rec, int(Records.NONE), work, M, counts)
+    run(G, ids, par, key, 0, 1, seat, deal, mdeal, match, rec, int(Records.NONE), work, M, counts)
+    t0 = time.perf_counter()
+    run(G, ids, par, key, 1, 1, seat, deal, mdeal, match, rec, int(Records.NONE), work, M, counts)
+    # batches of about 0.2 s at most, so that a slow policy stops on time
+    batch = max(1, min(batch, int(0.2 / max(time.perf_counter() - t0, 1e-9))))
     deals = matches = 0
     t0 = time.perf_counter()
     while True:

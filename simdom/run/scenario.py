@@ -29,8 +29,6 @@ chunk is a range of match ids::
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +43,9 @@ from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 AUTO_CHUNK_PLAYS = 100_000
 NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.=+-]*$"
 MAX_DEALS = 10**12
+#: Plays (deals x arms x rotations) in one chunk at most: a worker holds a chunk's kernel output, its
+#: columns and its Parquet bytes at once (about 0.5 KB per play), so 2 million plays are about 1 GB
+MAX_CHUNK_PLAYS = 2_000_000
 #: the most deals a match of a run may last (max_deals): a worker holds a whole match's rows
 MAX_MATCH_DEALS = 10_000
 
@@ -162,8 +163,8 @@ class Scenario:
 
     def settings_hash(self, **settings: Any) -> str:
         """A hash of :meth:`settings`: a results folder holds this run's rows only if its hash is equal."""
-        text = json.dumps(self.settings(**settings), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
+        from ..results import settings_hash
+        return settings_hash(self.settings(**settings))
 
 
 # ---- loading --------------------------------------------------------------------------------------
@@ -266,12 +267,19 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
                             f"{arms[0].name} has target = {arms[0].rules.target}: a run plays matches in every arm or "
                             "in none; allowed: target > 0 in every arm, or target = 0 in every arm")
     plays = len(arms) * (m.players if m.rotation else 1)
+    per_match = 1
     if arms[0].rules.is_match:
         # a match of T points lasts about T / 15 deals (Fives and Threes score ~15-40 a deal per side)
         per_match = max(1, max(a.rules.target for a in arms) // 15)
         chunk = m.chunk_size or max(100, min(50_000, AUTO_CHUNK_PLAYS // plays // per_match // 100 * 100 or 100))
     else:
         chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_PLAYS // plays // 1000 * 1000 or 1000))
+    if min(chunk, m.deals) * plays * per_match > MAX_CHUNK_PLAYS:
+        unit = "matches" if per_match > 1 or arms[0].rules.is_match else "deals"
+        raise ScenarioError(f"{path}: field 'chunk_size' = {chunk}: {chunk} {unit} x {len(arms)} arm(s) x "
+                            f"{plays // len(arms)} rotation(s) is about {chunk * plays * per_match:,} plays per chunk, "
+                            f"more than a worker holds in about 1 GB ({MAX_CHUNK_PLAYS:,}); allowed: chunk_size <= "
+                            f"{MAX_CHUNK_PLAYS // plays // per_match}, or leave it out (automatic)")
     return Scenario(name=m.name, description=m.description.strip(), players=m.players, arms=tuple(arms),
                     rotation=m.rotation, deals=m.deals, seed=m.seed, chunk_size=min(chunk, m.deals),
                     source=dict(data), path=path)

@@ -14,7 +14,11 @@ __all__ = ["FORMATS", "resolve_format", "check_writable"]
 def resolve_format(fmt: str | None, out: str | Path | None) -> str:
     """The output format: ``fmt`` if given, else from the -o suffix, else ``table``."""
     if fmt is None:
-        return _SUFFIX.get(Path(out).suffix.lower(), "table") if out else "table"
+        suffix = Path(out).suffix.lower() if out else ""
+        if out and suffix not in _SUFFIX:
+            raise InputError(f"-o {out}: the suffix {suffix or '(none)'} names no format; allowed: "
+                             f"{', '.join(_SUFFIX)}, or --format {'|'.join(FORMATS)}")
+        return _SUFFIX.get(suffix, "table")
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise InputError(f"bad --format {fmt!r}; allowed: {', '.join(FORMATS)}")

@@ -238,16 +238,18 @@ def _moves(spec, a, rng, d0, n, tiles, first_seat, has_fd, fd_move, tier) -> dic
 
 def manifest(spec: SynthSpec, chunks_done: list[int] | None = None, *, complete: bool = True) -> fmt.Manifest:
     done = list(range(n_chunks(spec))) if chunks_done is None else chunks_done
-    return fmt.Manifest(
+    m = fmt.Manifest(
         kind=fmt.KIND, format=fmt.FORMAT, simdom_version="0.1.0", sim_version=1,
         scenario_name=spec.scenario_name, scenario={"name": spec.scenario_name, "synthetic": True},
-        settings_hash="synthetic", seed=spec.seed, root_key=f"synth-{spec.seed}", deals=spec.deals,
+        settings_hash="", seed=spec.seed, root_key=f"synth-{spec.seed}", deals=spec.deals,
         chunk_size=spec.chunk_size, n_chunks=n_chunks(spec), rotations=spec.n_rot,
         players=spec.players, tables=["deals", "moves"] if spec.moves else ["deals"],
         arms=[fmt.ArmEntry(name=a.name, rules=preset(a.preset, spec.players).to_dict(), preset=a.preset,
                            policies=list(a.policies)) for a in spec.arms],
         chunks_done=done, created="2024-01-01T00:00:00", complete=complete,
         finished="2024-01-01T00:00:01" if complete else None, **spec.extra)
+    m.settings_hash = fmt.settings_hash(fmt.manifest_settings(m))  # as simdom run's: the readers check it
+    return m
 
 
 def _concat(parts: list[dict]) -> dict:

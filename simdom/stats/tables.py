@@ -32,7 +32,10 @@ def parse_by(text: str | Sequence[str] | None, allowed: Sequence[str], default: 
     bad = [k for k in keys if k not in allowed]
     if bad or not keys:
         raise InputError(f"bad --by column {', '.join(bad) or repr(text)}; allowed: {', '.join(allowed)}")
-    return list(dict.fromkeys(keys))
+    twice = next((k for k in keys if keys.count(k) > 1), None)
+    if twice:
+        raise InputError(f"--by {text}: {twice} is given twice; allowed: each column once")
+    return keys
 
 
 def default_by(results: Sequence[Results]) -> list[str]:
