@@ -90,17 +90,19 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                "best mean final margin",
                (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),)),
     PolicyInfo("timing", PolicyId.TIMING,
-               "greedy, but holds the deal's first double when the rule of its parameters says so (read from "
-               "the decision tables of `simdom doubles --decisions`): never a double with other tiles of its "
-               "suit in hand",
+               "greedy, except at a first-double decision (the deal's first double not yet placed, a double and "
+               "another tile both playable): it holds the double, playing greedy's best other move, when the "
+               "rule S, L, W, P says so. The defaults come from the decision tables (simdom doubles "
+               "--decisions): hold only a double with no other tile of its suit in hand, at the lead with 2 or "
+               "3 players, or at move 7-8 with 2 when the bonus is about to double; with 4 players never",
                (Param("support", 0.0, _nonneg_int, "S: hold only a double whose suit has at most S other tiles in "
                                                    "the hand"),
                 Param("lead", 4.0, _nonneg_int, "L: at the lead, hold when the doubles held plus the players are "
                                                 "at most L (4: with 2 players up to 2 doubles, with 3 one, with 4 "
-                                                "never)"),
-                Param("wait", 4.0, _nonneg_int, "W: after the lead, hold when waiting one round (move + players) "
-                                                "raises the bonus by at least W points"),
-                Param("players", 2.0, _nonneg_int, "P: ... and the game has at most P players"))),
+                                                "none)"),
+                Param("wait", 4.0, _nonneg_int, "W: after the lead, hold when placing the double a round later "
+                                                "(move + players) earns at least W more bonus points"),
+                Param("players", 2.0, _nonneg_int, "P: the rule after the lead applies with at most P players"))),
 )}
 
 
