@@ -19,8 +19,7 @@ import pytest
 
 from simdom.engine.api import simulate, trace
 from simdom.engine.codes import DECISION_COLUMNS, DECISION_VALUE_COLUMNS
-from simdom.engine.state import DealState
-from simdom.rules import from_dict, preset
+from simdom.rules import preset
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict as scenario_from_dict
 from simdom.stats.io import open_results
@@ -297,6 +296,7 @@ def test_doubles_decisions_by_crosses_the_situations(folders):
     (["doubles", "FOLDER", "--decisions", "--by", "tier,colour"], "allowed: distinct names from tier"),
     (["doubles", "FOLDER", "--by", "tier"], "--by needs --decisions"),
     (["run", "scenarios/decisions-2p.toml", "--decision-rollouts", "-1"], "--decision-rollouts"),
+    (["run", "scenarios/fives-match-2p.toml", "--decisions", "--out", "OUT"], "single deals"),
     (["doubles", "FOLDER", "--decisions", "--table", "sweep"], "allowed: decisions, decision-grid"),
     (["doubles", "FOLDER", "--table", "decision-grid"], "needs --decisions"),
     (["doubles", "PLAIN", "--decisions"], "no decisions table"),
@@ -307,7 +307,8 @@ def test_bad_input_is_one_line_and_exit_2(folders, tmp_path, args, words):
     plain = tmp_path / "noda"
     if "PLAIN" in args:
         run(scenario_from_dict({**SMALL, "deals": 30, "chunk_size": 30}, "x.toml"), plain, workers=1)
-    args = [str(folders[1]) if a == "FOLDER" else str(plain) if a == "PLAIN" else a for a in args]
+    args = [str(folders[1]) if a == "FOLDER" else str(plain) if a == "PLAIN" else str(tmp_path / "o") if a == "OUT"
+            else a for a in args]
     out = subprocess.run([SIMDOM, *args], capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert out.returncode == 2, out.stdout + out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and words in out.stderr, out.stderr

@@ -188,6 +188,9 @@ def run_cmd(
         sc = load(scenario).replace(deals=deals, seed=seed)
     except ScenarioError as e:
         fail(str(e))
+    if (decisions or decision_rollouts is not None) and sc.unit == "match":
+        fail("--decisions records the first-double decisions of single deals; allowed: rules with target = 0 "
+             f"({scenario} plays matches)")
     folder = out or Path("results") / sc.name
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(sc.units),
                         TimeRemainingColumn(), console=err, disable=quiet, speed_estimate_period=10)

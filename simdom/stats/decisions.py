@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import diff_test, t_interval, wilson_clustered
+from simdom.stats.estimators import diff_test, wilson_clustered
 from simdom.stats.io import Results, ResultsError
 from simdom.stats.moments import ROWS, Moments, cluster_moments
 
