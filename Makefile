@@ -5,8 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 # the ahead-of-time kernel (simdom/engine/aot.py) lives in the cache folder; building it is a quick
 # no-op when the current engine's module is there
+# headless Chromium (Debian package) for the report's browser test (tests/test_report_browser.py)
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast bench clean venv kernel
+.PHONY: run test test-fast bench clean venv kernel chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,12 +19,17 @@ $(STAMP): pyproject.toml
 kernel: $(STAMP)
 	$(BIN)/python -m simdom.engine.aot
 
-venv: kernel
+$(CHROMIUM):
+	apt-get install -y chromium || (apt-get update && apt-get install -y chromium)
+
+chromium: $(CHROMIUM)
+
+venv: kernel $(CHROMIUM)
 
 run: kernel
 	$(BIN)/simdom run scenarios/default.toml
 
-test: kernel
+test: kernel $(CHROMIUM)
 	$(BIN)/python -m pytest -q
 
 test-fast: kernel

@@ -2,14 +2,18 @@
 
 1. The kernel on one core (`simdom bench`) against the C program of ../shared/bench/limit, built out
    of tree and timed in the same run, alternating C and kernel over 3 rounds (median ratio): threes
-   4 players random and greedy (target: ratio >= 0.5), and fives 4 players greedy (no C counterpart).
-2. `simdom run` end to end: 1 million threes deals, 4 greedy seats, 2 workers, Parquet output,
-   against the single-core kernel rate (target: >= 1.2x).
-3. `simdom stats` over 10 million deals (target < 10 s) and `simdom report` (target < 30 s).
+   4 players random and greedy (target: ratio >= 0.8), and fives 4 players greedy (no C counterpart).
+2. `simdom run` end to end: 10 million threes deals, 4 greedy seats, 2 workers, Parquet output,
+   against the single-core kernel rate (target: >= 1.4x), its bytes on disk (<= 8 MB per million
+   deals) and the peak memory of its process tree (< 300 MB).
+3. `simdom stats` over 10 and 30 million deals (peak memory < 1 GB; time linear in the deals) and
+   `simdom report`.
 4. Matches (RULES.md 12): deals per second inside whole matches (`simdom bench --set target=T`)
    against single deals of the same rules, alternating over the rounds (target: ratio >= 0.8):
    fives 4 players greedy to 100 (deal_end, the seed's match), and to 100 with partners under exact;
    threes 4 players greedy to 61, immediate.
+5. `simdom analyze`'s rollouts (bench/bench_analyze.py): playouts to the end of the deal per second on
+   one core, threes 4 players, from the lead (whole deals) and from move 5 (target: >= 100,000).
 
 Prints a table and writes bench/last.json. Options: --quick (shorter runs, for a smoke test),
 --skip run,stats.
@@ -103,7 +107,7 @@ def kernel_vs_c(exe: str | None, policy: str, seconds: float, rounds: int) -> di
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short runs (smoke test)")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     secs = 1.0 if args.quick else 3.0
@@ -116,20 +120,20 @@ def main() -> None:
     res["kernel"]["fives/greedy"] = {"deals_per_s": kernel("fives", "greedy", secs)}
     res["matches"] = {name: matches_vs_deals(rules, sets, secs, rounds) for name, (rules, sets) in MATCH_CASES.items()}
     if "run" not in skip and (ROOT / "bench" / "bench_run.py").exists():
-        deals = 100_000 if args.quick else 1_000_000
-        out = sh([sys.executable, str(ROOT / "bench" / "bench_run.py"), "--deals", str(deals)])
-        run = last_json(out)
-        run["ratio_to_kernel"] = run["deals_per_s"] / res["kernel"]["threes/greedy"]["deals_per_s"]
-        res["run"] = run
+        deals = 200_000 if args.quick else 10_000_000
+        res["run"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_run.py"), "--deals", str(deals)]))
     if "stats" not in skip and (ROOT / "bench" / "bench_stats.py").exists():
         cmd = [sys.executable, str(ROOT / "bench" / "bench_stats.py")]
         if args.quick:
-            cmd += ["--deals", "200000"]
+            cmd += ["--deals", "100000", "300000"]
         res["stats"] = last_json(sh(cmd))
+    if "analyze" not in skip and (ROOT / "bench" / "bench_analyze.py").exists():
+        res["analyze"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_analyze.py"), "--seconds",
+                                       str(secs)]))
     (ROOT / "bench" / "last.json").write_text(json.dumps(res, indent=2) + "\n")
     print("\nsimdom benchmark")
     for k, v in res["kernel"].items():
-        extra = (f"  C {v['c_deals_per_s']:,.0f}/s  ratio {v['ratio_to_c']:.2f} (target >= 0.5; rounds "
+        extra = (f"  C {v['c_deals_per_s']:,.0f}/s  ratio {v['ratio_to_c']:.2f} (target >= 0.8; rounds "
                  f"{', '.join(f'{r:.2f}' for r in v['ratio_rounds'])})" if "ratio_to_c" in v else "")
         print(f"  kernel {k:15s} {v['deals_per_s']:>12,.0f} deals/s{extra}")
     for k, v in res["matches"].items():
@@ -138,12 +142,21 @@ def main() -> None:
               f"{', '.join(f'{r:.2f}' for r in v['ratio_rounds'])})")
     if "run" in res:
         r = res["run"]
-        print(f"  simdom run, {r.get('deals', '?'):,} threes deals, 2 workers: {r['deals_per_s']:,.0f} deals/s, "
-              f"{r['ratio_to_kernel']:.2f}x the one-core kernel (target >= 1.2)")
+        print(f"  simdom run, {r['deals']:,} threes deals, 2 workers: {r['deals_per_s']:,.0f} deals/s, "
+              f"{r['speedup_vs_1core_kernel']:.2f}x the one-core kernel measured beside it (target >= 1.4); "
+              f"{r['bytes_per_million_deals'] / 1e6:.1f} MB per million deals (target <= 8); peak memory of the "
+              f"process tree {r['peak_pss_tree_mb']:,.0f} MB PSS, {r['peak_rss_tree_mb']:,.0f} MB summed RSS "
+              "(target < 300)")
     if "stats" in res:
         s = res["stats"]
-        print(f"  simdom stats on {s.get('deals', s.get('rows', '?'))} : {s.get('stats_seconds')} s (target < 10); "
-              f"report {s.get('report_seconds')} s (target < 30)")
+        for z in s["sizes"]:
+            print(f"  simdom stats on {z['deals']:,} deals: {z['stats_seconds']} s ({z['seconds_per_million']} s per "
+                  f"million), peak {z['stats_peak_mb']:,} MB (target < 1,000)")
+        print(f"    time per million deals, largest over smallest size: {s['linearity']} (1.0 = linear)")
+        if "report" in s:
+            print(f"  simdom report on {s['report']['deals']:,} deals: {s['report']['seconds']} s")
+    for k, v in res.get("analyze", {}).items():
+        print(f"  simdom analyze rollouts, {k}: {v['playouts_per_s']:,} playouts/s, one core (target >= 100,000)")
     print("  (bench/last.json)")
 
 

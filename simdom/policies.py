@@ -39,18 +39,40 @@ class PolicyInfo:
     params: tuple[Param, ...] = ()
 
 
+#: the largest move number a deal can reach (double-twelve: 91 tiles), so hold:until=K beyond it is `never`
+MAX_UNTIL = 92
+#: rollout samples per legal move: beyond this a single decision takes seconds (32 plays ~1,500 deals/s)
+MAX_SAMPLES = 10_000
+
+
+def _count(text: str, hi: int) -> int | None:
+    """An integer 1..hi written in ASCII digits, else None."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        return None
+    n = int(text)
+    return n if 1 <= n <= hi else None
+
+
 def _int_or_never(text: str) -> float:
     if text == "never":
         return float(NEVER)
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError("an integer >= 1 or 'never'")
+    n = _count(text, MAX_UNTIL)
+    if n is None:
+        raise ValueError(f"an integer from 1 to {MAX_UNTIL} (the longest deal) or 'never'")
+    return float(n)
+
+
+def _nonneg_int(text: str) -> float:
+    if not text.isdigit():
+        raise ValueError("an integer >= 0")
     return float(int(text))
 
 
 def _pos_int(text: str) -> float:
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError("an integer >= 1")
-    return float(int(text))
+    n = _count(text, MAX_SAMPLES)
+    if n is None:
+        raise ValueError(f"an integer from 1 to {MAX_SAMPLES:,}")
+    return float(n)
 
 
 REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
@@ -67,6 +89,20 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
                "best mean final margin",
                (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),)),
+    PolicyInfo("timing", PolicyId.TIMING,
+               "greedy, except at a first-double decision (the deal's first double not yet placed, a double and "
+               "another tile both playable): it holds the double, playing greedy's best other move, when the "
+               "rule S, L, W, P says so. The defaults come from the decision tables (simdom doubles "
+               "--decisions): hold only a double with no other tile of its suit in hand, at the lead with 2 or "
+               "3 players, or at move 7-8 with 2 when the bonus is about to double; with 4 players never",
+               (Param("support", 0.0, _nonneg_int, "S: hold only a double whose suit has at most S other tiles in "
+                                                   "the hand"),
+                Param("lead", 4.0, _nonneg_int, "L: at the lead, hold when the doubles held plus the players are "
+                                                "at most L (4: with 2 players up to 2 doubles, with 3 one, with 4 "
+                                                "none)"),
+                Param("wait", 4.0, _nonneg_int, "W: after the lead, hold when placing the double a round later "
+                                                "(move + players) earns at least W more bonus points"),
+                Param("players", 2.0, _nonneg_int, "P: the rule after the lead applies with at most P players"))),
 )}
 
 

@@ -171,11 +171,9 @@ class Rules:
         s(self, "draw", _enum("draw", Draw, self.draw))
         s(self, "lead", self._check_lead(self.lead))
         s(self, "spinner", _enum("spinner", Spinner, self.spinner))
-        if self.spinner == Spinner.NONE.value:
-            s(self, "arms_open", None)
-        elif self.arms_open is None:
+        if self.arms_open is None and self.spinner != Spinner.NONE.value:
             raise _fail("arms_open", None, _allowed(ArmsOpen) + " (spinner = first_double needs one)")
-        else:
+        if self.arms_open is not None:
             s(self, "arms_open", _enum("arms_open", ArmsOpen, self.arms_open))
         s(self, "double_counts", _enum("double_counts", DoubleCounts, self.double_counts))
         s(self, "divisors", self._check_divisors(self.divisors))
@@ -197,9 +195,35 @@ class Rules:
             raise RulesError(
                 f"rules: boneyard_reserve = {self.reserve} for {self.players} players is more than the "
                 f"{total - need} tiles left in the boneyard; allowed: 0..{total - need}")
+        self._check_combinations()
         self._check_match()
 
     # -- checks ------------------------------------------------------------------------------
+    def _check_combinations(self) -> None:
+        """Parameters that are valid alone but meaningless together: an error naming both."""
+        def both(a: str, b: str, why: str, allowed: str) -> RulesError:
+            return RulesError(f"rules: {a} = {getattr(self, a)!r} with {b} = {getattr(self, b)!r}: {why}; "
+                              f"allowed: {allowed}")
+        if self.spinner == Spinner.NONE.value and self.arms_open is not None:
+            raise both("arms_open", "spinner", "a line without a spinner has no arms",
+                       "arms_open = null with spinner = none, or spinner = first_double")
+        if self.spinner == Spinner.NONE.value and self.min_ends > 2:
+            raise both("min_ends", "spinner", "a line has at most 2 counted ends, so no placement could score",
+                       "min_ends 1 or 2 with spinner = none, or spinner = first_double")
+        if self.draw == Draw.NONE.value and self.reserve:
+            raise both("boneyard_reserve", "draw", "nobody draws, so no tile is held back",
+                       "boneyard_reserve = 0 with draw = none, or draw = until_playable")
+        if not self._pips_bonus():
+            for name in ("bonus_round_to", "bonus_divisor"):
+                if getattr(self, name) != 1:
+                    raise both(name, "out_bonus", f"with block_bonus = {self.block_bonus!r} no end bonus counts "
+                               "pips, so there is nothing to round or divide",
+                               f"{name} = 1, or an out_bonus or block_bonus that counts pips")
+
+    def _pips_bonus(self) -> bool:
+        """An end bonus counting pips (rounded and divided by bonus_round_to and bonus_divisor)."""
+        return self.out_bonus == "opponents_pips" or self.block_bonus != BlockBonus.NONE.value
+
     def _check_match(self) -> None:
         """The five match parameters (RULES.md 12). With target 0 there is no match: the other four,
         once valid, are reset to their defaults (they take effect only when target > 0)."""
@@ -363,20 +387,28 @@ def preset_params(name: str) -> dict[str, Any]:
         raise _fail("preset", name, ", ".join(PRESETS)) from None
 
 
-def _check_names(overrides: Mapping[str, Any]) -> None:
+def _check_names(overrides: Mapping[str, Any], allowed: tuple[str, ...] = ALL_PARAMETERS) -> None:
     for key in overrides:
-        if key not in ALL_PARAMETERS:
-            raise RulesError(f"rules: unknown parameter {key!r}; allowed: {', '.join(ALL_PARAMETERS)}")
+        if key not in allowed:
+            raise RulesError(f"rules: unknown parameter {key!r}; allowed: {', '.join(allowed)}")
 
 
 def preset(name: str, players: int = 4, **overrides: Any) -> Rules:
     """The rules of preset ``name`` for ``players`` seats, with any parameter overridden."""
     params = preset_params(name)
-    _check_names(overrides)
+    _check_names(overrides, tuple(p for p in ALL_PARAMETERS if p != "players"))  # players: its own argument
     params.update(overrides)
     params["players"] = players
+    # a preset's values that an override makes meaningless follow it (values given are checked as given)
     if overrides.get("spinner") == "first_double" and params.get("arms_open") is None:
         params["arms_open"] = "immediately"
+    if overrides.get("spinner") == "none" and "arms_open" not in overrides:
+        params["arms_open"] = None
+    if {"out_bonus", "block_bonus"} & set(overrides) and params.get("out_bonus") != "opponents_pips" \
+            and params.get("block_bonus") == "none":
+        for key in ("bonus_round_to", "bonus_divisor"):
+            if key not in overrides:
+                params[key] = 1
     return Rules(**params, preset=name)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simdom"
 #: the engine's public modules: named enums, named columns, DealState
-ENGINE_PUBLIC = {"api", "codes", "state", "matches"}
+ENGINE_PUBLIC = {"analysis", "api", "codes", "state", "matches"}
 ENGINE_PRIVATE_ATTRS = {"_St", "_G", "_bone", "_work", "_rec"}
 #: what each part of simdom may import (besides itself); a part is a top-level module or package
 ALLOWED = {

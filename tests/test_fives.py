@@ -219,7 +219,7 @@ def test_s4_min_ends_and_zero_sum_never_score():
     # Threes needs 3 counted ends: a 6-point sum with two ends is nothing (seed move 3); with
     # min_ends = 2 it scores; S = 0 never scores.
     for me, want in ((3, 0), (2, 6)):
-        st = deal(preset("threes", players=2, min_ends=me, spinner="none"), ["0-3 0-0 1-2 1-4 1-5 2-4",
+        st = deal(preset("threes", players=2, min_ends=me), ["0-3 0-0 1-2 1-4 1-5 2-4",
                                                                               "3-3 2-2 2-5 4-4 4-5 5-5"])
         # the inline double 3-3 on R: 0 + 3 = 3 -> 6 points only with 2 ends (bonus 2: move 2)
         assert play(st, "0-3 lead", "3-3 R")[1] == (want, 2)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from reference import Layout, check, legal_moves, score_move
 from simdom.engine.codes import End
 from simdom.engine.state import DealState
-from simdom.rules import PRESETS, preset
+from simdom.rules import PRESETS, preset, preset_params
 from simdom.tiles import tile_index, tile_name
 
 rules_st = st.builds(
@@ -26,9 +26,16 @@ rules_st = st.builds(
 
 
 def make_rules(o):
-    over = {"arms_open": o["arms_open"]}
+    """The preset with the drawn overrides; arms_open only where there is a spinner, and at most two counted
+    ends required on a line (other combinations are meaningless: rules.py refuses them)."""
+    over = {}
     if o["spinner"]:
         over["spinner"] = o["spinner"]
+    base = preset_params(o["name"])
+    if (o["spinner"] or base["spinner"]) == "first_double":
+        over["arms_open"] = o["arms_open"]
+    elif base["min_ends"] > 2:
+        over["min_ends"] = 2
     if o["double_counts"]:
         over["double_counts"] = o["double_counts"]
     if o["max_pip"] == 9:

@@ -99,11 +99,15 @@ def test_s12_set_partners_with_3_players_exits_2():
     assert "teams" in text and "players" in text
 
 
-def test_s12_simdom_run_refuses_a_match_scenario_until_it_plays_matches(tmp_path):
-    """Phase 1: a scenario with target > 0 is refused with a clear error, never run as single deals."""
+def test_s12_a_run_plays_matches_in_every_arm_or_in_none(tmp_path):
+    """A scenario with target > 0 plays matches (``deals`` counts them); arms mixing matches and single
+    deals are refused with a clear error naming the arm and the allowed values."""
     from simdom.run.scenario import ScenarioError, from_dict as scenario
+    base = {"name": "m", "players": 4, "policies": "greedy", "deals": 10, "seed": 1,
+            "rules": {"preset": "fives", "target": 100}}
+    sc = scenario(base)
+    assert sc.unit == "match" and sc.units == "matches"
     with pytest.raises(ScenarioError) as info:
-        scenario({"name": "m", "players": 4, "policies": "greedy", "deals": 10, "seed": 1,
-                  "rules": {"preset": "fives", "target": 100}})
+        scenario({**base, "arms": [{"name": "a"}, {"name": "single", "rules": {"target": 0}}]})
     msg = str(info.value)
-    assert "target = 100" in msg and "allowed: target = 0" in msg
+    assert "single" in msg and "target = 0" in msg and "allowed: target > 0 in every arm" in msg

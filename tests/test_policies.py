@@ -272,7 +272,7 @@ def test_policy_names_and_errors():
     assert str(parse_policy("rollout:samples=64")) == "rollout:samples=64"
     assert str(parse_policy("hold:until=never")) == "hold:until=never"
     assert str(parse_policy("defensive")) == "defensive"
-    for bad, says in [("alphabeta", "unknown policy"), ("rollout:samples=0", "integer >= 1"),
+    for bad, says in [("alphabeta", "unknown policy"), ("rollout:samples=0", "integer from 1 to 10,000"),
                       ("rollout:depth=3", "allowed parameters: samples"), ("hold:until=-2", "'never'")]:
         with pytest.raises(PolicyError, match=says) as e:
             parse_policy(bad)

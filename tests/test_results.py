@@ -1,4 +1,4 @@
-"""The results folder format (simdom/results.py): the README's schema section is generated from it, the
+"""The results folder format (simdom/results/): the README's schema section is generated from it, the
 manifest is validated on read, and a part's check names what is wrong."""
 from pathlib import Path
 
@@ -28,6 +28,8 @@ def _manifest(**changes):
                 scenario={}, settings_hash="h", seed=1, root_key="k", deals=10, chunk_size=5, n_chunks=2,
                 rotations=1, players=2, tables=["deals"], arms=[{"name": "a", "rules": {}, "policies": ["greedy"] * 2}],
                 chunks_done=[0, 1], created="t", complete=True)
+    m = fmt.Manifest.model_validate({**base, "settings_hash": ""})
+    base["settings_hash"] = fmt.settings_hash(fmt.manifest_settings(m))  # the settings' hash, as simdom run writes
     return {**base, **changes}
 
 

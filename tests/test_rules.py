@@ -58,19 +58,19 @@ def test_s11_to_dict_has_exactly_the_trace_keys(name):
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name", list(SECTION_8))
 def test_s11_from_dict_round_trips(name, players):
-    r = preset(name, players=players, min_ends=2, boneyard_reserve={2: 1, 3: 1, 4: 0})
+    r = preset(name, players=players, min_ends=2, boneyard_reserve={2: 1, 3: 1, 4: 0}, draw="until_playable")
     back = from_dict(r.to_dict())
     assert back == r and back.to_dict() == r.to_dict()
 
 
 def test_s8_every_parameter_can_be_overridden():
-    r = preset("threes", players=2, max_pip=9, hand_size=[7, 7, 7], boneyard_reserve={2: 2, 3: 1, 4: 0},
+    r = preset("threes", players=3, max_pip=9, hand_size=[7, 7, 7], boneyard_reserve={2: 2, 3: 0, 4: 0},
                draw="none", lead="tile:0-0", spinner="first_double", arms_open="after_both_sides",
                double_counts="both", divisors=[3, 5], min_ends=2, points="quotient", first_double_bonus=[[3, 1]],
                out_bonus="fixed:2", block_bonus="opponents_minus_own", bonus_round_to=10, bonus_divisor=2)
     d = r.to_dict()
     assert d["max_pip"] == 9 and d["hand_size"] == {"2": 7, "3": 7, "4": 7}
-    assert d["boneyard_reserve"] == {"2": 2, "3": 1, "4": 0}
+    assert d["boneyard_reserve"] == {"2": 2, "3": 0, "4": 0}
     assert (d["draw"], d["lead"], d["arms_open"], d["double_counts"]) == ("none", "tile:0-0", "after_both_sides", "both")
     assert (d["divisors"], d["min_ends"], d["points"]) == ([3, 5], 2, "quotient")
     assert d["first_double_bonus"] == [[3, 1]]
@@ -143,11 +143,15 @@ def test_s2_hands_may_use_the_whole_set():
     assert r.players * r.hand == 28
 
 
-def test_s3_arms_open_with_spinner_none_is_normalised_to_null():
-    r = preset("muggins", players=4, arms_open="after_both_sides")
+def test_s3_arms_open_with_spinner_none_is_refused_naming_both():
+    for value in ("after_both_sides", "immediately"):
+        with pytest.raises(RulesError, match="arms_open.*spinner"):
+            preset("muggins", players=4, arms_open=value)
+    with pytest.raises(RulesError, match="arms_open = 'bogus' is invalid"):
+        preset("muggins", players=4, arms_open="bogus")
+    # a preset's own arms_open follows an override of spinner
+    r = preset("threes", players=4, spinner="none", min_ends=2)
     assert r.arms_open is None and r.to_dict()["arms_open"] is None
-    r = preset("threes", players=4, spinner="none")
-    assert r.arms_open is None
 
 
 def test_s3_spinner_first_double_needs_arms_open():

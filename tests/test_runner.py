@@ -197,12 +197,17 @@ def test_other_settings_are_refused_unless_overwrite(reference, tmp_path):
     assert json.loads((out / "manifest.json").read_text())["seed"] == 8
 
 
-def test_a_foreign_folder_is_refused(tmp_path):
+def test_a_foreign_folder_is_refused_even_with_overwrite(tmp_path):
+    """--overwrite replaces simdom's results only: a folder that is not a simdom results folder is refused."""
     (tmp_path / "notes.txt").write_text("mine")
-    with pytest.raises(RunError, match="not empty"):
-        run(scenario(deals=10, chunk_size=10), tmp_path, workers=1)
-    run(scenario(deals=10, chunk_size=10), tmp_path, workers=1, overwrite=True)
-    assert (tmp_path / "notes.txt").read_text() == "mine"                 # only simdom's files replaced
+    (tmp_path / "deals").mkdir()
+    (tmp_path / "deals" / "part-00000.parquet").write_bytes(b"not simdom's")
+    for overwrite in (False, True):
+        with pytest.raises(RunError, match="not a simdom results folder"):
+            run(scenario(deals=10, chunk_size=10), tmp_path, workers=1, overwrite=overwrite)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert (tmp_path / "deals" / "part-00000.parquet").read_bytes() == b"not simdom's"
+    assert not (tmp_path / "manifest.json").exists()
 
 
 def test_cli_run_prints_the_summary(tmp_path):
@@ -271,3 +276,5 @@ def test_cli_stats_help_constants_match_the_stats_modules():
     from simdom.stats import output, tables
     assert cli_stats.FORMATS == output.FORMATS
     assert (cli_stats.BY_COLUMNS, cli_stats.MOVE_BY_COLUMNS) == (tables.BY_COLUMNS, tables.MOVE_BY_COLUMNS)
+    from simdom.stats import matches, matchviews
+    assert (cli_stats.MATCH_TABLES, cli_stats.MATCH_BY_COLUMNS) == (matchviews.MATCH_TABLES, matches.MATCH_BY_COLUMNS)

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from simdom.stats.estimators import (chi2_equal, diff_test, mean_ci, paired_diff_ci, two_proportion_test, welch,
+from simdom.stats.estimators import (diff_test, holm, wald_equal, mean_ci, paired_diff_ci, two_proportion_test, welch,
                                      wilson, wilson_clustered)
 from simdom.stats.moments import influence, se_of
 
@@ -19,11 +19,15 @@ def test_wilson_zero_successes_has_positive_upper_bound():
 
 
 def test_wilson_clustered_uses_effective_n_and_is_exact_for_a_fixed_share():
-    # se of an iid proportion gives back the plain Wilson interval
+    # se of an iid proportion gives back the plain Wilson interval (t quantile on clusters - 1 df)
     p, n = 0.3, 400
-    assert np.allclose(wilson_clustered(p, np.sqrt(p * (1 - p) / n), 10_000), wilson(p, n))
-    # a proportion fixed by construction (se = 0) has a degenerate interval
+    assert np.allclose(wilson_clustered(p, np.sqrt(p * (1 - p) / n), 10_000), wilson(p, n, df=9_999))
+    assert np.allclose(wilson(p, n, df=np.inf), wilson(p, n)) and wilson(p, n, df=20)[0] < wilson(p, n)[0]
+    # a proportion fixed by construction (se = 0) has a degenerate interval; one cluster says nothing
     assert wilson_clustered(0.25, 0.0, 1000) == (0.25, 0.25)
+    assert wilson_clustered(0.25, float("nan"), 1) == (0.0, 1.0)
+    # a share of 0 in 200 clusters: the bound of 0 successes in 200, not in the (many more) rows
+    assert wilson_clustered(0.0, 0.0, 200)[1] == pytest.approx(wilson(0.0, 200, df=199)[1])
 
 
 def test_mean_ci_matches_t_interval():
@@ -37,11 +41,33 @@ def test_diff_test_p_value():
     assert p == pytest.approx(0.05, abs=1e-3) and lo == pytest.approx(0.0, abs=1e-3)
 
 
-def test_chi2_equal_seats():
-    stat, df, p = chi2_equal([100, 100, 100, 100])
-    assert stat == 0 and df == 3 and p == 1
-    stat, df, p = chi2_equal([130, 100, 90, 80])
-    assert stat == pytest.approx((900 + 0 + 100 + 400) / 100) and p < 0.01
+def test_a_difference_without_variance_has_no_p_value():
+    lo, hi, p = diff_test(np.array([0.0, 0.5]), np.array([0.0, 0.0]))
+    assert np.isnan(p).all() and lo[1] == hi[1] == 0.5
+
+
+def test_holm_adjustment_textbook_example_and_nan_left_out():
+    adj = holm([0.01, 0.04, 0.03, 0.005, float("nan")])
+    assert np.allclose(adj[:4], [0.03, 0.06, 0.06, 0.02]) and np.isnan(adj[4])
+    assert np.allclose(holm([0.5, 0.9]), [1.0, 1.0])  # adjusted p-values keep the raw order
+
+
+def test_wald_with_two_positions_is_the_squared_paired_t():
+    rng = np.random.default_rng(3)
+    G = 400
+    common = rng.normal(0, 1, G)
+    y = np.column_stack([common + rng.normal(0.1, 1, G), common + rng.normal(0, 1, G)])
+    r, z = influence(y, np.ones((G, 2)))
+    stat, df, p = wald_equal(r, z)
+    se = se_of(z[:, [0]] - z[:, [1]])[0]
+    assert df == 1 and stat == pytest.approx(((r[0] - r[1]) / se) ** 2, rel=1e-10)
+    assert p == pytest.approx(diff_test(r[0] - r[1], se, G - 1)[2], rel=1e-6)  # F(1, G-1) = t(G-1)^2
+
+
+def test_wald_is_undefined_without_variance():
+    r, z = np.array([0.25] * 4), np.zeros((50, 4))
+    stat, df, p = wald_equal(r, z)
+    assert np.isnan(stat) and np.isnan(p)
 
 
 def test_two_proportion_test_detects_known_difference():

@@ -45,7 +45,7 @@ def test_compare_two_arms_of_one_run_is_paired(sweep):
     register(app)
     out = CliRunner().invoke(app, ["compare", f"{sweep}:K=5", f"{sweep}:K=1", "--format", "json"])
     assert out.exit_code == 0, out.output
-    rows = {r["metric"]: r for r in json.loads(out.output)}
+    rows = {r["metric"]: r for r in json.loads(out.output) if r["stratum"] == "all players"}
     # the focal player gains 1 point in K=5 (synthdata.SWEEP), spread over the 4 players' mean
     mp = rows["mean_points"]
     assert mp["diff_lo"] < 0.25 < mp["diff_hi"]

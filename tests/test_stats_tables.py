@@ -85,9 +85,12 @@ def test_doubles_sweep_paired_differences_and_best_k(folders):
     per_k, best = sweep_tables(res, sweep)
     t = truth(spec)
     for row in per_k.iter_rows(named=True):
+        if row["K"] == "1":  # the baseline against itself: no interval, no test
+            assert row["points_diff"] == 0 and np.isnan(row["points_diff_p"]) and np.isnan(row["points_diff_lo"])
         want = t[row["arm"]]["points"][0] - t["K=1"]["points"][0]
-        assert abs(row["points_diff"] - want) <= 4 * _se(row, "points_diff")
         if row["K"] != "1":
+            assert abs(row["points_diff"] - want) <= 4 * _se(row, "points_diff")
+            assert row["points_diff_p_holm"] >= row["points_diff_p"]
             # common random numbers: the paired interval is much narrower than the unpaired one
             assert (row["points_diff_hi"] - row["points_diff_lo"]) < 0.6 * (
                 row["points_diff_unpaired_hi"] - row["points_diff_unpaired_lo"])
@@ -116,7 +119,7 @@ def test_doubles_by_move_and_taker(folders):
 def test_compare_known_differences(folders):
     (pa_, sa), (pb, sb) = folders["threes"], folders["fives"]
     df, notes = compare_table(open_results(pa_), open_results(pb))
-    got = {r["metric"]: r for r in df.iter_rows(named=True)}
+    got = {r["metric"]: r for r in df.iter_rows(named=True) if r["stratum"] == "all players"}
     ta, tb = truth(sa)["mix"], truth(sb)["mix"]
     checks = {"mean_points": np.mean(ta["points"]) - np.mean(tb["points"]),
               "scoring_rate": np.mean(ta["scoring_rate"]) - np.mean(tb["scoring_rate"]),
@@ -126,7 +129,10 @@ def test_compare_known_differences(folders):
         r = got[metric]
         assert abs(r["diff"] - want) < 4 * _se(r, "diff"), metric
     assert got["mean_points"]["p_value"] < 1e-6
-    assert any("equal seats" in n for n in notes)
+    assert "Holm-adjusted" in notes[0]
+    # players are also compared per policy, never only pooled
+    per = df.filter(pl.col("metric") == "mean_points", pl.col("stratum") != "all players")
+    assert sorted(per["stratum"]) == ["greedy", "random"]
 
 
 def test_cli_stats_json_csv_md(folders, tmp_path):
@@ -145,15 +151,15 @@ def test_cli_stats_json_csv_md(folders, tmp_path):
     assert pl.read_csv(csv).height == 4
     md = tmp_path / "s.md"
     assert runner.invoke(app(), ["stats", str(path), "--format", "md", "-o", str(md)]).exit_code == 0
-    assert md.read_text().splitlines()[2].startswith("| arm | deals |")
+    assert "| arm | policy | points |" in md.read_text()
     r = runner.invoke(app(), ["stats", str(path)])
-    assert r.exit_code == 0 and "mean_points" in r.output and "[" in r.output
+    assert r.exit_code == 0 and "greedy wins" in r.output.splitlines()[0] and "win %" in r.output
 
 
 def test_cli_doubles_and_compare(folders, tmp_path):
     path, _ = folders["sweep"]
     r = runner.invoke(app(), ["doubles", str(path)])
-    assert r.exit_code == 0 and "best K = 9" in r.output
+    assert r.exit_code == 0 and r.output.startswith("Best K for player 0: 9 (K=9)")
     out = tmp_path / "best.json"
     r = runner.invoke(app(), ["doubles", str(path), "--table", "best", "-o", str(out)])
     assert r.exit_code == 0 and json.loads(out.read_text())[0]["best_K"] == "9"

@@ -3,13 +3,14 @@
     rules.py     simdom rules                   deal.py    simdom trace, simdom replay
     bench.py     simdom bench                   policies.py  simdom policies
     run.py       simdom run                     stats.py   simdom stats, doubles, compare, report
+    analyze.py   simdom analyze
 """
 from __future__ import annotations
 
 import typer
 
 from .. import __version__
-from . import bench, deal, policies, rules, run, stats
+from . import analyze, bench, deal, guard, policies, rules, run, stats
 from .common import console, fail
 
 app = typer.Typer(
@@ -33,17 +34,22 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Show the version and the behaviour version, then exit.")) -> None:
+                                      help="Show the version and the behaviour version, then exit."),
+         debug: bool = typer.Option(False, "--debug", help="Show the traceback of any error (for bug reports).")
+         ) -> None:
     """simdom: simulation and statistics for Threes and Fives."""
     from ..engine.api import check_kernel_mode
+    guard.DEBUG["on"] = debug
     try:
         check_kernel_mode()  # SIMDOM_KERNEL, read by every command that plays deals
     except ValueError as e:
         fail(str(e))
 
 
-for _group in (rules, deal, bench, policies, run, stats):
+for _group in (rules, deal, bench, policies, run, stats, analyze):
     _group.register(app)
+guard.guard_app(app)  # one error line for every command (cli/guard.py)
+guard.one_line_usage_errors()
 
 if __name__ == "__main__":  # pragma: no cover
     app()

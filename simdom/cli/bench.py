@@ -13,7 +13,8 @@ def bench_cmd(
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
-    seconds: float = typer.Option(3.0, "--seconds", "-t", min=0.1, help="How long to measure."),
+    seconds: float = typer.Option(3.0, "--seconds", "-t", min=0.1, max=3600,
+                                 help="How long to measure, 0.1 to 3600 seconds."),
     overrides: Optional[List[str]] = SET_OPT,
     as_json: bool = typer.Option(False, "--json", help="End with one JSON line (deals_per_s, ...)."),
 ) -> None:

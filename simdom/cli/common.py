@@ -1,7 +1,10 @@
 """What every simdom command shares: the console, the one error line, rule and policy options."""
 from __future__ import annotations
 
+import json
+import sys
 import tomllib
+import traceback
 from typing import Any, List, NoReturn, Optional
 
 import typer
@@ -15,23 +18,46 @@ console = Console()
 err = Console(stderr=True)
 
 
+#: simdom --debug: every error also shows the traceback of the exception it reports (cli/guard.py)
+DEBUG = {"on": False}
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """One clear line on stderr (the message is printed as it is: no markup) and exit code 2."""
+    if DEBUG["on"] and sys.exc_info()[1] is not None:
+        traceback.print_exc()
     err.print(f"[bold red]Error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
+def parse_value(text: str) -> Any:
+    """A ``--set`` value: JSON (``[[4,2],[null,8]]``, ``null``, ``3``), else TOML (``{2 = 6, 3 = 6, 4 = 5}``),
+    else the text itself (``sum``, ``tile:5-5``)."""
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
 def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:
-    """``--set key=value`` items, each value read as TOML (``--set divisors=[3,5]``)."""
+    """``--set key=value`` items, each value read as JSON or TOML (``--set divisors=[3,5]``)."""
     out: dict[str, Any] = {}
     for item in items or []:
         key, eq, val = item.partition("=")
-        if not eq:
+        key = key.strip()
+        if not eq or not key:
             fail(f"--set {item!r}: write --set PARAMETER=VALUE; parameters: {', '.join(ALL_PARAMETERS)}")
-        try:
-            out[key.strip()] = tomllib.loads(f"v = {val.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            out[key.strip()] = val.strip()
+        if key == "players":
+            fail(f"--set {item!r}: the number of players is not a --set parameter; allowed: --players N "
+                 "(-n N), N = 2, 3 or 4")
+        if key in out:
+            fail(f"--set {key} is given twice; allowed: each parameter once")
+        out[key] = parse_value(val)
     return out
 
 
@@ -53,6 +79,9 @@ def make_policies(policy: List[str], players: int):
 RULES_OPT = typer.Option("threes", "--rules", "-r", help=f"Preset: {', '.join(PRESETS)}.")
 PLAYERS_OPT = typer.Option(4, "--players", "-n", help="Players, 2 to 4.")
 SET_OPT = typer.Option(None, "--set", help="Override a rule parameter, e.g. --set min_ends=2 (repeatable).")
+#: the root seed of a run, a trace, a replay or a bench (a scenario's seed has the same range)
+MAX_SEED = 2**63 - 1
+SEED_HELP = "Root seed, 0 to 2^63 - 1: deal i depends on (seed, i) alone."
 POLICY_OPT = typer.Option(["greedy"], "--policy", "-p",
                           help="Policy for every seat, or once per seat in seat order (e.g. hold:until=9).")
 

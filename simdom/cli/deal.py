@@ -3,23 +3,22 @@ move by move, re-played by the engine."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
 
-from ..rules import RulesError
-from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, err, fail, make_policies, make_rules
+from ..results import atomic_open
+from .common import (MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SEED_HELP, SET_OPT, console, err, fail,
+                     make_policies, make_rules)
 from .match import check_trace_options, replay_match, write_matches
 
 
-def _open_out(path: Path, overwrite: bool) -> Path:
+def _check_out(path: Path, *, overwrite: bool) -> None:
     if path.exists() and not overwrite:
         fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
-    if path.parent and not path.parent.exists():
+    if path.parent and not path.parent.is_dir():
         fail(f"folder {path.parent} does not exist")
-    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
 
 
 def trace_cmd(
@@ -29,8 +28,8 @@ def trace_cmd(
     deals: int = typer.Option(100, "--deals", "-d", min=1, help="How many deals."),
     matches: Optional[int] = typer.Option(None, "--matches", "-m", min=1,
                                           help="Write this many whole matches instead (needs --set target=T > 0)."),
-    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Root seed: deal i depends on (seed, i) alone."),
-    first_deal: int = typer.Option(0, "--first-deal", min=0, help="Number of the first deal."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help=SEED_HELP),
+    first_deal: int = typer.Option(0, "--first-deal", min=0, max=2**62, help="Number of the first deal."),
     out: Path = typer.Option(..., "--out", "-o", help="Output JSON Lines file."),
     overrides: Optional[List[str]] = SET_OPT,
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
@@ -54,45 +53,37 @@ def trace_cmd(
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
     check_trace_options(r, matches, first_deal)
-    tmp = _open_out(out, overwrite)
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
-            task = bar.add_task("tracing", total=deals if matches is None else matches)
-            if matches is None:
-                for i in range(first_deal, first_deal + deals):
-                    fh.write(json.dumps(trace(r, pols, seed, i), separators=(",", ":")) + "\n")
-                    bar.advance(task)
-            else:
-                written = write_matches(fh, r, pols, seed, matches, lambda: bar.advance(task))
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    _check_out(out, overwrite=overwrite)
+    with atomic_open(out, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
+        task = bar.add_task("tracing", total=deals if matches is None else matches)
+        if matches is None:
+            for i in range(first_deal, first_deal + deals):
+                fh.write(json.dumps(trace(r, pols, seed, i), separators=(",", ":")) + "\n")
+                bar.advance(task)
+        else:
+            written = write_matches(fh, r, pols, seed, matches, lambda: bar.advance(task))
     if matches is None:
         console.print(f"wrote {deals} deals to {out}")
     else:
         console.print(f"wrote {matches} match{'es' if matches > 1 else ''} ({written} deals) to {out}")
 
 
-def _read_trace(path: Path, deal: Optional[int]) -> dict[str, Any]:
-    if not path.exists():
-        fail(f"trace file {path} does not exist")
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                fail(f"{path}:{n + 1}: not a JSON line ({e})")
-            if deal is None or rec.get("deal") == deal:
-                return rec
-    fail(f"{path}: no deal {deal}" if deal is not None else f"{path} is empty")
+def _read_trace(path: Path, deal: Optional[int]) -> tuple[str, Any]:
+    """(FILE:LINE, record) of deal ``deal`` (None: the file's first record)."""
+    from ..deal.records import RecordError, read_jsonl
+    try:
+        for where, rec in read_jsonl(path):
+            if deal is None or (isinstance(rec, dict) and type(rec.get("deal")) is int and rec["deal"] == deal):
+                return where, rec
+    except RecordError as e:
+        fail(str(e))
+    fail(f"{path}: no deal {deal}" if deal is not None else f"{path} holds no record")
 
 
 def replay_cmd(
     trace_file: Optional[Path] = typer.Argument(None, help="A JSON Lines trace file (simdom trace)."),
-    deal: Optional[int] = typer.Option(None, "--deal", help="Deal number (default: the file's first deal, or 0)."),
+    deal: Optional[int] = typer.Option(None, "--deal", min=0, max=2**63 - 1,
+                                       help="Deal number (default: the file's first deal, or 0)."),
     match: Optional[int] = typer.Option(None, "--match", min=0,
                                         help="Match id: show a whole match (RULES.md 12) hand by hand."),
     hand: Optional[int] = typer.Option(None, "--hand", min=0, help="With --match: also show this deal move by move."),
@@ -100,7 +91,7 @@ def replay_cmd(
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
-    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Root seed of the generated deal."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help="Root seed of the generated deal."),
     overrides: Optional[List[str]] = SET_OPT,
 ) -> None:
     """Print one deal move by move: hands, each move with its ends, points and bonus, and the totals.
@@ -118,25 +109,26 @@ def replay_cmd(
       simdom replay -r fives --set target=100 --seed 7 --match 3
     """
     from ..engine.api import trace
+    from ..deal.records import RecordError
     from ..deal.replay import ReplayError, render, replay_record
     from ..deal.script import ScriptError, check_expectations, load_script, run_script
 
     if match is not None or hand is not None:
         replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
         return
-    title = ""
+    title, where = "", "the deal"
     if script is not None:
         try:
             sc = load_script(script)
             st, results = run_script(sc, seed)
         except ScriptError as e:
-            fail(str(e))
+            fail(str(e) if str(e).startswith(str(script)) else f"{script}: {e}")
         rec = st.record(seed=None, deal=0)
         title = sc.name
         bad = check_expectations(sc, st, results)
     elif trace_file is not None:
-        rec = _read_trace(trace_file, deal)
-        if deal is None and isinstance(rec.get("match"), dict):  # a match trace: show its first match
+        where, rec = _read_trace(trace_file, deal)
+        if deal is None and isinstance(rec, dict) and isinstance(rec.get("match"), dict):
             replay_match(trace_file, rec["match"].get("id"), None, None, rules, players, policy, seed, overrides)
             return
         bad = []
@@ -146,12 +138,14 @@ def replay_cmd(
             fail(f"target = {r.target}: a deal of a match; allowed: --match I to replay match I, or target = 0")
         rec = trace(r, make_policies(policy, players), seed, deal or 0)
         bad = []
-    if isinstance(rec.get("match"), dict):
-        fail(f"deal {rec.get('deal')} is a deal of match {rec['match'].get('id')}; allowed: --match "
-             f"{rec['match'].get('id')} to replay its match")
+    if isinstance(rec, dict) and isinstance(rec.get("match"), dict):
+        mid = rec["match"].get("id")
+        fail(f"{where}: deal {rec.get('deal')} is a deal of match {mid}; allowed: --match {mid} to replay its match")
     try:
-        st, steps = replay_record(rec)
-    except (ReplayError, RulesError, KeyError, TypeError, ValueError) as e:
+        st, steps = replay_record(rec, where)
+    except RecordError as e:
+        fail(f"not a deal record: {e}")
+    except ReplayError as e:
         fail(f"the deal does not replay: {e}")
     render(rec, steps, st, console, title)
     if script is not None:

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 from typing import IO, Optional
 
-from ..rules import RulesError, from_dict
+from ..rules import from_dict
 from .common import console, fail, make_policies, make_rules
 
 
@@ -38,6 +38,7 @@ def replay_match(trace_file: Optional[Path], match: Optional[int], hand: Optiona
                  rules: str, players: int, policy, seed: int, overrides) -> None:
     """simdom replay --match I: a match from a trace file, or regenerated from rules + seed."""
     from ..deal.matchtrace import MatchReplayError, match_records, read_records, render_match
+    from ..deal.records import RecordError, ReplayError
     from ..deal.matchtrace import replay_match as replay
     from ..engine.matches import trace_match
 
@@ -46,11 +47,11 @@ def replay_match(trace_file: Optional[Path], match: Optional[int], hand: Optiona
     if match is None:
         fail("--hand needs --match I (the match whose deal to show)")
     if trace_file is not None:
-        if not trace_file.exists():
-            fail(f"trace file {trace_file} does not exist")
         try:
             recs = match_records(read_records(trace_file), match)
-        except (ValueError, MatchReplayError) as e:
+        except RecordError as e:
+            fail(str(e))
+        except MatchReplayError as e:
             fail(f"{trace_file}: {e}")
     else:
         r = make_rules(rules, players, overrides)
@@ -60,6 +61,8 @@ def replay_match(trace_file: Optional[Path], match: Optional[int], hand: Optiona
         recs = trace_match(r, make_policies(policy, players), seed, match)
     try:
         hands = replay(recs)
-        render_match(from_dict(recs[0]["rules"]), hands, console, hand)
-    except (MatchReplayError, RulesError, KeyError, TypeError, ValueError) as e:
+    except ReplayError as e:
         fail(f"the match does not replay: {e}")
+    if hand is not None and not 0 <= hand < len(hands):
+        fail(f"--hand {hand}: match {match} has {len(hands)} deals; allowed: 0..{len(hands) - 1}")
+    render_match(from_dict(recs[0]["rules"]), hands, console, hand)

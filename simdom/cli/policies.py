@@ -31,10 +31,9 @@ def policies_cmd(
       simdom policies hold:until=never --json
       simdom trace -r threes -p rollout:samples=32 -p greedy -p greedy -p greedy -d 10 -o r.jsonl
     """
-    from rich.console import Console
-    from rich.table import Table
+    from rich.text import Text
 
-    console = Console()
+    from .common import console
     if policy is not None:
         try:
             p = parse_policy(policy)
@@ -45,21 +44,20 @@ def policies_cmd(
             print(json.dumps({"policy": str(p), "name": p.info.name, "parameters": values, "doc": p.info.doc}))
             return
         shown = ", ".join(f"{k} = {v}" for k, v in values.items()) or "no parameters"
-        console.print(f"[bold]{p}[/]: {p.info.doc} ({shown})", highlight=False)
+        console.print(Text.assemble((str(p), "bold"), f": {p.info.doc} ({shown})"), highlight=False)
         return
     if as_json:
         print(json.dumps([{"name": i.name, "doc": i.doc,
                            "parameters": [{"name": q.name, "default": _value(q.default), "doc": q.doc}
                                           for q in i.params]} for i in REGISTRY.values()]))
         return
-    t = Table(title="Bot policies (write NAME or NAME:KEY=VALUE,...)")
-    t.add_column("policy", style="bold", no_wrap=True)
-    t.add_column("parameters (default)")
-    t.add_column("what it does")
+    console.print(Text(f"{len(REGISTRY)} policies: {', '.join(REGISTRY)}. Write NAME or NAME:KEY=VALUE,... "
+                       "(e.g. hold:until=9) in scenarios and after --policy."), width=80)
     for i in REGISTRY.values():
-        params = "\n".join(f"{q.name}={_value(q.default)}: {q.doc}" for q in i.params) or "-"
-        t.add_row(i.name, params, i.doc)
-    console.print(t)
+        console.print()
+        console.print(Text.assemble((i.name, "bold"), f": {i.doc}"), width=80)
+        for q in i.params:
+            console.print(Text(f"  {q.name}={_value(q.default)} (default): {q.doc}"), width=80)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,8 +7,9 @@ from typing import Optional
 
 import typer
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
+
+from rich.markup import escape
 
 from .common import console, err, fail
 
@@ -19,8 +20,13 @@ class Backend(str, Enum):
 
 
 class _Rate(ProgressColumn):
+    def __init__(self, unit: str = "deals") -> None:
+        super().__init__()
+        self.unit = unit
+
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed:,.0f} deals/s" if task.speed else "- deals/s", style="progress.data.speed")
+        return Text(f"{task.speed:,.0f} {self.unit}/s" if task.speed else f"- {self.unit}/s",
+                    style="progress.data.speed")
 
 
 class _Done(ProgressColumn):
@@ -28,71 +34,104 @@ class _Done(ProgressColumn):
         return Text(f"{int(task.completed):,}/{int(task.total or 0):,}", style="progress.download")
 
 
-def _pm(v, scale: float = 1.0, digits: int = 2, sign: bool = False) -> str:
-    m, h = v.value * scale, (v.hi - v.lo) / 2 * scale
-    return f"{m:+.{digits}f}±{h:.{digits}f}" if sign else f"{m:.{digits}f}±{h:.{digits}f}"
+def _ci(e, prefix: str) -> dict:
+    """An Estimate (value, lo, hi) as the row fields present.Col reads: x, x_lo, x_hi."""
+    return {prefix: None} if e is None else {prefix: e.value, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
 
 
-def _who(players: list[int]) -> str:
-    return ("player " if len(players) == 1 else "players ") + ",".join(map(str, players))
+def _winners(rows, plan) -> list[str]:
+    """Without policy changes to report: who wins how often in each arm (arms with the same policies in
+    one sentence), or that every player plays the same policy."""
+    from .. import present as P
 
-
-def summary_table(summary) -> Table:
-    """Mean points and win rate per arm and policy; with several arms, the paired gain over the first arm
-    with the same rules."""
-    from rich import box
-
-    from ..run.summary import summary_rows
-    plan = summary.plan
-    rows = summary_rows(plan, summary.sums)
-    bases = sorted({plan.arm_names[plan.baseline(a)] for a in range(len(plan.arm_names))},
-                   key=plan.arm_names.index)
-    several = len(summary.plan.arm_names) > 1
-    title = f"{summary.plan.deals:,} deals x {summary.plan.rotations} rotation(s); mean per deal ± 95% interval"
-    if several:
-        title += (f"; Δ: paired difference against arm {bases[0]} on the same deals" if len(bases) == 1 else
-                  f"; Δ: paired difference against the first arm with the same rules ({', '.join(bases)}) "
-                  "on the same deals")
-    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    t.add_column("arm", no_wrap=True)
-    t.add_column("policy (players)", no_wrap=True)
-    t.add_column("points", justify="right", no_wrap=True)
-    t.add_column("win %", justify="right", no_wrap=True)
-    if several:
-        t.add_column("Δ points", justify="right", no_wrap=True)
-        t.add_column("Δ win %", justify="right", no_wrap=True)
-    for r in rows:
-        cells = [r.arm, f"{r.policy} ({','.join(map(str, r.players))})", _pm(r.points), _pm(r.win, 100, 1)]
-        if several:
-            cells += ["" if r.d_points is None else _pm(r.d_points, sign=True),
-                      "" if r.d_win is None else _pm(r.d_win, 100, 1, sign=True)]
-        t.add_row(*cells)
-    return t
-
-
-def headlines(summary) -> list[str]:
-    """One line per arm and policy group that differs from its baseline (the first arm with the same
-    rules): its paired gain."""
-    from ..run.summary import summary_rows
-    plan = summary.plan
+    fair = 100 / len(plan.policies[0])
+    groups: dict[tuple, list[str]] = {}
+    best = {}
+    for arm in plan.arm_names:
+        mine = [r for r in rows if r.arm == arm]
+        top = max(mine, key=lambda r: r.win.value)
+        best[arm] = top
+        groups.setdefault((top.policy, tuple(sorted({r.policy for r in mine} - {top.policy}))), []).append(arm)
     out = []
-    for r in summary_rows(plan, summary.sums):
+    for (pol, rest), arms in groups.items():
+        if not rest:
+            pts = best[arms[0]].points
+            what = ("of the matches by construction and ends a match on"
+                    if plan.unit == "match" else "of the deals by construction and scores")
+            per = "points per match" if plan.unit == "match" else "points per deal"
+            out.append(f"Every player plays {pol} in {', '.join(arms)}: each wins {fair:.0f}% {what} "
+                       f"{P.ci(pts.value, pts.lo, pts.hi)} {per}"
+                       f"{' in ' + arms[0] if len(arms) > 1 else ''}; turn order: simdom seats.")
+            continue
+        parts = [f"{P.ci(w.value, w.lo, w.hi, pct=True, level=None if i else 95)}"
+                 f"{(' of the ' + plan.unit + 'es' if plan.unit == 'match' else ' of the deals') if i == 0 else ''}"
+                 f" in {a}" for i, a in enumerate(arms) for w in [best[a].win]]
+        out.append(f"Against {' and '.join(rest)} (fair share {fair:.0f}%), each {pol} player wins "
+                   f"{', '.join(parts)}.")
+    return out
+
+
+def summary_answer(summary):
+    """The run's answer (simdom.present): one sentence per arm whose policy change moves its player's
+    points (paired against the first arm with the same rules), or who wins how often; then mean points
+    and win rate per arm and policy, and the paired differences."""
+    from .. import present as P
+    from ..run.summary import summary_rows
+    from ..stats.words import change_phrase, others
+
+    plan = summary.plan
+    found = summary_rows(plan, summary.sums)
+    rows = []
+    ans = P.Answer()
+    match = plan.unit == "match"
+    unit = "match" if match else "deal"
+    for r in found:
+        rows.append({"arm": r.arm, "policy": f"{r.policy} ({','.join(map(str, r.players))})",
+                     **_ci(r.points, "points"), **_ci(r.win, "win"), **_ci(r.d_points, "d_points"),
+                     **_ci(r.d_win, "d_win")})
         if r.d_points is None:
             continue
-        b = plan.baseline(plan.arm_names.index(r.arm))
+        a = plan.arm_names.index(r.arm)
+        b = plan.baseline(a)
         if {plan.policies[b][p] for p in r.players} == {r.policy}:
             continue
-        dp, hp = r.d_points.value, (r.d_points.hi - r.d_points.lo) / 2
-        dw, hw = r.d_win.value, (r.d_win.hi - r.d_win.lo) / 2
-        sure = "" if abs(dp) > hp else " (within noise)"
-        out.append(f"{r.arm} vs {r.baseline}, {_who(r.players)} ({r.policy}): "
-                   f"{dp:+.3f}±{hp:.3f} points per deal{sure}, win rate {100 * dw:+.2f}±{100 * hw:.2f} pp")
-    return out
+        d = r.d_win if match else r.d_points
+        who = f"player {r.players[0]}" if len(r.players) == 1 else "players " + ",".join(map(str, r.players))
+        subject, ref = change_phrase(plan.policies[b][r.players[0]], r.policy)
+        measure = "points of match win rate" if match else "points per deal"
+        if match:
+            d = type(d)(100 * d.value, 100 * d.lo, 100 * d.hi)
+        if d.lo > 0 or d.hi < 0:
+            x, lo, hi = (d.value, d.lo, d.hi) if d.value > 0 else (-d.value, -d.hi, -d.lo)
+            what = f"{'gains' if d.value > 0 else 'costs'} {who} {P.ci(x, lo, hi, unit=measure)}"
+        else:
+            what = (f"changes {who}'s {'match win rate' if match else 'points'} by "
+                    f"{P.ci(d.value, d.lo, d.hi, unit='points' if match else 'per deal', signed=True)}, within noise")
+        vs = others(list(plan.policies[a]), r.players[0]) if len(r.players) == 1 else ""
+        ans.sentences.append(f"{subject} {what}{' against ' + vs if vs else ''}, compared with {ref} "
+                             f"(arm {r.arm} against {r.baseline}, paired by {unit}).")
+    if not ans.sentences:
+        ans.sentences = _winners(found, plan)
+    cols = [P.Col("arm"), P.Col("policy", "policy (players)"),
+            P.Col("points", "final score" if match else "points", "est"),
+            P.Col("win", "match win %" if match else "win %", "pct")]
+    several = any(r["d_points"] is not None for r in rows)
+    if several:
+        cols += [P.Col("d_points", "Δ score" if match else "Δ points", "diff"), P.Col("d_win", "Δ win %", "pctdiff")]
+    title = (f"{plan.deals:,} matches x {plan.rotations} rotation(s), {summary.played:,} deals: per match (95% CI)"
+             if match else f"{plan.deals:,} deals x {plan.rotations} rotation(s): mean per deal (95% CI)")
+    ans.add(P.Table(title, rows, cols, 2))
+    bases = sorted({r.baseline for r in found}, key=plan.arm_names.index)
+    if several:
+        ans.notes.append("Δ: paired difference against the first arm with the same rules "
+                         f"({', '.join(bases)}) on the same {unit}s; n/a: the baseline itself.")
+    return ans
 
 
 def run_cmd(
     scenario: Path = typer.Argument(..., help="scenario file (TOML), e.g. scenarios/default.toml"),
-    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals (overrides the scenario's)"),
+    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals, or of matches when the rules "
+                                        "play matches (target > 0); overrides the scenario's"),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="root seed (overrides the scenario's)"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w",
                                           help="parallel workers (default: every core; with dask: every "
@@ -101,6 +140,13 @@ def run_cmd(
     moves: bool = typer.Option(False, "--moves", help="also write the moves table (one row per placement)"),
     seats: bool = typer.Option(False, "--seats", help="also write the seats table (each seat's detail: draws, "
                                                        "passes, pips left, bonuses)"),
+    decisions: bool = typer.Option(False, "--decisions", help="also write the decisions table: every first-double "
+                                   "decision (the first double not yet placed, the mover able to place a double "
+                                   "and another tile), its situation and the choice made"),
+    decision_rollouts: Optional[int] = typer.Option(None, "--decision-rollouts", help="N: also value each decision's "
+                                                    "best double now and best other move in N re-deals of what "
+                                                    "the mover cannot see, played out by greedy (implies "
+                                                    "--decisions)"),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local processes or a dask cluster"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="dask scheduler address, tcp://HOST:PORT"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace results of another scenario or settings"),
@@ -118,6 +164,8 @@ def run_cmd(
 
       simdom run scenarios/threes-vs-fives.toml --moves
 
+      simdom run scenarios/default.toml --decision-rollouts 32 --deals 20000 --out results/decisions
+
       simdom run scenarios/balance-4p.toml --backend dask --scheduler tcp://10.0.0.5:8786
     """
     from ..run.runner import RunError, RunInterrupted, run
@@ -126,18 +174,25 @@ def run_cmd(
 
     if deals is not None and deals < 1:
         fail(f"--deals {deals} is invalid; allowed: an integer >= 1")
-    if seed is not None and seed < 0:
-        fail(f"--seed {seed} is invalid; allowed: an integer >= 0")
+    if deals is not None and deals > 10**12:
+        fail(f"--deals {deals} is invalid; allowed: an integer from 1 to {10**12}")
+    if seed is not None and not 0 <= seed < 2**63:
+        fail(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
     if workers is not None and workers < 1:
         fail(f"--workers {workers} is invalid; allowed: an integer >= 1")
+    if decision_rollouts is not None and decision_rollouts < 0:
+        fail(f"--decision-rollouts {decision_rollouts} is invalid; allowed: an integer >= 0")
     if scheduler and backend != Backend.dask:
         fail("--scheduler is only used with --backend dask")
     try:
         sc = load(scenario).replace(deals=deals, seed=seed)
     except ScenarioError as e:
         fail(str(e))
+    if (decisions or decision_rollouts is not None) and sc.unit == "match":
+        fail("--decisions records the first-double decisions of single deals; allowed: rules with target = 0 "
+             f"({scenario} plays matches)")
     folder = out or Path("results") / sc.name
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(),
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(sc.units),
                         TimeRemainingColumn(), console=err, disable=quiet, speed_estimate_period=10)
     state: dict = {}
 
@@ -149,25 +204,33 @@ def run_cmd(
         progress.advance(state["task"], n)
 
     if not quiet:
-        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} deals x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
+        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
                   f"{sc.players} players, seed {sc.seed}, chunks of {sc.chunk_size:,} -> {folder}", highlight=False)
     try:
-        tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ())
+        decisions = decisions or decision_rollouts is not None
+        tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \
+            (("decisions",) if decisions else ())
         summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
-                      overwrite=overwrite, on_start=on_start, on_chunk=on_chunk)
+                      overwrite=overwrite, decision_rollouts=decision_rollouts or 0, on_start=on_start,
+                      on_chunk=on_chunk)
     except RunError as e:
         progress.stop()
         fail(str(e))
     except RunInterrupted as e:
         progress.stop()
-        fail(str(e), 130)
+        fail(str(e), e.exit_code)
+    except BaseException:
+        progress.stop()  # the error line after the bar, whatever the error
+        raise
     progress.stop()
+    from .. import present as P
+
+    P.show(summary_answer(summary), console)
     if sc.description:
-        console.print(sc.description, highlight=False)
-    console.print(summary_table(summary))
-    for line in headlines(summary):
-        console.print(line, highlight=False)
+        console.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
+    if summary.removed:
+        reused += f", {summary.removed} stray part(s) removed"
     console.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
                   f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
 

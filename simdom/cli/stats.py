@@ -1,4 +1,4 @@
-"""The statistics commands: stats, doubles, compare, report. ``register(app)`` adds them to a Typer app."""
+"""The statistics commands: stats, seats, doubles, compare, report. ``register(app)`` adds them to a Typer app."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,14 +10,20 @@ from .common import fail
 
 # The statistics modules (polars) are imported inside the commands: every simdom command (`simdom run`
 # too) loads this module to register the commands, and should not pay polars' import. The help texts'
-# constants are copies of simdom.stats.output.FORMATS and simdom.stats.tables.BY_COLUMNS /
-# MOVE_BY_COLUMNS; tests/test_runner.py checks that they are equal.
-FORMATS = ("table", "csv", "json", "md")
-BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "first_seat", "leader", "end", "went_out",
+# constants are copies of simdom.present.FORMATS and simdom.stats.tables.BY_COLUMNS / MOVE_BY_COLUMNS;
+# tests/test_runner.py checks that they are equal.
+FORMATS = ("table", "csv", "json", "md", "parquet")
+BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "turn", "first_seat", "leader", "end", "went_out",
               "doubles_dealt", "lost_first_double", "first_double_seat")
 MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
-FORMAT_HELP = f"output format: {', '.join(FORMATS)} (default: table, or from the -o suffix)"
-DOUBLES_TABLES = ("sweep", "best", "by-move", "taker")
+FORMAT_HELP = (f"output format: {', '.join(FORMATS)} (default: table, or from the -o suffix); json, csv and "
+               "parquet keep full precision")
+MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",
+                    "side_led_first")
+MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
+DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
+DECISION_SITUATIONS = ("tier", "double_support", "doubles_held", "unseen_doubles", "turn", "lead")
+STATS_TABLES = ("groups", "paired")
 
 
 def _fail(msg: str) -> None:
@@ -29,98 +35,187 @@ def _open(paths: list[Path]):
     return [open_results(p) for p in paths]
 
 
+def _emit(ans, fmt: str, out: Optional[Path]) -> None:
+    from simdom.present import emit
+    emit(ans, fmt, out)
+
+
+def _errors():
+    from simdom.stats.io import ResultsError
+    from simdom.stats.tables import InputError
+    return ResultsError, InputError
+
+
+OUT_OPT = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal")
+FORCE_OPT = typer.Option(False, "--force", help="overwrite an existing -o file")
+FORMAT_OPT = typer.Option(None, "--format", help=FORMAT_HELP)
+
+
 def stats(
     results: List[Path] = typer.Argument(..., help="results folder(s) written by `simdom run`"),
     by: Optional[str] = typer.Option(None, "--by", help=f"group keys, comma-separated: {', '.join(BY_COLUMNS)} "
-                                     "(default: arm; with --moves: arm, and the move number)"),
+                                     "(default: arm, and policy where an arm's players differ; with --moves: arm "
+                                     "and the move number)"),
     moves: bool = typer.Option(False, "--moves", help="the scoring rate by move number (needs `simdom run --moves`)"),
-    fmt: Optional[str] = typer.Option(None, "--format", help=FORMAT_HELP),
-    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal"),
-    force: bool = typer.Option(False, "--force", help="overwrite an existing -o file"),
+    table: Optional[str] = typer.Option(None, "--table", help=f"which table a file holds: {', '.join(STATS_TABLES)} "
+                                        "(paired: arms against the baseline arm, Holm-adjusted; default groups); "
+                                        f"for match results: {', '.join(MATCH_TABLES)} (--by for wins: "
+                                        f"{', '.join(MATCH_BY_COLUMNS)})"),
+    bins: int = typer.Option(10, "--bins", help="match results, --table equity: score bins per axis (2 to 50)"),
+    fmt: Optional[str] = FORMAT_OPT,
+    out: Optional[Path] = OUT_OPT,
+    force: bool = FORCE_OPT,
 ) -> None:
-    """Scoring rates, points and win rates per group, each with a 95% confidence interval.
+    """Points, win rates, scoring rates per arm and policy, each with a 95% interval; the answer first.
+
+    Arms of one run that differ only in one player's policy (a K sweep, a policy ladder) or only in
+    their rules (a preset sweep) are also compared with the first arm, paired by deal, with
+    Holm-adjusted p-values.
 
     Examples:
 
-      simdom stats results/threes-doubles
+      simdom stats results/default
 
-      simdom stats results/threes-doubles --by arm,policy
+      simdom stats results/policies --table paired --format json -o ladder.json
 
-      simdom stats results/threes-doubles --by arm,seat --format json -o seats.json
+      simdom stats results/balance-4p --by arm,turn
 
-      simdom stats results/threes-doubles --moves --by arm --format csv -o by_move.csv
+      simdom stats results/threes-vs-fives --moves --format csv -o by_move.csv
+
+      simdom stats results/fives-100-2p                       (match results: who wins the match)
+
+      simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
     """
-    from simdom.stats.io import ResultsError
-    from simdom.stats.output import check_writable, emit, resolve_format
-    from simdom.stats.tables import InputError, moves_table, parse_by, stats_table
+    ResultsError, InputError = _errors()
+    from simdom.stats.output import check_writable, resolve_format
+    from simdom.stats.tables import parse_by
+    from simdom.stats.views import moves_answer, stats_answer
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
-        keys = parse_by(by, MOVE_BY_COLUMNS if moves else BY_COLUMNS)
         res = _open(results)
-        df = moves_table(res, keys) if moves else stats_table(res, keys)
-        title = ("Scoring rate by move number" if moves else "simdom stats") + f": {', '.join(r.name for r in res)}"
-        emit([(title, df)], f, out)
+        if any(r.unit == "match" for r in res) and not moves:
+            from .matchstats import stats_matches
+            return stats_matches(res, by, table, bins, f, out)
+        table = table or "groups"
+        if table not in STATS_TABLES:
+            raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)} (match tables "
+                             f"{', '.join(MATCH_TABLES)} need match results: rules with target > 0)")
+        if moves:
+            ans = moves_answer(res, parse_by(by, MOVE_BY_COLUMNS))
+        else:
+            ans = stats_answer(res, None if by is None else parse_by(by, BY_COLUMNS), table)
+        _emit(ans, f, out)
+    except (ResultsError, InputError) as exc:
+        _fail(str(exc))
+
+
+def seats(
+    results: str = typer.Argument(..., help="a results folder written by `simdom run`, or one arm: FOLDER:ARM"),
+    fmt: Optional[str] = FORMAT_OPT,
+    out: Optional[Path] = OUT_OPT,
+    force: bool = FORCE_OPT,
+) -> None:
+    """Seat and turn-order advantage: win rate and points by seat and by turn (1st to act = the
+    leader), per arm, with intervals clustered by deal and a Wald test that all positions are equal.
+
+    --format json writes {"positions": [...], "tests": [...]}; csv and parquet the positions.
+
+    Examples:
+
+      simdom seats results/default
+
+      simdom seats results/balance-4p --format json -o seats.json
+    """
+    ResultsError, InputError = _errors()
+    from simdom.stats.output import check_writable, resolve_format
+    from simdom.stats.views import seats_answer
+    try:
+        f = resolve_format(fmt, out)
+        check_writable(out, force)
+        from simdom.stats.io import open_selection
+        _emit(seats_answer(open_selection(results)), f, out)
     except (ResultsError, InputError) as exc:
         _fail(str(exc))
 
 
 def doubles(
-    results: Path = typer.Argument(..., help="a Threes results folder (a double-timing sweep for the sweep tables)"),
+    results: str = typer.Argument(..., help="a Threes results folder (a double-timing sweep for the sweep tables), "
+                                  "or one of its arms: FOLDER:ARM"),
+    decisions: bool = typer.Option(False, "--decisions", help="the conditional hold table: the value of holding the "
+                                   "first double by situation (needs `simdom run --decisions`)"),
+    by: Optional[str] = typer.Option(None, "--by", help="with --decisions: the situations crossed in the grid, "
+                                     f"comma-separated: {', '.join(DECISION_SITUATIONS)} (default "
+                                     "tier,double_support)"),
     table: Optional[str] = typer.Option(None, "--table", help=f"which table: {', '.join(DOUBLES_TABLES)} "
-                                        "(terminal default: all that apply; files: sweep, or by-move without a sweep)"),
-    fmt: Optional[str] = typer.Option(None, "--format", help=FORMAT_HELP),
-    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal"),
-    force: bool = typer.Option(False, "--force", help="overwrite an existing -o file"),
+                                        "(terminal default: all that apply; files: sweep, or by-move without a "
+                                        "sweep, or with --decisions the decisions table)"),
+    fmt: Optional[str] = FORMAT_OPT,
+    out: Optional[Path] = OUT_OPT,
+    force: bool = FORCE_OPT,
 ) -> None:
     """The value of holding the first double in Threes.
 
     For a sweep (arms differing only in the focal player's hold:until=K): per K, the paired change in the
-    focal player's mean points and win rate against K=1, the bonus lost, the bonus tiers, the best K.
-    On any Threes results: the first-double bonus by move number and the outcome by who took it.
+    focal player's mean points and win rate against K=1 (Holm-adjusted over the K arms), the bonus lost,
+    the best K. On any Threes results: the first double by move number and the outcome by who took it
+    (associations, not effects of a choice). With --decisions (results of `simdom run --decisions`): the
+    value of holding the first double by situation (bonus tier now and a round later, the double's support,
+    doubles held, doubles an opponent may hold, turn order), from the rollout difference when the run had
+    --decision-rollouts, else as played; a grid of bonus tier by support (the report's heatmap).
 
     Examples:
 
-      simdom doubles results/threes-doubles
+      simdom doubles results/default
 
-      simdom doubles results/threes-doubles --table best --format json -o best.json
+      simdom doubles results/decisions-4p --decisions
 
-      simdom doubles results/threes-default --table by-move --format csv -o first_double.csv
+      simdom doubles results/decisions-4p:greedy --decisions --table decision-grid --format csv -o grid.csv
+
+      simdom doubles results/decisions-2p:greedy --decisions --by lead,double_support,doubles_held
+
+      simdom doubles results/default --table best --format json -o best.json
+
+      simdom doubles results/threes-vs-fives --table by-move --format csv -o first_double.csv
     """
-    from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
-    from simdom.stats.io import ResultsError, open_results
-    from simdom.stats.output import check_writable, emit, resolve_format
-    from simdom.stats.tables import InputError
+    ResultsError, InputError = _errors()
+    from simdom.stats.doubles import _require_threes, detect_sweep
+    from simdom.stats.io import open_selection
+    from simdom.stats.output import check_writable, resolve_format
+    from simdom.stats.views_pairs import doubles_answer
     try:
         f = resolve_format(fmt, out)
         if table is not None and table not in DOUBLES_TABLES:
             raise InputError(f"bad --table {table!r}; allowed: {', '.join(DOUBLES_TABLES)}")
+        dec_tables = ("decisions", "decision-grid")
+        if table in dec_tables and not decisions:
+            raise InputError(f"--table {table} needs --decisions")
+        if by is not None and not decisions:
+            raise InputError("--by needs --decisions (the sweep tables have no groups)")
+        keys = None
+        if by is not None:
+            keys = [k.strip() for k in by.split(",") if k.strip()]
+            bad = [k for k in keys if k not in DECISION_SITUATIONS]
+            if bad or not keys or len(set(keys)) != len(keys):
+                raise InputError(f"bad --by {by!r}; allowed: distinct names from {', '.join(DECISION_SITUATIONS)}")
+        if decisions and table is not None and table not in dec_tables:
+            raise InputError(f"bad --table {table!r} with --decisions; allowed: {', '.join(dec_tables)}")
         check_writable(out, force)
-        res = open_results(results)
+        res = open_selection(results)
+        if decisions:
+            from simdom.stats.views_decisions import decisions_answer
+            people = f in ("table", "md")
+            wanted = [table] if table else (list(dec_tables) if people and out is None else ["decisions"])
+            return _emit(decisions_answer(res, wanted, keys), f, out)
+        _require_threes(res)
         sweep = detect_sweep(res)
         if table in ("sweep", "best") and sweep is None:
             raise InputError(f"{results}: no double-timing sweep (arms differing only in one player's "
                              "hold:until=K, with a K=1 or greedy baseline); use --table by-move or taker")
-        wanted = [table] if table else (["sweep", "best", "by-move", "taker"] if f == "table" and out is None
+        people = f in ("table", "md")
+        wanted = [table] if table else (["sweep", "best", "by-move", "taker"] if people and out is None
                                         else ["sweep" if sweep else "by-move"])
-        tables, notes = [], []
-        if sweep and {"sweep", "best"} & set(wanted):
-            per_k, best = sweep_tables(res, sweep)
-            if "sweep" in wanted:
-                tables.append((f"Double-timing sweep: focal player {sweep.focal}, baseline {sweep.baseline} "
-                               "(differences paired by deal)", per_k))
-            if "best" in wanted:
-                tables.append(("Best K against the runner-up (mean points, paired)", best))
-            row = best.row(0, named=True)
-            notes.append(f"best K = {row['best_K']} ({row['best_arm']}): {row['points_diff']:+.3f} points per deal "
-                         f"over K = {row['runner_up_K']} [{row['points_diff_lo']:+.3f}, {row['points_diff_hi']:+.3f}], "
-                         + ("significantly better" if row["significant"] else "not significantly better")
-                         + f" (p = {row['points_diff_p']:.3g})")
-        if "by-move" in wanted:
-            tables.append(("First double by move number", by_move_table(res)))
-        if "taker" in wanted:
-            tables.append(("Outcome by who took the first double", taker_table(res)))
-        emit(tables, f, out, notes=notes)
+        _emit(doubles_answer(res, wanted), f, out)
     except (ResultsError, InputError) as exc:
         _fail(str(exc))
 
@@ -130,33 +225,39 @@ def compare(
     results_b: str = typer.Argument(..., help="results folder B (e.g. Fives), or one of its arms: FOLDER:ARM"),
     strong: Optional[str] = typer.Option(None, "--strong", help="policy whose win-rate edge over random is the "
                                          "skill gap (default: greedy)"),
-    fmt: Optional[str] = typer.Option(None, "--format", help=FORMAT_HELP),
-    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal"),
-    force: bool = typer.Option(False, "--force", help="overwrite an existing -o file"),
+    fmt: Optional[str] = FORMAT_OPT,
+    out: Optional[Path] = OUT_OPT,
+    force: bool = FORCE_OPT,
 ) -> None:
-    """Two results side by side: each estimate, the difference A - B, its 95% interval and p-value.
+    """Two results side by side, per arm pair and per policy (never pooled across rule sets): each
+    estimate, the difference A - B with its 95% interval and Holm-adjusted p-value.
 
     A side is a results folder, or one arm of one (FOLDER:ARM); two arms of one run share their deals,
-    so their comparison is paired.
+    so their comparison is paired. Folders with several arms are paired arm by arm (same names).
 
     Examples:
 
       simdom compare results/threes-vs-fives:threes results/threes-vs-fives:fives
 
-      simdom compare results/threes results/fives
+      simdom compare results/balance-4p:threes results/balance-4p:muggins
 
       simdom compare results/threes results/fives --format md -o threes_vs_fives.md
     """
-    from simdom.stats.compare import compare_table
-    from simdom.stats.io import ResultsError, open_selection
-    from simdom.stats.output import check_writable, emit, resolve_format
-    from simdom.stats.tables import InputError
+    ResultsError, InputError = _errors()
+    from simdom.stats.io import open_selection
+    from simdom.stats.output import check_writable, resolve_format
+    from simdom.stats.views_pairs import compare_answer
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
         a, b = open_selection(results_a), open_selection(results_b)
-        df, notes = compare_table(a, b, strong)
-        emit([(f"{a.name} (A) against {b.name} (B)", df)], f, out, notes=notes)
+        if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
+            raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
+                             "of one (FOLDER:ARM)")
+        if a.unit == "match" or b.unit == "match":
+            from .matchstats import compare_matches_cmd
+            return compare_matches_cmd(a, b, strong, f, out)
+        _emit(compare_answer(a, b, strong), f, out)
     except (ResultsError, InputError) as exc:
         _fail(str(exc))
 
@@ -194,8 +295,9 @@ def report(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the commands stats, doubles, compare and report to ``app``."""
+    """Add the commands stats, seats, doubles, compare and report to ``app``."""
     app.command("stats")(stats)
+    app.command("seats")(seats)
     app.command("doubles")(doubles)
     app.command("compare")(compare)
     app.command("report")(report)

@@ -9,16 +9,16 @@ recorded against expected), so a replay is also a check of the record.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..engine.codes import End
 from ..engine.matches import MatchDeal, MatchState
-from ..rules import Rules, RulesError, from_dict
+from ..rules import Rules
 from ..tiles import parse_tile
-from .replay import ReplayError, Step, _ends_text
+from .records import ReplayError, check_dealt, check_record, first_difference, not_legal, read_jsonl
+from .replay import Step, _ends_text
 
 MATCH_KEYS = ("sides", "before", "credited", "after", "over", "winner")
 
@@ -37,62 +37,34 @@ class Hand:
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Every JSON line of a trace file (ValueError naming the line when one is not JSON)."""
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{n + 1}: not a JSON line ({e})") from None
-    return out
+    """Every JSON line of a trace file (RecordError naming the file and line when one is not JSON)."""
+    return [rec for _, rec in read_jsonl(path)]
 
 
 def match_records(records: Iterable[dict[str, Any]], match: int | None) -> list[dict[str, Any]]:
     """The deal records of match ``match`` (None: the first match), in file order."""
-    recs = [r for r in records if isinstance(r.get("match"), dict)]
+    recs = [r for r in records if isinstance(r, dict) and isinstance(r.get("match"), dict)]
     if not recs:
         raise MatchReplayError("no match records (a deal with a 'match' object); allowed: a file written by "
                                "simdom trace --matches")
     want = recs[0]["match"].get("id") if match is None else match
     out = [r for r in recs if r["match"].get("id") == want]
     if not out:
-        ids = sorted({r["match"].get("id") for r in recs})
+        ids = sorted({i for r in recs if isinstance(i := r["match"].get("id"), int)}) or ["none"]
         raise MatchReplayError(f"no match {want}; allowed: {ids[0]}..{ids[-1]}" if len(ids) > 1 else
                                f"no match {want}; allowed: {ids[0]}")
     return out
 
 
-def _act(a: dict[str, Any] | None) -> str:
-    if a is None:
-        return "nothing"
-    if a.get("act") == "play":
-        return f"play {a.get('tile')} {a.get('end')} ({a.get('points')} points, bonus {a.get('bonus')})"
-    if a.get("act") == "draw":
-        return f"draw {a.get('tile')}"
-    return str(a.get("act"))
-
-
 def _first_difference(where: str, recorded: Sequence[dict], ours: Sequence[dict], end: str | None) -> None:
-    for i in range(max(len(recorded), len(ours))):
-        r = recorded[i] if i < len(recorded) else None
-        o = ours[i] if i < len(ours) else None
-        if r != o:
-            seat = (r or o or {}).get("seat")
-            note = f" (the deal had ended: {end})" if o is None and end else ""
-            raise MatchReplayError(f"{where}, action {i}, seat {seat}: recorded {_act(r)}, expected {_act(o)}{note}")
+    first_difference(where, recorded, ours, end, MatchReplayError)
 
 
 def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, lead: int | None) -> Hand:
     mp = rules.max_pip
-    try:
-        hands = [[parse_tile(t, mp) for t in h] for h in rec["hands"]]
-        bone = [parse_tile(t, mp) for t in rec["boneyard"]]
-        first = int(rec["first"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise MatchReplayError(f"{where}: not a deal record ({e})") from None
+    hands = [[parse_tile(t, mp) for t in h] for h in rec["hands"]]
+    bone = [parse_tile(t, mp) for t in rec["boneyard"]]
+    first = rec["first"]
     if lead is not None and first != lead:
         raise MatchReplayError(f"{where}: recorded first = {first}, expected seat {lead} "
                                f"(next_lead = {rules.next_lead})")
@@ -102,11 +74,7 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
             dealt = MatchDeal.dealt(rules, seed, lead)
         except ValueError as e:
             raise MatchReplayError(f"{where}: {e}") from None
-        for name, ours, theirs in (("hands", dealt.hands0, hands), ("boneyard", dealt.boneyard0, bone),
-                                   ("first", dealt.first, first)):
-            if ours != theirs:
-                raise MatchReplayError(f"{where}: recorded {name} {rec[name]!r} are not the deal of seed {seed} "
-                                       f"(expected {dealt.record()[name]!r})")
+        check_dealt(where, rec, dealt.record(), f"the deal of seed {seed}", MatchReplayError)
     try:
         st = MatchDeal(rules, hands, bone, first, lead)
     except ValueError as e:
@@ -120,9 +88,9 @@ def _replay_deal(where: str, rules: Rules, rec: dict[str, Any], ms: MatchState, 
         done = len(st.actions)
         try:
             pts, bonus, k, s, _ = ms.play(st, parse_tile(a["tile"], mp), End.parse(a["end"]))
-        except (KeyError, ValueError) as e:
+        except ValueError:
             _first_difference(where, actions[:len(st.actions)], st.actions, st.ended.label if st.ended else None)
-            raise MatchReplayError(f"{where}, action {i}, seat {a.get('seat')}: {e}") from None
+            raise not_legal(where, i, a, st, MatchReplayError) from None
         for extra in st.actions[done:-1]:
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
         steps.append(Step(st.move_number, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),
@@ -149,14 +117,17 @@ def replay_match(records: Sequence[dict[str, Any]]) -> list[Hand]:
     """Re-step the deal records of one match (in order); MatchReplayError at the first difference."""
     if not records:
         raise MatchReplayError("no deal records")
-    try:
-        rules = from_dict(records[0]["rules"])
-    except (KeyError, TypeError, RulesError) as e:
-        raise MatchReplayError(f"the record's rules are not valid: {e}") from None
-    if not rules.is_match:
-        raise MatchReplayError("the record's rules have target = 0: a single deal (replay it with --deal); "
-                               "allowed: a match record (target > 0)")
-    mid = (records[0].get("match") or {}).get("id")
+    checked = []
+    for h, rec in enumerate(records):
+        where = f"match {(rec.get('match') or {}).get('id') if isinstance(rec, dict) else '?'}, deal {h}"
+        if isinstance(rec, dict) and "match" not in rec:
+            raise MatchReplayError(f"{where}: no match object; allowed: a match record (simdom trace --matches)")
+        try:
+            checked.append(check_record(rec, where)[1])
+        except ReplayError as e:
+            raise MatchReplayError(str(e)) from None
+    rules = checked[0]
+    mid = records[0]["match"]["id"]
     ms = MatchState(rules)
     hands: list[Hand] = []
     for h, rec in enumerate(records):

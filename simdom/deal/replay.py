@@ -11,12 +11,10 @@ from typing import Any, Sequence
 
 from ..engine.codes import End
 from ..engine.state import DealState
-from ..rules import from_dict
 from ..tiles import parse_tile
+from .records import ReplayError, check_dealt, check_record, first_difference, not_legal
 
-
-class ReplayError(ValueError):
-    pass
+__all__ = ["ReplayError", "Step", "replay_record", "render"]
 
 
 @dataclass
@@ -44,37 +42,51 @@ def _ends_text(st: DealState) -> str:
     return "  ".join(parts)
 
 
-def replay_record(record: dict[str, Any]) -> tuple[DealState, list[Step]]:
-    """Step through a record; raise ReplayError at the first action the engine does not reproduce."""
-    rules = from_dict(record["rules"])
+def replay_record(record: dict[str, Any], where: str = "the record") -> tuple[DealState, list[Step]]:
+    """Check a deal record against its schema (simdom.deal.records), re-deal it from its seed when the seed
+    is an integer, and step through it; ReplayError at the first thing the engine does not reproduce,
+    naming the action (index, seat, recorded against expected)."""
+    rec, rules = check_record(record, where)
+    if "match" in record:
+        raise ReplayError(f"{where} is a deal of match {rec.match.id}; allowed: --match {rec.match.id} to "
+                          "replay its match")
     mp = rules.max_pip
-    hands = [[parse_tile(t, mp) for t in h] for h in record["hands"]]
-    bone = [parse_tile(t, mp) for t in record["boneyard"]]
+    hands = [[parse_tile(t, mp) for t in h] for h in rec.hands]
+    bone = [parse_tile(t, mp) for t in rec.boneyard]
+    if isinstance(rec.seed, int):
+        check_dealt(where, record, DealState.dealt(rules, rec.seed, rec.deal).record(),
+                    f"deal {rec.deal} of seed {rec.seed}")
     try:
-        st = DealState(rules, hands, bone, int(record["first"]))
+        st = DealState(rules, hands, bone, rec.first)
     except ValueError as e:
-        raise ReplayError(f"the record is not a deal of its rules: {e}") from None
+        raise ReplayError(f"{where}: the record is not a deal of its rules: {e}") from None
+    actions = record["actions"]
     steps: list[Step] = []
-    plays = [a for a in record["actions"] if a["act"] == "play"]
-    for a in plays:
+    for i, a in enumerate(actions):
+        if a["act"] != "play":
+            continue
         before = len(st.actions)
         try:
             pts, bonus, k, s = st.play(parse_tile(a["tile"], mp), End.parse(a["end"]))
-        except ValueError as e:
-            raise ReplayError(str(e)) from None
+        except ValueError:
+            first_difference(where, actions[:len(st.actions)], st.actions, st.ended.label if st.ended else None)
+            raise not_legal(where, i, a, st) from None
         for extra in st.actions[before:-1]:
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
         steps.append(Step(st.move_number, st.actions[-1]["seat"], "play", a["tile"], a["end"], _ends_text(st),
                           f"{k} (sum {s})", pts, bonus))
-    if record.get("end"):
+    if rec.end is not None:
         st.advance()  # the passes that block the deal
         for extra in st.actions[len(steps):]:
             steps.append(Step(None, extra["seat"], extra["act"], extra.get("tile"), None, "", "", 0, 0))
-    ours = st.record(seed=record.get("seed"), deal=record.get("deal", 0))
-    for key in ("actions", "end", "end_bonus", "totals"):
-        if record.get(key) is not None and ours[key] != record[key]:
-            raise ReplayError(f"the record's {key} differ from the engine's replay: "
-                              f"recorded {record[key]!r}, replayed {ours[key]!r}")
+        if not st.ended:
+            first_difference(where, actions, st.actions)
+            raise ReplayError(f"{where}: recorded end {rec.end!r}, but the deal goes on (seat {st.turn} is to play)")
+    ours = st.record(seed=record["seed"], deal=rec.deal)
+    first_difference(where, actions, ours["actions"], ours["end"])
+    for key in ("end", "end_bonus", "totals"):
+        if ours[key] != record[key]:
+            raise ReplayError(f"{where}: recorded {key} {record[key]!r}, expected {ours[key]!r}")
     return st, steps
 
 

@@ -27,11 +27,15 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine.codes import End
 from ..engine.state import DealState
-from ..rules import Rules, RulesError, preset
-from ..tiles import parse_tile
+from ..policies import PolicyError, seat_policies
+from ..rules import PRESETS, Rules, RulesError, preset
+from ..tiles import parse_tile, tile_name
 
 
 class ScriptError(ValueError):
@@ -50,24 +54,64 @@ class Script:
     expect: dict[str, list[int]] = field(default_factory=dict)
 
 
+class ScriptModel(BaseModel):
+    """The scripted deal file as written (its keys); every value's type is checked, nothing is guessed."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: Optional[str] = None
+    rules: str
+    players: int = Field(ge=2, le=4)
+    first: int = Field(ge=0, le=3)
+    hands: list[list[str]]
+    boneyard: list[str]
+    moves: list[str]
+    then: Union[str, list[str], None] = None
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    expect: dict[Literal["points", "bonus", "totals"], list[int]] = Field(default_factory=dict)
+
+
+_HINTS = {"rules": f"a preset name: {', '.join(PRESETS)}", "players": "2, 3 or 4", "first": "a seat 0 .. players - 1",
+          "hands": "one list of tiles per seat, e.g. [[\"3-6\", \"1-4\"], ...]", "boneyard": "a list of tiles, top first",
+          "moves": "a list of 'TILE END' strings, e.g. \"3-6 lead\"", "then": "a policy or one policy per seat",
+          "overrides": "a table of rule parameters", "expect": "a table with points, bonus and totals lists",
+          "name": "a string"}
+
+
+def _problem(where: str, e: ValidationError) -> ScriptError:
+    err = e.errors()[0]
+    loc = [p for p in err["loc"] if p not in ("str", "list[str]", "none", "[key]")]
+    path = "".join(f"[{p}]" if isinstance(p, int) else ("." if i else "") + str(p) for i, p in enumerate(loc))
+    top = str(loc[0]) if loc else ""
+    if err["type"] == "extra_forbidden":
+        return ScriptError(f"{where}: unknown field {path!r}; allowed: {', '.join(ScriptModel.model_fields)}")
+    if err["type"] == "missing":
+        return ScriptError(f"{where}: missing field {path!r}; allowed: {_HINTS.get(top, 'see the README')}")
+    value = repr(err.get("input"))
+    return ScriptError(f"{where}: field {path} = {value if len(value) < 40 else value[:37] + '...'} is invalid "
+                       f"({err['msg'].lower()}); allowed: {_HINTS.get(top, 'see the README')}")
+
+
 def load_script(path: str | Path) -> Script:
     path = Path(path)
     where = f"{path}"
+    if path.is_dir():
+        raise ScriptError(f"{where} is a folder; allowed: a scripted deal file (TOML)")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ScriptError(f"{where}: no such file") from None
+    except UnicodeDecodeError:
+        raise ScriptError(f"{where}: not UTF-8 text; allowed: a scripted deal file (TOML)") from None
     except tomllib.TOMLDecodeError as e:
         raise ScriptError(f"{where}: not valid TOML ({e})") from None
-    allowed = {"name", "rules", "players", "first", "hands", "boneyard", "moves", "then", "overrides", "expect"}
-    for key in data:
-        if key not in allowed:
-            raise ScriptError(f"{where}: unknown field {key!r}; allowed: {', '.join(sorted(allowed))}")
-    for key in ("rules", "players", "first", "hands", "boneyard", "moves"):
-        if key not in data:
-            raise ScriptError(f"{where}: missing field {key!r}")
     try:
-        rules = preset(data["rules"], players=data["players"], **data.get("overrides", {}))
+        m = ScriptModel.model_validate(data)
+    except ValidationError as e:
+        raise _problem(where, e) from None
+    if "players" in m.overrides:
+        raise ScriptError(f"{where}: overrides.players: the players are the script's players field; allowed: "
+                          "rule parameters in [overrides]")
+    try:
+        rules = preset(m.rules, players=m.players, **m.overrides)
     except RulesError as e:
         raise ScriptError(f"{where}: {e}") from None
     mp = rules.max_pip
@@ -78,24 +122,30 @@ def load_script(path: str | Path) -> Script:
         except ValueError as e:
             raise ScriptError(f"{where}: {what}: {e}") from None
 
-    hands = [[tile(t, f"hands[{s}]") for t in h] for s, h in enumerate(data["hands"])]
+    hands = [[tile(t, f"hands[{s}][{i}]") for i, t in enumerate(h)] for s, h in enumerate(m.hands)]
     if len(hands) != rules.players:
         raise ScriptError(f"{where}: hands has {len(hands)} seats; allowed: one list per player ({rules.players})")
-    boneyard = [tile(t, "boneyard") for t in data["boneyard"]]
+    boneyard = [tile(t, f"boneyard[{i}]") for i, t in enumerate(m.boneyard)]
     every = [t for h in hands for t in h] + boneyard
     if len(set(every)) != len(every):
-        raise ScriptError(f"{where}: a tile is dealt twice")
-    if not (isinstance(data["first"], int) and 0 <= data["first"] < rules.players):
-        raise ScriptError(f"{where}: first = {data['first']!r}; allowed: a seat 0..{rules.players - 1}")
+        twice = next(t for t in every if every.count(t) > 1)
+        raise ScriptError(f"{where}: tile {tile_name(twice, mp)} is dealt twice; allowed: every tile once")
+    if m.first >= rules.players:
+        raise ScriptError(f"{where}: first = {m.first}; allowed: a seat 0..{rules.players - 1}")
     moves = []
-    for i, m in enumerate(data["moves"]):
-        parts = str(m).split()
+    for i, mv in enumerate(m.moves):
+        parts = mv.split()
         if len(parts) != 2 or parts[1] not in End.labels():
-            raise ScriptError(f"{where}: moves[{i}] = {m!r}; allowed: 'TILE END' with END one of "
+            raise ScriptError(f"{where}: moves[{i}] = {mv!r}; allowed: 'TILE END' with END one of "
                               f"{', '.join(End.labels())}, e.g. '3-6 lead'")
         moves.append((tile(parts[0], f"moves[{i}]"), End.parse(parts[1])))
-    return Script(data.get("name", path.stem), rules, data["first"], hands, boneyard, moves,
-                  data.get("then"), dict(data.get("expect", {})))
+    if m.then is not None:
+        try:
+            seat_policies(m.then, rules.players)
+        except PolicyError as e:
+            raise ScriptError(f"{where}: then: {e}") from None
+    return Script(m.name if m.name is not None else path.stem, rules, m.first, hands, boneyard, moves, m.then,
+                  dict(m.expect))
 
 
 def run_script(script: Script, seed: int = 0) -> tuple[DealState, list[tuple[int, int, int, int]]]:

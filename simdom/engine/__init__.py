@@ -22,7 +22,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 #: Engine files without compiled code: they do not enter the hash.
-PURE = ("__init__.py", "api.py", "aot.py", "codes.py", "state.py", "matches.py")
+PURE = ("__init__.py", "analysis.py", "api.py", "aot.py", "codes.py", "decisions.py", "state.py", "matches.py")
 
 
 def cache_root() -> Path:

@@ -115,44 +115,46 @@ def run_matches():
     return jit_run_matches
 
 
-def signature():
-    """run_batch's argument types, read off arrays of the shapes the Python layer passes (api.simulate)."""
+def _types(**arrays):
+    """numba types of arrays shaped as the Python layer passes them: the game G, the policies' ids and
+    parameters, and any ``name=array`` given (read off with ``typeof``)."""
     import numpy as np
-    from numba import typeof, types
+    from numba import typeof
 
     from . import layout as L
     from .tables import build_game
-    from .work import make_work
 
-    G = build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ())
-    ids, par = np.zeros(4, np.int64), np.zeros((4, L.N_PARAMS), np.float64)
-    seat = np.zeros((1, 4, len(L.SEAT_COLS)), np.int32)
-    deal = np.zeros((1, len(L.DEAL_COLS)), np.int32)
-    rec = np.zeros((1, L.REC_COLS), np.int32)
-    return types.int64(typeof(G), typeof(ids), typeof(par), types.uint64, types.int64, types.int64,
-                       typeof(seat), typeof(deal), typeof(rec), types.int64, typeof(make_work(28)),
-                       types.boolean)
+    base = {"G": build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ()), "ids": np.zeros(4, np.int64),
+            "par": np.zeros((4, L.N_PARAMS), np.float64)}
+    return {k: typeof(v) for k, v in {**base, **arrays}.items()}
+
+
+def signature():
+    """run_batch's argument types (api.simulate passes these arrays)."""
+    import numpy as np
+    from numba import types
+
+    from . import layout as L
+    from .work import make_work
+    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+               rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28))
+    return types.int64(t["G"], t["ids"], t["par"], types.uint64, types.int64, types.int64, t["seat"], t["deal"],
+                       t["rec"], types.int64, t["work"], types.boolean)
 
 
 def match_signature():
-    """run_matches' argument types, read off arrays of the shapes engine.matches passes."""
+    """run_matches' argument types (engine.matches passes these arrays)."""
     import numpy as np
-    from numba import typeof, types
+    from numba import types
 
     from . import layout as L
-    from .tables import build_game
     from .work import make_work
-
-    G = build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ())
-    ids, par = np.zeros(4, np.int64), np.zeros((4, L.N_PARAMS), np.float64)
-    seat = np.zeros((1, 4, len(L.SEAT_COLS)), np.int32)
-    deal = np.zeros((1, len(L.DEAL_COLS)), np.int32)
-    mdeal = np.zeros((1, L.MD_SIZE), np.int32)
-    match = np.zeros((1, L.MM_SIZE), np.int32)
-    rec = np.zeros((1, L.REC_COLS), np.int32)
-    return types.int64(typeof(G), typeof(ids), typeof(par), types.uint64, types.int64, types.int64,
-                       typeof(seat), typeof(deal), typeof(mdeal), typeof(match), typeof(rec), types.int64,
-                       typeof(make_work(28)), typeof(np.zeros(L.M_SIZE, np.int64)), typeof(np.zeros(2, np.int64)))
+    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+               mdeal=np.zeros((1, L.MD_SIZE), np.int32), match=np.zeros((1, L.MM_SIZE), np.int32),
+               rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28), M=np.zeros(L.M_SIZE, np.int64),
+               sides=np.zeros(2, np.int64))
+    return types.int64(t["G"], t["ids"], t["par"], types.uint64, types.int64, types.int64, t["seat"], t["deal"],
+                       t["mdeal"], t["match"], t["rec"], types.int64, t["work"], t["M"], t["sides"])
 
 
 def _prune(keep: int = KEEP) -> None:

@@ -25,7 +25,7 @@ from .tables import compile_rules
 from .work import make_work
 
 #: Behaviour version: changes only when the same rules, policies and seed would give other results.
-SIM_VERSION = 2
+SIM_VERSION = 3  # 3: the rollout policy draws its worlds with engine/sampler.py (uniform among the consistent deals)
 
 
 def root_key(seed: int) -> np.uint64:
@@ -62,7 +62,10 @@ class Batch:
     ``seats[name]``: int32[n, players] per seat, names :data:`~simdom.engine.codes.SEAT_COLUMNS`;
     ``deals[name]``: int32[n] per deal, names :data:`~simdom.engine.codes.DEAL_COLUMNS` (a move number
     or seat of 0 / -1 where there is none; ``end`` a :class:`~simdom.engine.codes.DealEnd`);
-    ``records``: the placements (or all actions) as :func:`decode_records` columns, or None.
+    ``records``: the placements (or all actions) as :func:`decode_records` columns, or None;
+    ``decisions``: the first-double decisions as named columns (:data:`~simdom.engine.codes.DECISION_COLUMNS`,
+    ``deal`` the index in the batch; with rollouts also :data:`~simdom.engine.codes.DECISION_VALUE_COLUMNS`),
+    or None when they were not recorded.
     """
 
     rules: Rules
@@ -72,6 +75,7 @@ class Batch:
     seats: Mapping[str, np.ndarray]
     deals: Mapping[str, np.ndarray]
     records: Mapping[str, np.ndarray] | None = None
+    decisions: Mapping[str, np.ndarray] | None = None
 
     @property
     def n(self) -> int:
@@ -101,10 +105,12 @@ def output_blocks(n_deals: int, players: int) -> tuple[np.ndarray, np.ndarray]:
 
 def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal0: int = 0,
              n_deals: int = 1, records: int = Records.NONE,
-             out: "tuple[np.ndarray, np.ndarray] | None" = None) -> Batch:
+             out: "tuple[np.ndarray, np.ndarray] | None" = None, decisions: int | None = None) -> Batch:
     """Play deals ``deal0 .. deal0 + n_deals - 1`` of the run with root ``seed``. ``records``: a
     :class:`~simdom.engine.codes.Records` mode. ``out``: blocks from :func:`output_blocks` to fill
-    instead of new ones (a worker reuses them from chunk to chunk)."""
+    instead of new ones (a worker reuses them from chunk to chunk). ``decisions``: record the
+    first-double decisions (``Batch.decisions``), with that many rollouts each (0: none); the deals
+    are the same either way."""
     pols = seat_policies(policies, rules.players)
     ids, par = kernel_arrays(pols)
     G = compile_rules(rules)
@@ -119,9 +125,17 @@ def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", se
             raise ValueError(f"out: C-contiguous writable int32 arrays of shapes {shapes} needed")
     cap = max_records(rules, records) * n_deals if records else 1
     rec = np.zeros((cap, L.REC_COLS), dtype=np.int32)
-    n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec, int(records),
-                       make_work(rules.n_tiles), True)
-    return batch_of(rules, pols, seed, deal0, seat, deal, rec[:n] if records else None)
+    dec = None
+    if decisions is None:
+        n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec, int(records),
+                           make_work(rules.n_tiles), True)
+    else:
+        from .decisions import play_recording
+        n, dec = play_recording(batch_kernel(), G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec,
+                                int(records), rules.n_tiles, int(decisions))
+    out_batch = batch_of(rules, pols, seed, deal0, seat, deal, rec[:n] if records else None)
+    out_batch.decisions = dec
+    return out_batch
 
 
 def trace(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int) -> dict[str, Any]:
@@ -185,7 +199,11 @@ def measure(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", sec
     work = make_work(rules.n_tiles)
     key = root_key(seed)
     run_batch = batch_kernel()
-    run_batch(G, ids, par, key, 0, 10, seat, deal, rec, L.REC_NONE, work, True)
+    run_batch(G, ids, par, key, 0, 1, seat, deal, rec, L.REC_NONE, work, True)
+    t0 = time.perf_counter()
+    run_batch(G, ids, par, key, 1, 1, seat, deal, rec, L.REC_NONE, work, True)
+    # batches of about 0.2 s at most, so that a slow policy (rollout:samples=10000) stops on time
+    batch = max(1, min(batch, int(0.2 / max(time.perf_counter() - t0, 1e-9))))
     done = 0
     t0 = time.perf_counter()
     while True:

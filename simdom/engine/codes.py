@@ -85,6 +85,7 @@ class PolicyId(IntEnum):
     HOLD = K.POL_HOLD
     DEFENSIVE = K.POL_DEFENSIVE
     ROLLOUT = K.POL_ROLLOUT
+    TIMING = K.POL_TIMING
 
 
 #: Length of a policy's parameter vector in the kernel.
@@ -93,6 +94,10 @@ N_POLICY_PARAMS = K.N_PARAMS
 SEAT_COLUMNS = K.SEAT_COLS
 DEAL_COLUMNS = K.DEAL_COLS
 RECORD_COLUMNS = K.REC_NAMES
+#: Named columns of the first-double decisions (see :func:`simdom.engine.api.simulate`, ``decisions``):
+#: the situation and the choice (integers), and with rollouts their values (floats).
+DECISION_COLUMNS = K.DEC_NAMES
+DECISION_VALUE_COLUMNS = K.DEC_VAL_NAMES
 
 
 class Records(IntEnum):

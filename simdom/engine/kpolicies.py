@@ -17,11 +17,13 @@ from .core import finish, forced, next_seat, place
 from .ends import end_bases, end_count, move_value, n_open_ends, score_at
 from .greedy import greedy_move, greedy_pick, list_index
 from .moves import legal_moves, n_moves, nth_move, seat_base
-from .layout import (BON, BONUS, BTOP, EB, ENDED, END_PLAYING, EV, FD_MOVE, HAND, HCNT, HPIPS, NPL, PIPS, PLAYED,
-                     POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, PTS, REC_NONE,
-                     RNG_SEAT, R_NT, R_PLAYERS, SCR_KB, SCR_MV_T, SCR_SB, SCR_ST, SCR_TILES, ST_SIZE, TA, TB,
-                     TMASK, TURN, VOID)
+from .layout import (AUX_PREP, BON, BONUS, EB, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, PIPS, POL_DEFENSIVE,
+                     POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, POL_TIMING, PTS, REC_NONE, RNG_SEAT,
+                     R_PLAYERS, ST_SIZE, SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_KB, SX_LOC, SX_P, SX_PE,
+                     SX_POOL, SX_PT, SX_REC, SX_SB, SX_W, TA, TB, TMASK, TURN, VOID)
+from .ktiming import timing_pick
 from .rng import GAMMA, below, mix64, next64
+from .sampler import copy_known, may_hold, sample_world, unseen_tiles
 
 
 @kernel
@@ -42,42 +44,6 @@ def heavy_pick(G, St, mv_t, mv_e, n):
             bp = p
     return best
 
-
-
-# ---- what a seat knows -------------------------------------------------------------------------
-
-
-@kernel
-def unseen_tiles(G, St, s, out):
-    """Fill ``out`` with the tiles seat s cannot see (in no hand of its own, not on the layout), in
-    index order; returns how many: the other hands and the boneyard hold exactly these."""
-    hb = seat_base(s) + HAND
-    u = 0
-    for t in range(G[R_NT]):
-        w = t >> 6
-        if ((St[hb + w] | St[PLAYED + w]) >> (t & 63)) & 1 == 0:
-            out[u] = t
-            u += 1
-    return u
-
-
-@kernel
-def may_hold(G, void, t):
-    """A seat seen unable to play the values of ``void`` (bit v) may hold tile t."""
-    return ((void >> G[TA + t]) | (void >> G[TB + t])) & 1 == 0
-
-
-@kernel
-def copy_known(G, St, s, W):
-    """W = St as seat s sees it: the other seats' hands emptied (their counts kept)."""
-    for k in range(ST_SIZE):
-        W[k] = St[k]
-    for o in range(G[R_PLAYERS]):
-        if o != s:
-            b = seat_base(o)
-            W[b + HAND] = 0
-            W[b + HAND + 1] = 0
-            W[b + HPIPS] = 0
 
 
 # ---- defensive -----------------------------------------------------------------------------------
@@ -131,8 +97,7 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
     over the unseen tiles it may hold (none carrying a value it was seen unable to play, unless that
     leaves fewer than its hand count); ties to the heavier tile, then the first listed.
     Not inlined (as rollout_pick): it keeps the batch kernel's compile time down."""
-    P, vals, cand = scratch[SCR_ST], scratch[SCR_MV_T], scratch[SCR_TILES]
-    kb, sb = scratch[SCR_KB], scratch[SCR_SB]
+    P, vals, cand, kb, sb = scratch[SX_P], scratch[SX_PT], scratch[SX_POOL], scratch[SX_KB], scratch[SX_SB]
     nxt = next_seat(G, s)
     void = St[seat_base(nxt) + VOID]
     h = St[seat_base(nxt) + HCNT]
@@ -167,84 +132,6 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
 
 # ---- rollout -------------------------------------------------------------------------------------
 
-DEAL_TRIES = 8  # constrained re-deals of a sampled world before the hand constraints are relaxed
-
-
-@kernel
-def shuffle(deck, m, loc):
-    for i in range(m - 1, 0, -1):
-        j = below(loc, 0, i + 1)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
-
-
-@kernel
-def deal_to(G, W, o, deck, rem, loc, relax):
-    """Give seat o its hand count of tiles from deck[0:rem] (shuffled first): the first tiles it may
-    hold; with ``relax``, any tiles when those are too few. The rest stay, in order, in deck[0:].
-    Returns the tiles left, or -1 when o could not be dealt."""
-    b = seat_base(o)
-    need = W[b + HCNT]
-    void = W[b + VOID]
-    shuffle(deck, rem, loc)
-    got = 0
-    for rnd in range(2):
-        k = 0
-        for i in range(rem):
-            t = deck[i]
-            if got < need and (rnd == 1 or may_hold(G, void, t)):
-                W[b + HAND + (t >> 6)] |= 1 << (t & 63)
-                W[b + HPIPS] += G[PIPS + t]
-                got += 1
-            else:
-                deck[k] = t
-                k += 1
-        rem = k
-        if got == need or not relax:
-            break
-    return rem if got == need else -1
-
-
-@kernel
-def sample_world(G, St, s, W, bone2, pool, u, deck, loc):
-    """W, bone2: a deal consistent with what seat s knows. The unseen tiles pool[0:u] are dealt to the
-    other seats with their exact hand counts, most constrained seat first, each a uniform draw among
-    the tiles it may hold (VOID), and the rest, shuffled, become the boneyard still to draw. After
-    DEAL_TRIES failed deals the constraints give way, so that it always ends."""
-    npl = G[R_PLAYERS]
-    for attempt in range(DEAL_TRIES + 1):
-        copy_known(G, St, s, W)
-        for i in range(u):
-            deck[i] = pool[i]
-        rem = u
-        done = 1 << s
-        for r in range(npl - 1):
-            o = -1
-            slack = 1 << 30
-            for q in range(npl):
-                if (done >> q) & 1:
-                    continue
-                void = W[seat_base(q) + VOID]
-                cnt = 0
-                for i in range(rem):
-                    if may_hold(G, void, deck[i]):
-                        cnt += 1
-                if cnt - W[seat_base(q) + HCNT] < slack:
-                    slack = cnt - W[seat_base(q) + HCNT]
-                    o = q
-            done |= 1 << o
-            rem = deal_to(G, W, o, deck, rem, loc, attempt == DEAL_TRIES)
-            if rem < 0:
-                break
-        if rem >= 0:
-            break
-    shuffle(deck, rem, loc)
-    top = W[BTOP]
-    for i in range(rem):
-        bone2[top + i] = deck[i]
-
-
 @kernel
 def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
     """Seat s places tile t on end e in P, then every seat plays greedy to the end; settle it."""
@@ -276,18 +163,21 @@ def margin(G, P, s):
 
 @entry
 def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
-    """Monte Carlo: for each of ``nsamp`` worlds (:func:`sample_world`; world j from its own stream
-    seeded by ``key`` and j, so every move meets the same worlds), place each legal move and play to
-    the end with greedy for every seat; the move with the best summed margin wins, ties to greedy's
-    choice, then the first listed. Not inlined: compiled once, called once per decision."""
-    P, bone2, pt, pe, pool, acc = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
-    W, deck, loc, rec = scratch[8], scratch[9], scratch[10], scratch[11]
+    """Monte Carlo: for each of ``nsamp`` worlds (:func:`~simdom.engine.sampler.sample_world`; world j
+    from its own stream seeded by ``key`` and j, so every move meets the same worlds), place each legal
+    move and play to the end with greedy for every seat; the move with the best summed margin wins,
+    ties to greedy's choice, then the first listed. Not inlined: compiled once, called once per decision."""
+    P, bone2, pt, pe, pool, acc = (scratch[SX_P], scratch[SX_BONE], scratch[SX_PT], scratch[SX_PE], scratch[SX_POOL],
+                                   scratch[SX_ACC])
+    W, deck, loc, rec, aux, dp = (scratch[SX_W], scratch[SX_DECK], scratch[SX_LOC], scratch[SX_REC], scratch[SX_AUX],
+                                  scratch[SX_DP])
+    aux[AUX_PREP] = 0  # a new position: the sampler's counting tables are built again if needed
     for i in range(n):
         acc[i] = 0.0
     u = unseen_tiles(G, St, s, pool)
     for j in range(nsamp):
         loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-        sample_world(G, St, s, W, bone2, pool, u, deck, loc)
+        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
         for i in range(n):
             for k in range(ST_SIZE):
                 P[k] = W[k]
@@ -318,6 +208,10 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
     n = legal_moves(G, St, s, mv_t, mv_e)
     if n == 1:
         i = 0
+    elif pid == POL_TIMING:  # at a first-double decision, its rule (ktiming.py); elsewhere greedy
+        i = timing_pick(G, St, s, par, mv_t, mv_e, n)
+        if i < 0:
+            return greedy_move(G, St, s, False)
     elif pid == POL_HEAVY:
         i = heavy_pick(G, St, mv_t, mv_e, n)
     elif pid == POL_DEFENSIVE:

@@ -107,24 +107,10 @@ REC_NAMES = ("deal", "seat", "act", "tile", "end", "points", "bonus", "ends", "e
 RC_DEAL, RC_SEAT, RC_ACT, RC_TILE, RC_END, RC_POINTS, RC_BONUS, RC_K, RC_S = range(9)
 REC_COLS = len(REC_NAMES)
 
-# ---- the policies' scratch arrays (work.make_scratch), by slot -----------------------------------
-SCR_ST = 0      # int64[ST_SIZE] a state copy
-SCR_BONE = 1    # int64[nt] a boneyard copy
-SCR_MV_T = 2    # int64[4 nt + 4] a move list: tiles (also values, sorted, in defensive)
-SCR_MV_E = 3    # int64[4 nt + 4] ... and ends
-SCR_TILES = 4   # int64[nt] tiles (the unseen ones)
-SCR_ACC = 5     # float64[4 nt + 4] a number per move
-SCR_KB = 6      # int64[4] end bases: counted ends ...
-SCR_SB = 7      # int64[4] ... and their sum
-SCR_WORLD = 8   # int64[ST_SIZE] a second state copy (a sampled world)
-SCR_DECK = 9    # int64[nt] tiles
-SCR_LOC = 10    # uint64[1] a local random stream
-SCR_REC = 11    # int32[1, REC_COLS] an action-record row nobody reads
-SCR_SIZE = 12
-
 # ---- policies and random streams ----------------------------------------------------------------
 #: Policy ids (simdom.policies assigns them to names) and the length of a policy's parameter vector.
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
+POL_TIMING = 6
 N_PARAMS = 4
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
 RNG_DEAL, RNG_SEAT = 0, 1
@@ -156,6 +142,61 @@ MM_SCORE = 3    # [4] final side scores
 MM_SIZE = 7
 # counts[] (int64) returned beside the number of matches played
 CNT_DEALS, CNT_RECORDS = 0, 1
+
+# ---- the sampler's work arrays (sampler.py) -------------------------------------------------------
+#: aux, int64[AUX_SIZE + 2 nt]: tile-type counts [8] (a type: the set of other seats that may hold a
+#: tile), each other seat's need [3] and seat number [3], the no-consistent-deal flag, the flag "the
+#: counting tables of this position are built", the tables' dimensions [3] (d0, d1, states), then
+#: each unseen tile's type [nt] and the tiles of one type [nt]
+AUX_CNT, AUX_NEED, AUX_OPP, AUX_BAD, AUX_PREP, AUX_DIM, AUX_TYP = 0, 8, 11, 14, 15, 16, 20
+AUX_SIZE = 20
+
+
+def dp_size(nt: int) -> int:
+    """Length of the sampler's float64 array dp: the factorials 0..nt, then up to 8 counting tables of
+    at most (nt // 3 + 2)^3 states (the needs of 3 seats sharing at most nt tiles)."""
+    return nt + 1 + 8 * (nt // 3 + 2) ** 3
+
+
+# ---- the policies' scratch arrays (work.make_scratch), by slot -----------------------------------
+SX_P = 0        # int64[ST_SIZE] a state copy (a playout)
+SX_BONE = 1     # int64[nt] a boneyard copy
+SX_PT = 2       # int64[4 nt + 4] a move list: tiles (also values, sorted, in defensive) ...
+SX_PE = 3       # int64[4 nt + 4] ... and ends
+SX_POOL = 4     # int64[nt] tiles (the unseen ones)
+SX_ACC = 5      # float64[4 nt + 4] a number per move
+SX_KB = 6       # int64[4] end bases: counted ends ...
+SX_SB = 7       # int64[4] ... and their sum
+SX_W = 8        # int64[ST_SIZE] a second state copy (a sampled world)
+SX_DECK = 9     # int64[nt] the sampler's deck
+SX_LOC = 10     # uint64[1] a local random stream
+SX_REC = 11     # int32[1, REC_COLS] an action-record row nobody reads
+SX_AUX = 12     # int64[AUX_SIZE + 2 nt] the sampler's counts and tile types
+SX_DP = 13      # float64[dp_size(nt)] the sampler's counting tables
+#: first-double decisions (kdecide.py): the control vector, the root key, the rows, the rollout values
+SX_DCTL, SX_DKEY, SX_DROWS, SX_DVALS = 14, 15, 16, 17
+
+# ---- first-double decisions (kdecide.py; simdom run --decisions) ----------------------------------
+#: dctl int64[DCTL_SIZE]: recording on (0: off, the one check in the play loop), rollouts per decision,
+#: rows written, rows available, the batch's first deal number, rows lost for want of room (> 0: the
+#: caller gave too few)
+DCTL_ON, DCTL_ROLLOUTS, DCTL_ROWS, DCTL_CAP, DCTL_DEAL0, DCTL_LOST = range(6)
+DCTL_SIZE = 6
+#: one int32 row per decision, these columns in order (named for the Python side in DEC_NAMES)
+DEC_NAMES = ("deal", "seat", "move", "turn", "tier_now", "tier_later", "doubles_held", "unseen_doubles",
+             "mover_points", "best_opponent_points", "legal_moves", "double_moves", "best_double_points",
+             "best_other_points", "double_face", "double_support", "suits_held", "hand_size", "opponent_tiles",
+             "boneyard", "chose_double")
+DEC_DEAL, DEC_SEAT, DEC_MOVE, DEC_TURN, DEC_TIER_NOW, DEC_TIER_LATER, DEC_HELD, DEC_UNSEEN, DEC_OWN_PTS, \
+    DEC_OPP_PTS, DEC_LEGAL, DEC_DMOVES, DEC_BEST_D, DEC_BEST_O, DEC_FACE, DEC_SUPPORT, DEC_SUITS, DEC_HAND, \
+    DEC_OPP_TILES, DEC_BONE, DEC_CHOSE = range(21)
+DEC_COLS = len(DEC_NAMES)
+#: one float64 row per decision: mean final points of "best double now" and of "best other move" over the
+#: rollouts, the mean paired difference other - double (the value of holding), and that of the mover's
+#: win share
+DEC_VAL_NAMES = ("rollout_double", "rollout_other", "hold_gain", "hold_gain_win")
+DV_DOUBLE, DV_OTHER, DV_GAIN, DV_GAIN_WIN = range(4)
+DEC_VALS = len(DEC_VAL_NAMES)
 
 assert R_SIZE <= TA
 assert len(SEAT_COLS) == SC_LOST_FD + 1 and len(DEAL_COLS) == DC_WINNER + 1 and len(REC_NAMES) == RC_S + 1

@@ -128,8 +128,10 @@ def _columns(rules: Rules, seat, deal, mdeal, match) -> tuple[dict, dict]:
 
 
 def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, match0: int = 0,
-                     n_matches: int = 1, records: bool = False) -> MatchBatch:
-    """Play matches ``match0 .. match0 + n_matches - 1`` of the run with root ``seed`` (RULES.md 12)."""
+                     n_matches: int = 1, records: "bool | Records" = False) -> MatchBatch:
+    """Play matches ``match0 .. match0 + n_matches - 1`` of the run with root ``seed`` (RULES.md 12).
+    ``records``: True (every action, for traces) or a :class:`~simdom.engine.codes.Records` mode
+    (``Records.PLAYS``: the placements, for the moves table)."""
     check_match(rules)
     if n_matches < 1 or match0 < 0 or match0 + n_matches >= 1 << 31:
         raise ValueError(f"matches {match0}..{match0 + n_matches - 1}; allowed: numbers 0 to 2^31 - 1, at least one")
@@ -139,8 +141,9 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
     work = make_work(rules.n_tiles)
     M = np.zeros(L.M_SIZE, np.int64)
     counts = np.zeros(2, np.int64)
-    rec_mode = Records.ALL if records else Records.NONE
-    per_deal = max_records(rules, Records.ALL)
+    rec_mode = (Records.ALL if records else Records.NONE) if isinstance(records, bool) else Records(records)
+    records = rec_mode != Records.NONE
+    per_deal = max_records(rules, rec_mode)
     run = _kernel()
     key = root_key(seed)
     parts: list[tuple] = []
@@ -180,7 +183,7 @@ def _actions(rec: dict[str, np.ndarray], rows: np.ndarray, max_pip: int) -> list
     return out
 
 
-def match_object(rules: Rules, match: int, hand: int, before: Sequence[int], credited: Sequence[int], over: bool,
+def match_object(rules: Rules, match: int, hand: int, before: Sequence[int], credited: Sequence[int], *, over: bool,
                  winner: int | None) -> dict[str, Any]:
     """The ``match`` object of a deal record (RULES.md 12, "Match traces")."""
     return {"id": int(match), "hand": int(hand), "sides": sides(rules), "before": [int(x) for x in before],
@@ -218,8 +221,8 @@ def trace_match(rules: Rules, policies: "str | Policy | Sequence[str | Policy]",
             "end_bonus": [int(D[f"end_bonus_{s}"][d]) for s in range(rules.players)],
             "totals": [int(D[f"points_{s}"][d]) for s in range(rules.players)],
             "match": match_object(rules, match, hand, [D[f"before_{j}"][d] for j in range(ns)],
-                                  [D[f"credited_{j}"][d] for j in range(ns)], over,
-                                  winner if over and winner >= 0 else None),
+                                  [D[f"credited_{j}"][d] for j in range(ns)], over=over,
+                                  winner=winner if over and winner >= 0 else None),
         })
     return out
 
@@ -356,7 +359,8 @@ class MatchState:
 
     def match_object(self, match: int) -> dict[str, Any]:
         """The current deal's ``match`` object (RULES.md 12)."""
-        return match_object(self.rules, match, self.deals - 1, self.before, self.credited, self.over, self.winner)
+        return match_object(self.rules, match, self.deals - 1, self.before, self.credited, over=self.over,
+                            winner=self.winner)
 
 
 def measure_matches(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seconds: float,
@@ -375,7 +379,11 @@ def measure_matches(rules: Rules, policies: "str | Policy | Sequence[str | Polic
     counts = np.zeros(2, np.int64)
     key = root_key(seed)
     run = _kernel()
-    run(G, ids, par, key, 0, 2, seat, deal, mdeal, match, rec, int(Records.NONE), work, M, counts)
+    run(G, ids, par, key, 0, 1, seat, deal, mdeal, match, rec, int(Records.NONE), work, M, counts)
+    t0 = time.perf_counter()
+    run(G, ids, par, key, 1, 1, seat, deal, mdeal, match, rec, int(Records.NONE), work, M, counts)
+    # batches of about 0.2 s at most, so that a slow policy stops on time
+    batch = max(1, min(batch, int(0.2 / max(time.perf_counter() - t0, 1e-9))))
     deals = matches = 0
     t0 = time.perf_counter()
     while True:

@@ -3,8 +3,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simdom import present as P
 from simdom.report.data import Section
-from simdom.stats.output import to_markdown
+
+
+def table_md(t: P.Table) -> str:
+    lines = [f"**{t.title}**", "", "| " + " | ".join(c.title for c in t.cols) + " |",
+             "| " + " | ".join("---:" if c.right else "---" for c in t.cols) + " |"]
+    lines += ["| " + " | ".join(row) + " |" for row in t.cells()]
+    return "\n".join(lines) + "\n"
 
 
 def render_md(sections: list[Section], title: str, out: Path) -> str:
@@ -19,6 +26,8 @@ def render_md(sections: list[Section], title: str, out: Path) -> str:
         for f in s.figures:
             (folder / f"{f.name}.png").write_bytes(f.png)
             lines += [f"![{f.caption}]({folder.name}/{f.name}.png)", ""]
-        for caption, df in s.tables:
-            lines += [to_markdown(df, caption), ""]
+        for t in s.tables:
+            lines += [table_md(t), ""]
+        for n in s.notes:
+            lines += [f"*{n}*", ""]
     return "\n".join(lines)

@@ -2,13 +2,17 @@
 
 A chunk is the deal range ``[c * chunk_size, (c + 1) * chunk_size)`` played for every arm and
 rotation; deal i's randomness comes from the root seed and i alone (see simdom.engine.rng), so the
-rows never depend on the chunking, the workers, their order or the backend.
+rows never depend on the chunking, the workers, their order or the backend. In match mode (``unit =
+"match"``) ``deals`` counts matches and a chunk is a range of match ids; deal h of match m comes from
+the root seed, m and h alone (simdom.engine.matches).
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..results import sides_of, tables_of
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -27,13 +31,24 @@ class Plan:
     tables: tuple[str, ...]                #: the tables written: deals, and seats / moves when asked
     settings_hash: str
     sim_version: int
+    unit: str = "deal"                     #: deal, or match: ``deals`` counts matches
+    sides: int = 0                         #: match mode: per-side columns (the most sides of any arm)
+    decision_rollouts: int = 0             #: with a decisions table: rollouts per first-double decision
 
     @classmethod
-    def of(cls, sc: "Scenario", *, tables: tuple[str, ...], settings_hash: str, sim_version: int) -> "Plan":
-        return cls(rules=tuple(json.dumps(a.rules.to_dict(), sort_keys=True) for a in sc.arms),
+    def of(cls, sc: "Scenario", *, tables: tuple[str, ...], settings_hash: str, sim_version: int,
+           decision_rollouts: int = 0) -> "Plan":
+        rules = [a.rules.to_dict() for a in sc.arms]
+        return cls(rules=tuple(json.dumps(r, sort_keys=True) for r in rules),
                    policies=tuple(a.policies for a in sc.arms), arm_names=tuple(a.name for a in sc.arms),
                    players=sc.players, rotations=sc.rotations, seed=sc.seed, deals=sc.deals,
-                   chunk_size=sc.chunk_size, tables=tables, settings_hash=settings_hash, sim_version=sim_version)
+                   chunk_size=sc.chunk_size, tables=tables, settings_hash=settings_hash, sim_version=sim_version,
+                   unit=sc.unit, sides=max(sides_of(r, sc.players) for r in rules) if sc.unit == "match" else 0,
+                   decision_rollouts=decision_rollouts)
+
+    def names(self, table: str) -> list[str]:
+        """The columns of ``table`` in this run."""
+        return tables_of(self.unit)[table].names(self.players, self.sides)
 
     @property
     def arms(self) -> int:
@@ -51,8 +66,11 @@ class Plan:
         return d1 - d0
 
     def rows(self, table: str, c: int) -> int | None:
-        """Rows of chunk ``c``'s part of ``table`` (None: as many as the deals make, e.g. moves)."""
+        """Rows of chunk ``c``'s part of ``table`` (None: as many as the deals make, e.g. moves; in match
+        mode every table but matches)."""
         plays = self.chunk_deals(c) * self.arms * self.rotations
+        if self.unit == "match":
+            return plays if table == "matches" else None
         return {"deals": plays, "seats": plays * self.players}.get(table)
 
     def baseline(self, a: int) -> int:

@@ -22,12 +22,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401 - pa.compute
 
 from .. import results as fmt
 from ..engine.api import SIM_VERSION, root_key, win_shares
+from .matchworker import match_sums
 from .plan import Plan
 from .summary import SUMS, chunk_sums
-from .worker import PARENT_ENV, ChunkResult, exit_with_parent, play_chunk, warm
+from . import faults
+from .pool import LocalPool, WorkerLost
+from .worker import PARENT_ENV, ChunkResult, play_chunk
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -38,7 +43,11 @@ class RunError(Exception):
 
 
 class RunInterrupted(Exception):
-    """The run stopped early (Ctrl-C); the parts written so far are kept for a resume."""
+    """The run stopped early (Ctrl-C: exit code 130, SIGTERM: 143); the parts written so far are kept."""
+
+    def __init__(self, message: str, exit_code: int = 130) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def simdom_version() -> str:
@@ -60,70 +69,91 @@ class RunSummary:
     computed: int
     reused: int
     seconds: float
+    played: int = 0          #: deals played in this session and reused, every arm and rotation counted
+    removed: int = 0         #: stray parts removed (files named as parts of no chunk of this run)
 
 
-def manifest_for(sc: "Scenario", tables: tuple[str, ...]) -> fmt.Manifest:
+def manifest_for(sc: "Scenario", tables: tuple[str, ...], decision_rollouts: int = 0) -> fmt.Manifest:
+    extra = {"decision_rollouts": decision_rollouts} if "decisions" in tables else {}
     return fmt.Manifest(
         kind=fmt.KIND, format=fmt.FORMAT, simdom_version=simdom_version(), sim_version=SIM_VERSION,
         scenario_name=sc.name, scenario=sc.source, description=sc.description,
-        settings_hash=sc.settings_hash(tables=tables, sim_version=SIM_VERSION, results_format=fmt.FORMAT),
+        settings_hash=sc.settings_hash(tables=tables, sim_version=SIM_VERSION, results_format=fmt.FORMAT, **extra),
         seed=sc.seed, root_key=format(int(root_key(sc.seed)), "016x"), deals=sc.deals, chunk_size=sc.chunk_size,
-        n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, tables=list(tables),
+        n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, unit=sc.unit,
+        tables=list(tables), decision_rollouts=extra.get("decision_rollouts"),
         arms=[fmt.ArmEntry(**a.to_manifest()) for a in sc.arms], chunks_done=[], created=now(), complete=False)
 
 
 def _describe(m: fmt.Manifest) -> str:
-    return (f"scenario {m.scenario_name!r}, {m.deals} deals, seed {m.seed}, chunk size {m.chunk_size}, tables "
+    return (f"scenario {m.scenario_name!r}, {m.deals} {m.unit}{'es' if m.unit == 'match' else 's'}, seed {m.seed}, "
+            f"chunk size {m.chunk_size}, tables "
             f"{', '.join(m.tables)}, arms {[a.name for a in m.arms]}, behaviour version {m.sim_version}")
 
 
 def _our_files(path: Path) -> list[Path]:
     out = [path / fmt.MANIFEST] if (path / fmt.MANIFEST).exists() else []
-    for sub in fmt.TABLES:
+    for sub in {**fmt.TABLES, **fmt.MATCH_TABLES}:
         d = path / sub
         if d.is_dir():
             out += [f for f in d.iterdir() if f.name.endswith((".parquet", ".tmp"))]
     return out
 
 
-def check_folder(path: Path, new: fmt.Manifest, overwrite: bool) -> fmt.Manifest | None:
+def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manifest | None:
     """The old manifest to resume from, or None for a fresh start; RunError when the folder holds other
-    results and ``overwrite`` is off. Touches nothing."""
+    results and ``overwrite`` is off, or is not a simdom results folder at all. Touches nothing."""
     if path.exists() and not path.is_dir():
-        raise RunError(f"--out {path} is a file, not a folder; choose a folder")
-    if not path.is_dir() or not any(f for f in path.iterdir() if f.name != fmt.LOCK):
+        raise RunError(f"--out {path} is a file, not a folder; allowed: a new or empty folder, or a simdom "
+                       "results folder")
+    if not path.is_dir() or faults.holds_nothing(path):
         return None
     try:
-        old = fmt.read_manifest(path)
-    except fmt.ResultsError:
-        old = None
+        old, problem = fmt.read_manifest(path), ""
+    except fmt.ResultsError as e:
+        old, problem = None, str(e)
     if old is not None and old.settings_hash == new.settings_hash:
         return old
-    if overwrite:
-        return None
-    if old is not None:
+    if old is not None and not overwrite:
         raise RunError(f"{path} holds other results: {_describe(old)}; this run is {_describe(new)}. "
                        "Use --overwrite to replace them, or --out to write elsewhere")
-    raise RunError(f"{path} is not empty and holds no simdom results of this scenario ({fmt.MANIFEST} missing or "
-                   "not a simdom manifest); use --out to write elsewhere, or --overwrite to write into it "
-                   "(only simdom's own files are replaced)")
+    if faults.is_simdom_folder(path):
+        if overwrite:
+            return None
+        raise RunError(f"{problem}; use --overwrite to replace the folder's results, or --out to write elsewhere")
+    raise RunError(f"{path} is not empty and is not a simdom results folder ({fmt.MANIFEST} missing or not "
+                   "simdom's); allowed: --out a new or empty folder" +
+                   (" (--overwrite replaces simdom's results only)" if overwrite else ""))
 
 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[int | None]:
     """Hold the folder's lock; yields its file descriptor (forked workers close their copy)."""
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RunError(f"cannot create the results folder {path}: {e.strerror or e}; allowed: --out a "
+                       "folder you can write") from None
     try:
         import fcntl
     except ImportError:  # pragma: no cover
         yield None
         return
-    with open(path / fmt.LOCK, "a") as fh:
+    try:
+        fh = open(path / fmt.LOCK, "a")
+    except OSError as e:
+        raise ReadOnly(f"cannot write into {path}: {e.strerror or e}; allowed: --out a folder you can "
+                       "write") from None
+    with fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             raise RunError(f"another simdom run is writing into {path}; wait for it or use --out") from None
         yield fh.fileno()
+
+
+class ReadOnly(RunError):
+    """The results folder cannot be written (a complete folder can still be summarised)."""
 
 
 class Folder:
@@ -133,22 +163,51 @@ class Folder:
         self.path, self.manifest = path, manifest
 
     def write_manifest(self) -> None:
-        fmt.write_atomic(self.path / fmt.MANIFEST, self.manifest.to_json())
+        _write(self.path / fmt.MANIFEST, self.manifest.to_json())
 
-    def reusable(self, plan: Plan) -> tuple[list[int], np.ndarray]:
-        """The chunks whose parts are all whole and of this run, and their summary sums."""
-        done, sums = [], np.zeros((len(plan.groups()), len(SUMS)))
+    def reusable(self, plan: Plan) -> tuple[list[int], np.ndarray, int]:
+        """The chunks whose parts are all whole and of this run, their summary sums and deals played."""
+        done, sums, played = [], np.zeros((len(plan.groups()), len(SUMS))), 0
         shape = lambda c: (plan.arms, plan.chunk_deals(c), plan.rotations, plan.players)  # noqa: E731
         for c in range(plan.n_chunks):
+            if plan.unit == "match":
+                got = self._match_chunk(plan, c)
+                if got is None:
+                    continue
+                sums += got[0]
+                played += got[1]
+                done.append(c)
+                continue
             parts = {t: fmt.read_part(fmt.part_path(self.path, t, c), plan.settings_hash, c, plan.rows(t, c),
-                                      fmt.TABLES[t].names(plan.players)) for t in plan.tables}
+                                      plan.names(t)) for t in plan.tables}
             if any(p is None for p in parts.values()):
                 continue
             points = np.stack([parts["deals"].column(f"points_{s}").to_numpy() for s in range(plan.players)],
                               axis=-1).reshape(shape(c))
             sums += chunk_sums(plan, points, win_shares(points))
+            played += parts["deals"].num_rows
             done.append(c)
-        return done, sums
+        return done, sums, played
+
+    def _match_chunk(self, plan: Plan, c: int) -> tuple[np.ndarray, int] | None:
+        """A match-mode chunk's summary sums and deals, if its parts are whole: the matches part first,
+        whose deal counts give the other parts' rows."""
+        read = lambda t, rows: fmt.read_part(fmt.part_path(self.path, t, c), plan.settings_hash, c, rows,  # noqa
+                                             plan.names(t))
+        matches = read("matches", plan.rows("matches", c))
+        if matches is None:
+            return None
+        deals = int(pa.compute.sum(matches.column("deals")).as_py())
+        rows = {"deals": deals, "seats": deals * plan.players, "moves": None}
+        if any(read(t, rows[t]) is None for t in plan.tables if t != "matches"):
+            return None
+        def masked(name: str) -> np.ma.MaskedArray:
+            v = pa.compute.fill_null(matches.column(name), -1).to_numpy()
+            return np.ma.masked_array(v, v < 0)
+
+        cols = {"match": matches.column("match").to_numpy(), "winner": masked("winner"),
+                **{f"score_{j}": masked(f"score_{j}") for j in range(plan.sides)}}
+        return match_sums(plan, cols), deals
 
 
 def _parallel(backend: str, workers: int | None, scheduler: str | None):
@@ -167,8 +226,9 @@ def _parallel(backend: str, workers: int | None, scheduler: str | None):
     stack = contextlib.ExitStack()
     try:
         client = stack.enter_context(Client(scheduler, timeout="20s"))
-    except (OSError, TimeoutError, ValueError) as e:
-        raise RunError(f"cannot reach the dask scheduler at {scheduler}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - any failure to connect is the scheduler address's problem
+        raise RunError(f"cannot reach the dask scheduler at {scheduler!r}: {e}; allowed: tcp://HOST:PORT of a "
+                       "running dask scheduler") from None
     n = workers or max(1, sum(client.nthreads().values()))
     stack.enter_context(parallel_config(backend="dask", n_jobs=n))
     return n, stack
@@ -179,88 +239,69 @@ def _fork_available() -> bool:
     return sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods()
 
 
-def _worker_init(parent: int, close_fd: int | None) -> None:
-    """A forked local worker: Ctrl-C is the parent's business (it stops the pool), the folder lock stays
-    with the parent alone (a worker finishing its chunk after a kill -9 must not hold it), freed Arrow
-    buffers go back to the OS, and the worker exits when the parent dies."""
-    import signal
-
-    import pyarrow as pa
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if close_fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(close_fd)
-    pa.set_memory_pool(pa.system_memory_pool())
-    exit_with_parent(parent)
-
-
-class LocalPool:
-    """Local workers forked from this process once it has loaded the kernel: they start in milliseconds
-    with the kernel in memory (no interpreter start, no imports, no cache load). Created before the
-    process starts any thread (the progress bar, Arrow's thread pools): forking a process with live
-    threads can deadlock."""
-
-    def __init__(self, n: int, lock_fd: int | None) -> None:
-        import multiprocessing as mp
-        warm()
-        self.n = n
-        self.pool = mp.get_context("fork").Pool(n, _worker_init, (os.getpid(), lock_fd))
-
-    def results(self, plan: Plan, todo: list[int]) -> Iterator[ChunkResult]:
-        """The chunks' results as they finish; at most ``n + 2`` chunks in flight (bounded memory)."""
-        import queue
-        done: queue.SimpleQueue = queue.SimpleQueue()
-        left = iter(todo)
-
-        def submit() -> int:
-            c = next(left, None)
-            if c is None:
-                return 0
-            self.pool.apply_async(play_chunk, (plan, c), callback=done.put, error_callback=done.put)
-            return 1
-
-        busy = sum(submit() for _ in range(self.n + 2))
-        while busy:
-            try:
-                res = done.get(timeout=0.5)  # a timeout keeps Ctrl-C responsive
-            except queue.Empty:
-                continue
-            if isinstance(res, BaseException):
-                raise res
-            busy += submit() - 1  # the workers never wait for the parent's writes
-            yield res
-
-    def close(self) -> None:
-        self.pool.terminate()
-
-
 def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), workers: int | None = None,
-        backend: str = "local", scheduler: str | None = None, overwrite: bool = False,
+        backend: str = "local", scheduler: str | None = None, overwrite: bool = False, decision_rollouts: int = 0,
         on_start: Callable[[int, int], None] | None = None,
         on_chunk: Callable[[int], None] | None = None) -> RunSummary:
-    """Run the scenario into ``out``; resume what is there. ``tables``: deals and any of seats, moves.
+    """Run the scenario into ``out``; resume what is there. ``tables``: deals and any of seats, moves,
+    decisions (``decision_rollouts`` rollouts per first-double decision; single deals only).
     ``on_start(deals_total, deals_already_done)`` and ``on_chunk(deals)`` report progress. Raises RunError
-    before touching anything, RunInterrupted on Ctrl-C (the parts written are kept)."""
+    before touching anything or when the folder cannot be written (disk full: the parts written are kept),
+    RunInterrupted on Ctrl-C or SIGTERM, WorkerLost when a worker dies; the folder then resumes."""
     t0 = time.perf_counter()
     if workers is not None and workers < 1:
         raise RunError(f"--workers {workers} is invalid; allowed: an integer >= 1")
-    tables = tuple(t for t in fmt.TABLES if t in set(tables) | {"deals"})
-    new = manifest_for(sc, tables)
+    if decision_rollouts < 0:
+        raise RunError(f"--decision-rollouts {decision_rollouts} is invalid; allowed: an integer >= 0")
+    if "decisions" in tables and sc.unit == "match":
+        raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
+                       "target = 0 (these rules play matches)")
+    tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
+    new = manifest_for(sc, tables, decision_rollouts)
     out = Path(out)
-    old = check_folder(out, new, overwrite)
-    plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION)
-    with locked(out) as lock_fd, contextlib.ExitStack() as stack:
-        folder = Folder(out, new)
-        if old is None:  # fresh start (or --overwrite): remove simdom's own files only
+    try:
+        old = check_folder(out, new, overwrite=overwrite)
+    except OSError as e:
+        raise RunError(f"cannot read the results folder: {faults.io_problem(e)}") from None
+    plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION,
+                   decision_rollouts=decision_rollouts if "decisions" in tables else 0)
+    if backend not in ("local", "dask"):
+        raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
+    # a cluster is reached before the folder is touched: a wrong address changes nothing
+    cluster = _parallel(backend, workers, scheduler) if backend == "dask" else None
+    try:
+        with locked(out) as lock_fd, contextlib.ExitStack() as stack, faults.sigterm_as_interrupt():
+            if cluster is not None:
+                stack.callback(cluster[1].close)
+            return _run_locked(plan, out, new, old, lock_fd, stack, backend, workers, cluster, on_start, on_chunk,
+                               t0)
+    except ReadOnly:
+        if old is None or not old.complete:
+            raise
+        return _summary_only(plan, out, old, t0)  # a complete folder that cannot be written: nothing to write
+
+
+def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | None, lock_fd: int | None,
+                stack: contextlib.ExitStack, backend: str, workers: int | None, cluster, on_start, on_chunk,
+                t0: float) -> RunSummary:
+    folder = Folder(out, new)
+    resume = f"{{}} of {plan.n_chunks} chunks are written in {out}; run the same command again to resume"
+    try:
+        if old is None:  # fresh start (or --overwrite): remove simdom's own files only, then say what this is
             for f in _our_files(out):
                 f.unlink()
+            folder.write_manifest()
         else:
             new.created = old.created
-        for sub in tables:
+        for sub in plan.tables:
             (out / sub).mkdir(exist_ok=True)
             for f in (out / sub).glob(".*.tmp"):
                 f.unlink()  # left by a killed run
-        done, sums = folder.reusable(plan) if old is not None else ([], np.zeros((len(plan.groups()), len(SUMS))))
+        stray = faults.stray_parts(out, plan.tables, plan.n_chunks) if old is not None else []
+        for f in stray:
+            f.unlink()  # a part of no chunk of this run: readers would refuse the folder
+        done, sums, played = folder.reusable(plan) if old is not None else \
+            ([], np.zeros((len(plan.groups()), len(SUMS))), 0)
         todo = [c for c in range(plan.n_chunks) if c not in set(done)]
         new.chunks_done = sorted(done)
         folder.write_manifest()
@@ -274,28 +315,70 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
             on_start(plan.deals, sum(plan.chunk_deals(c) for c in done))
         new.last_session = {"started": now(), "backend": backend, "workers": workers, "chunks_computed": 0,
                             "seconds": None, "first_chunk_seconds": None}
-        computed = 0
-        if todo:
-            try:
-                computed = _compute(plan, folder, todo, sums, backend, workers, scheduler, on_chunk, t0, pool)
-            except KeyboardInterrupt:
-                folder.write_manifest()
-                raise RunInterrupted(f"interrupted: {len(new.chunks_done)} of {plan.n_chunks} chunks are written; "
-                                     "run the same command again to finish") from None
+        computed, more = _compute(plan, folder, todo, sums, backend, workers, cluster, on_chunk, t0, pool) \
+            if todo else (0, 0)
+        played += more
         new.last_session.update(chunks_computed=computed, seconds=round(time.perf_counter() - t0, 3))
         new.chunks_done, new.finished, new.complete = list(range(plan.n_chunks)), now(), True
         folder.write_manifest()
-    return RunSummary(plan, out, sums, computed, len(done), time.perf_counter() - t0)
+    except KeyboardInterrupt as e:
+        _save(folder)
+        term = isinstance(e, faults.Terminated)
+        raise RunInterrupted(f"{'terminated (SIGTERM)' if term else 'interrupted'}: "
+                             + resume.format(len(new.chunks_done)), 143 if term else 130) from None
+    except WorkerLost as e:
+        _save(folder)
+        raise WorkerLost(f"{e}: " + resume.format(len(new.chunks_done))) from None
+    except OSError as e:
+        _save(folder)
+        raise RunError(f"cannot write {faults.io_problem(e)}: " + resume.format(len(new.chunks_done))
+                       + " once the folder can be written") from None
+    return RunSummary(plan, out, sums, computed, len(done), time.perf_counter() - t0, played, len(stray))
+
+
+def _watched(results: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
+    """The results of joblib's or dask's workers, a dead worker reported as WorkerLost (as the local pool's)."""
+    try:
+        yield from results
+    except Exception as e:
+        if type(e).__name__ in ("TerminatedWorkerError", "KilledWorker"):  # loky; dask after its retries
+            raise WorkerLost(f"a worker process died ({str(e).splitlines()[0][:120]}); the run stopped") from None
+        raise
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write a part atomically; an OSError names the part (a full disk's error carries no file name)."""
+    try:
+        fmt.write_atomic(path, data)
+    except OSError as e:
+        e.filename = e.filename or str(path)
+        raise
+
+
+def _save(folder: Folder) -> None:
+    """Write the manifest as far as the run got, if the disk lets us (a resume verifies every part anyway)."""
+    with contextlib.suppress(OSError):
+        folder.write_manifest()
+
+
+def _summary_only(plan: Plan, out: Path, old: fmt.Manifest, t0: float) -> RunSummary:
+    """A complete folder that cannot be written: its summary when every part is whole, else RunError."""
+    done, sums, played = Folder(out, old).reusable(plan)
+    if len(done) != plan.n_chunks or faults.stray_parts(out, plan.tables, plan.n_chunks):
+        raise RunError(f"{out} is damaged ({plan.n_chunks - len(done)} chunk(s) to recompute) and cannot be "
+                       "written (read-only); allowed: a writable folder, or copy it somewhere writable and run there")
+    return RunSummary(plan, out, sums, 0, len(done), time.perf_counter() - t0, played)
 
 
 def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, backend: str, workers: int | None,
-             scheduler: str | None, on_chunk: Callable[[int], None] | None, t0: float,
-             pool: LocalPool | None = None) -> int:
-    computed, last = 0, time.monotonic()
+             cluster, on_chunk: Callable[[int], None] | None, t0: float,
+             pool: LocalPool | None = None) -> tuple[int, int]:
+    """Compute the chunks ``todo`` and write their parts: (chunks computed, deals played)."""
+    computed, played, last = 0, 0, time.monotonic()
     if pool is not None:
         n_jobs, ctx = pool.n, contextlib.nullcontext()
     else:
-        n_jobs, ctx = _parallel(backend, workers, scheduler)
+        n_jobs, ctx = cluster or _parallel(backend, workers, None)
     m = folder.manifest
     with ctx:
         if pool is not None:
@@ -306,13 +389,14 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, back
             from joblib import Parallel, delayed
             results = Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
                 delayed(play_chunk)(plan, c) for c in todo)
-        for res in results:
+        for res in _watched(results):
             for table, data in res.parts.items():  # the deals part last: it marks the chunk whole
                 if table != "deals":
-                    fmt.write_atomic(fmt.part_path(folder.path, table, res.chunk), data)
-            fmt.write_atomic(fmt.part_path(folder.path, "deals", res.chunk), res.parts["deals"])
+                    _write(fmt.part_path(folder.path, table, res.chunk), data)
+            _write(fmt.part_path(folder.path, "deals", res.chunk), res.parts["deals"])
             sums += res.sums
             computed += 1
+            played += res.played
             if computed == 1:
                 m.last_session["first_chunk_seconds"] = round(time.perf_counter() - t0, 3)
             m.chunks_done = sorted([*m.chunks_done, res.chunk])
@@ -321,4 +405,4 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, back
                 last = time.monotonic()
             if on_chunk:
                 on_chunk(res.n_deals)
-    return computed
+    return computed, played

@@ -2,7 +2,9 @@
 
 A scenario names a study: the rules (a preset plus overrides), the players, the policy of each seat,
 optional *arms* (variants of the seat policies or of the rules that all play the same deals),
-optional seat rotation, the number of deals, the seed and the chunk size::
+optional seat rotation, the number of deals, the seed and the chunk size. When the rules play
+matches (``target > 0``, RULES.md 12; every arm or none), ``deals`` is the number of matches and a
+chunk is a range of match ids::
 
     name = "threes-doubles"
     players = 4
@@ -27,8 +29,6 @@ optional seat rotation, the number of deals, the seed and the chunk size::
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +43,11 @@ from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 AUTO_CHUNK_PLAYS = 100_000
 NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.=+-]*$"
 MAX_DEALS = 10**12
+#: Plays (deals x arms x rotations) in one chunk at most: a worker holds a chunk's kernel output, its
+#: columns and its Parquet bytes at once (about 0.5 KB per play), so 2 million plays are about 1 GB
+MAX_CHUNK_PLAYS = 2_000_000
+#: the most deals a match of a run may last (max_deals): a worker holds a whole match's rows
+MAX_MATCH_DEALS = 10_000
 
 
 class ScenarioError(ValueError):
@@ -122,6 +127,16 @@ class Scenario:
     path: str = ""
 
     @property
+    def unit(self) -> str:
+        """``match`` when the rules play matches (target > 0): ``deals`` then counts matches; else ``deal``."""
+        return "match" if self.arms[0].rules.is_match else "deal"
+
+    @property
+    def units(self) -> str:
+        """``deals`` or ``matches``: what ``deals`` counts."""
+        return f"{self.unit}es" if self.unit == "match" else f"{self.unit}s"
+
+    @property
     def rotations(self) -> int:
         """Times each deal is played: once per rotation of the seat policies, or once."""
         return self.players if self.rotation else 1
@@ -137,17 +152,19 @@ class Scenario:
             src["seed"] = seed
         return from_dict(src, self.path or "<scenario>")
 
-    def settings(self, *, tables: tuple[str, ...], sim_version: int, results_format: int) -> dict[str, Any]:
-        """Everything that decides the rows of a run (never the workers or the backend)."""
+    def settings(self, *, tables: tuple[str, ...], sim_version: int, results_format: int,
+                 **extra: Any) -> dict[str, Any]:
+        """Everything that decides the rows of a run (never the workers or the backend); ``extra``: the
+        options of optional tables (decision_rollouts)."""
         return {"name": self.name, "players": self.players, "rotations": self.rotations,
                 "arms": [a.to_manifest() for a in self.arms], "deals": self.deals, "seed": self.seed,
                 "chunk_size": self.chunk_size, "tables": list(tables), "sim_version": sim_version,
-                "format": results_format}
+                "format": results_format, **extra}
 
     def settings_hash(self, **settings: Any) -> str:
         """A hash of :meth:`settings`: a results folder holds this run's rows only if its hash is equal."""
-        text = json.dumps(self.settings(**settings), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
+        from ..results import settings_hash
+        return settings_hash(self.settings(**settings))
 
 
 # ---- loading --------------------------------------------------------------------------------------
@@ -214,10 +231,9 @@ def _resolve_rules(table: dict[str, Any], players: int, where: str, path: str) -
         raise ScenarioError(f"{path}: field {where}: {str(e).removeprefix('rules: ')}") from None
     except TypeError as e:  # pragma: no cover - defensive: a parameter of an unexpected type
         raise ScenarioError(f"{path}: field {where}: {e}; allowed: {_RULES_DOC}") from None
-    if rules.is_match:  # issue 11, phase 2: matches in runs
-        raise ScenarioError(f"{path}: field {where}.target = {rules.target}: simdom run plays single deals only "
-                            "for now; allowed: target = 0 (trace and replay matches with simdom trace --matches "
-                            "and simdom replay --match)")
+    if rules.is_match and rules.max_deals > MAX_MATCH_DEALS:
+        raise ScenarioError(f"{path}: field {where}.max_deals = {rules.max_deals} is too large for a run; allowed: "
+                            f"1 to {MAX_MATCH_DEALS}")
     return rules
 
 
@@ -244,8 +260,26 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
         except PolicyError as e:
             raise ScenarioError(f"{path}: field {pfield}: {e}") from None
         arms.append(Arm(am.name, rules, pols))
+    kinds = {a.rules.is_match for a in arms}
+    if len(kinds) > 1:
+        odd = next(a for a in arms if a.rules.is_match != arms[0].rules.is_match)
+        raise ScenarioError(f"{path}: field arms ({odd.name}).rules.target = {odd.rules.target}, but arm "
+                            f"{arms[0].name} has target = {arms[0].rules.target}: a run plays matches in every arm or "
+                            "in none; allowed: target > 0 in every arm, or target = 0 in every arm")
     plays = len(arms) * (m.players if m.rotation else 1)
-    chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_PLAYS // plays // 1000 * 1000 or 1000))
+    per_match = 1
+    if arms[0].rules.is_match:
+        # a match of T points lasts about T / 15 deals (Fives and Threes score ~15-40 a deal per side)
+        per_match = max(1, max(a.rules.target for a in arms) // 15)
+        chunk = m.chunk_size or max(100, min(50_000, AUTO_CHUNK_PLAYS // plays // per_match // 100 * 100 or 100))
+    else:
+        chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_PLAYS // plays // 1000 * 1000 or 1000))
+    if min(chunk, m.deals) * plays * per_match > MAX_CHUNK_PLAYS:
+        unit = "matches" if per_match > 1 or arms[0].rules.is_match else "deals"
+        raise ScenarioError(f"{path}: field 'chunk_size' = {chunk}: {chunk} {unit} x {len(arms)} arm(s) x "
+                            f"{plays // len(arms)} rotation(s) is about {chunk * plays * per_match:,} plays per chunk, "
+                            f"more than a worker holds in about 1 GB ({MAX_CHUNK_PLAYS:,}); allowed: chunk_size <= "
+                            f"{MAX_CHUNK_PLAYS // plays // per_match}, or leave it out (automatic)")
     return Scenario(name=m.name, description=m.description.strip(), players=m.players, arms=tuple(arms),
                     rotation=m.rotation, deals=m.deals, seed=m.seed, chunk_size=min(chunk, m.deals),
                     source=dict(data), path=path)

@@ -1,5 +1,6 @@
 """The worker side of `simdom run`: a chunk of deals played for every arm and rotation, returned as one
-Parquet part per table (simdom.results) plus the summary sums (simdom.run.summary).
+Parquet part per table (simdom.results) plus the summary sums (simdom.run.summary); a chunk of
+matches in match mode (simdom.run.matchworker).
 
 Everything a worker needs is in the :class:`~simdom.run.plan.Plan`; a worker reads the kernel's output
 only through its named columns (``batch.seats["points"]``, ``batch.records["tile"]``).
@@ -15,8 +16,9 @@ import numpy as np
 
 from .. import results as fmt
 from ..engine.api import SIM_VERSION, load_kernel, output_blocks, simulate, win_shares
-from ..engine.codes import DealEnd, End, Records
+from ..engine.codes import DECISION_VALUE_COLUMNS, DealEnd, End, Records
 from ..tiles import n_tiles, tile_name
+from .matchworker import play_match_chunk
 from .plan import Plan
 from .summary import chunk_sums
 
@@ -28,7 +30,8 @@ class ChunkResult:
     chunk: int
     parts: dict[str, bytes]    #: table name -> the chunk's Parquet part
     sums: np.ndarray           #: float64[groups, len(summary.SUMS)]
-    n_deals: int
+    n_deals: int               #: deals (match mode: matches) of the chunk
+    played: int = 0            #: deals played, every arm and rotation counted
 
 
 @lru_cache(maxsize=64)
@@ -93,13 +96,18 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
                            f"{plan.sim_version}: install the same simdom on every worker")
     warm()
+    if plan.unit == "match":
+        parts, sums, n_deals = play_match_chunk(plan, chunk)
+        return ChunkResult(chunk, parts, sums, plan.chunk_deals(chunk), n_deals)
     d0, d1 = plan.chunk_range(chunk)
     n, A, R, P = d1 - d0, plan.arms, plan.rotations, plan.players
     seat_shape, deal_shape = (b.shape[1:] for b in output_blocks(0, P))
     seat, deal = _block("seat", (A, R, n, *seat_shape)), _block("deal", (A, R, n, *deal_shape))
     moves = "moves" in plan.tables
+    decisions = plan.decision_rollouts if "decisions" in plan.tables else None
     batches = [[simulate(_rules(plan.rules[a]), [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
-                         n, records=Records.PLAYS if moves else Records.NONE, out=(seat[a, r], deal[a, r]))
+                         n, records=Records.PLAYS if moves else Records.NONE, out=(seat[a, r], deal[a, r]),
+                         decisions=decisions)
                 for r in range(R)] for a in range(A)]
     out = _Columns(batches, A, n, R, P)
     points = out.seats("points", np.int32)            # [arm, deal, rotation, seat]
@@ -109,7 +117,10 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         parts["seats"] = fmt.encode(fmt.SEATS, P, _seat_columns(plan, out, d0), plan.settings_hash, chunk)
     if moves:
         parts["moves"] = fmt.encode(fmt.MOVES, P, _move_columns(plan, batches, d0, n), plan.settings_hash, chunk)
-    return ChunkResult(chunk, parts, chunk_sums(plan, points, win), n)
+    if decisions is not None:
+        parts["decisions"] = fmt.encode(fmt.DECISIONS, P, _decision_columns(plan, batches, d0),
+                                        plan.settings_hash, chunk)
+    return ChunkResult(chunk, parts, chunk_sums(plan, points, win), n, n * A * R)
 
 
 class _Columns:
@@ -201,4 +212,25 @@ def _move_columns(plan: Plan, batches, d0: int, n: int) -> dict:
                 out[c][dest] = v
     for c, vocab in (("arm", list(plan.arm_names)), ("tile", tiles), ("end", list(End.labels()))):
         out[c] = fmt.strings(out[c], vocab)
+    return out
+
+
+def _decision_columns(plan: Plan, batches, d0: int) -> dict:
+    """One row per first-double decision, ordered arm, deal, rotation, move (each batch lists its
+    decisions in deal and play order; a stable sort interleaves the rotations)."""
+    A, R = len(batches), len(batches[0])
+    parts = [(a, r, batches[a][r].decisions) for a in range(A) for r in range(R)]
+    cat = lambda f: np.concatenate([f(a, r, d) for a, r, d in parts])  # noqa: E731
+    arm = cat(lambda a, r, d: np.full(len(d["deal"]), a, np.int32))
+    rot = cat(lambda a, r, d: np.full(len(d["deal"]), r, np.int32))
+    deal = cat(lambda a, r, d: d["deal"].astype(np.int64) + d0)
+    order = np.lexsort((rot, deal, arm))
+    out = {"arm": fmt.strings(arm[order], list(plan.arm_names)), "deal": deal[order], "rotation": rot[order]}
+    names = [c.name for c in fmt.DECISIONS.columns[3:]]
+    for c in names:
+        if c in DECISION_VALUE_COLUMNS:
+            v = cat(lambda a, r, d: d.get(c, np.zeros(len(d["deal"]))))[order]
+            out[c] = np.ma.masked_array(v, np.full(len(v), not plan.decision_rollouts))
+        else:
+            out[c] = cat(lambda a, r, d: d[c])[order]
     return out

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import diff_test, t_interval, wilson, wilson_clustered
+from simdom.stats.distribution import value_shares
+from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.io import Results, ResultsError
 from simdom.stats.moments import ROWS, Moments, cluster_moments, cluster_sums, influence, ratio_pairs, se_of, wide
+from simdom.stats.tables import arm_sorted
 
 _HOLD = re.compile(r"^hold:until=(\d+|never)$")
 
@@ -92,18 +94,21 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
         if name == "points":
             lo, hi = t_interval(r, se, G - 1)
         else:
-            lo, hi = wilson_clustered(r, se, n.sum(axis=0))
+            lo, hi = wilson_clustered(r, se, G)
         cols |= {label: r, f"{label}_lo": lo, f"{label}_hi": hi}
         paired = z - z[:, [0]]
         d = r - r[0]
         dlo, dhi, p = diff_test(d, se_of(paired), G - 1)
         ulo, uhi = t_interval(d, np.sqrt(se**2 + se[0] ** 2), G - 1)
+        for v in (dlo, dhi, p, ulo, uhi):
+            v[0] = np.nan  # the baseline against itself: no comparison
         short = "points" if name == "points" else "win"
         cols |= {f"{short}_diff": d, f"{short}_diff_lo": dlo, f"{short}_diff_hi": dhi, f"{short}_diff_p": p,
-                 f"{short}_diff_unpaired_lo": ulo, f"{short}_diff_unpaired_hi": uhi}
+                 f"{short}_diff_p_holm": holm(p), f"{short}_diff_unpaired_lo": ulo,
+                 f"{short}_diff_unpaired_hi": uhi}
     for name, label in [("lost", "bonus_lost_share")] + [(f"tier_{t}", f"bonus_share_{t}") for t in [0] + tiers]:
         r, z = influence(wide(sums, "arm", name, sweep.arms), n)
-        lo, hi = wilson_clustered(r, se_of(z), n.sum(axis=0))
+        lo, hi = wilson_clustered(r, se_of(z), G)
         label = label.replace("bonus_share_0", "bonus_share_none")
         cols |= {label: r, f"{label}_lo": lo, f"{label}_hi": hi}
     r, z = influence(wide(sums, "arm", "bonus", sweep.arms), n)
@@ -128,28 +133,34 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
 
 
 def by_move_table(res: Results) -> pl.DataFrame:
-    """Deal-plays by the move number of their first double: share, bonus earned, taker's win rate."""
+    """Deal-plays by the move number of their first double: share (clustered by deal), bonus earned,
+    taker's win rate. Rows in the scenario's arm order, then by move."""
     _require_threes(res)
-    lf = res.deals.filter(pl.col("seat") == pl.col("first_double_seat"))
+    bonus_arms = [a["name"] for a in res.arms if (a.get("rules") or {}).get("first_double_bonus")]
+    lf = res.deals.filter(pl.col("arm").is_in(bonus_arms))
+    shares = value_shares(lf.filter(pl.col("turn") == 0), ["arm"], "first_double_move", res.block, step=1) \
+        .filter(pl.col("first_double_move").is_not_null())
+    lf = lf.filter(pl.col("seat") == pl.col("first_double_seat"))
     q = {"bonus": pl.col("bonus"), "win": pl.col("win"), "points": pl.col("points")}
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
     df = cluster_moments(lf, ["arm", "first_double_move"], q, pairs, res.block)
     m = Moments(df)
-    plays = {a["name"]: res.n_deals * res.rotations for a in res.arms}
-    total = np.array([plays.get(a, np.nan) for a in df["arm"].to_list()], float)
     count = m.S(ROWS)
-    slo, shi = wilson(count / total, total)
     win, wse = m.ratio("win")
-    wlo, whi = wilson_clustered(win, wse, count)
-    return df.select("arm", pl.col("first_double_move").alias("move")).with_columns(
-        deal_plays=pl.Series(count.astype(np.int64)), share=count / total, share_lo=slo, share_hi=shi,
+    wlo, whi = wilson_clustered(win, wse, m.G)
+    taker = df.select("arm", "first_double_move").with_columns(
         bonus=m.ratio("bonus")[0], taker_win_rate=win, taker_win_rate_lo=wlo, taker_win_rate_hi=whi)
+    out = shares.join(taker, on=["arm", "first_double_move"], how="left").rename(
+        {"first_double_move": "move", "rows": "deal_plays"})
+    return arm_sorted(out.select("arm", "move", "deal_plays", "share", "share_lo", "share_hi", "bonus",
+                                 "taker_win_rate", "taker_win_rate_lo", "taker_win_rate_hi"), [res])
 
 
 def taker_table(res: Results) -> pl.DataFrame:
-    """The deal's outcome by who took the first double (policy) and its bonus tier."""
+    """The deal's outcome by who took the first double (policy) and its bonus tier (arms with the bonus)."""
     _require_threes(res)
-    lf = res.deals.filter(pl.col("seat") == pl.col("first_double_seat")).with_columns(
+    bonus_arms = [a["name"] for a in res.arms if (a.get("rules") or {}).get("first_double_bonus")]
+    lf = res.deals.filter(pl.col("arm").is_in(bonus_arms), pl.col("seat") == pl.col("first_double_seat")).with_columns(
         tier=pl.col("bonus").cast(pl.String))
     q = {"win": pl.col("win"), "points": pl.col("points")}
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
@@ -157,7 +168,7 @@ def taker_table(res: Results) -> pl.DataFrame:
     m = Moments(df)
     count = m.S(ROWS)
     win, wse = m.ratio("win")
-    wlo, whi = wilson_clustered(win, wse, count)
+    wlo, whi = wilson_clustered(win, wse, m.G)
     pts, pse = m.ratio("points")
     plo, phi = t_interval(pts, pse, m.G - 1)
     fair = 1.0 / res.players

@@ -41,13 +41,14 @@ def mean_ci(x, level: float = LEVEL) -> tuple[float, float, float]:
     return float(m), float(lo), float(hi)
 
 
-def wilson(p, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def wilson(p, n, level: float = LEVEL, df=np.inf) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a proportion ``p`` observed on ``n`` (possibly effective) trials.
 
-    ``n = inf`` gives the degenerate interval [p, p]; ``n = 0`` gives [0, 1].
+    ``n = inf`` gives the degenerate interval [p, p]; ``n = 0`` gives [0, 1]. A finite ``df`` uses the
+    Student t quantile instead of the normal one (the variance was estimated from df + 1 clusters).
     """
     p, n = np.asarray(p, float), np.asarray(n, float)
-    z = st.norm.ppf(0.5 + level / 2)
+    z = t_quantile(df, level)
     with np.errstate(divide="ignore", invalid="ignore"):
         a = np.where(np.isinf(n), 0.0, z * z / n)
         centre = (p + a / 2) / (1 + a)
@@ -58,28 +59,35 @@ def wilson(p, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     return np.where(empty, 0.0, lo), np.where(empty, 1.0, hi)
 
 
-def wilson_clustered(p, se, n_rows, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted).
+def wilson_clustered(p, se, clusters, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted), with
+    the t quantile on clusters - 1 degrees of freedom (as the t interval of a mean: the variance comes
+    from the clusters, and few clusters make it uncertain).
 
-    ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance
-    carries no information and ``n_rows`` is used. A zero ``se`` with 0 < p < 1 (a proportion fixed
-    by construction, e.g. the win rate of a whole arm, 1/players) gives [p, p].
+    ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance carries no
+    information and the number of ``clusters`` is used as the sample size (as if every row of a
+    cluster were the same, which is what rotations of one deal can be: conservative, never too
+    narrow). A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
+    whole arm, 1/players) gives [p, p]; an undefined ``se`` (one cluster) gives [0, 1].
     """
-    p, se, n_rows = (np.asarray(v, float) for v in (p, se, n_rows))
+    p, se, clusters = (np.asarray(v, float) for v in (p, se, clusters))
     with np.errstate(divide="ignore", invalid="ignore"):
-        n_eff = np.where(se > 0, p * (1 - p) / se**2, np.inf)
-    n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), n_rows, n_eff)
-    return wilson(p, n_eff, level)
+        n_eff = np.where(se > 0, p * (1 - p) / se**2, np.where(np.isnan(se), 0.0, np.inf))
+    n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), clusters, n_eff)
+    return wilson(p, n_eff, level, df=clusters - 1)
 
 
 def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Interval and two-sided p-value for a difference with standard error ``se``: (lo, hi, p)."""
+    """Interval and two-sided p-value for a difference with standard error ``se``: (lo, hi, p).
+
+    A difference without variance (``se`` 0 or nan: an arm against itself, a share fixed by
+    construction) has no test: its p-value is nan, shown as n/a."""
     diff, se = np.asarray(diff, float), np.asarray(se, float)
     lo, hi = t_interval(diff, se, df, level)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
+        t = np.where(se > 0, diff / se, np.nan)
     dfv = np.where(np.isfinite(np.asarray(df, float)), df, np.inf)
-    p = 2 * st.t.sf(np.abs(t), dfv)
+    p = 2 * st.t.sf(np.abs(t), dfv)  # nan where the difference has no variance: no test
     return lo, hi, p
 
 
@@ -115,8 +123,41 @@ def two_proportion_test(k1, n1, k2, n2, level: float = LEVEL) -> tuple[float, fl
     return float(d), float(lo), float(hi), float(p)
 
 
-def chi2_equal(counts) -> tuple[float, int, float]:
-    """Pearson chi-square of counts against equal shares: (statistic, df, p-value)."""
-    counts = np.asarray(counts, float)
-    res = st.chisquare(counts)
-    return float(res.statistic), len(counts) - 1, float(res.pvalue)
+def wald_equal(est, z) -> tuple[float, int, float]:
+    """Cluster-robust Wald test that all ``k`` estimates are equal: (statistic, df, p-value).
+
+    ``est`` holds k estimates (e.g. win shares by position), ``z`` the clusters' influences on them
+    (G x k, see simdom.stats.moments.influence). The k - 1 contrasts est_j - est_last carry the whole
+    hypothesis (win shares sum to 1, so their covariance is singular; the contrasts' is not). The
+    statistic W = c' V^-1 c is chi-square with df = k - 1 for many clusters; the p-value uses Hotelling's
+    F form, F = W / df * (G - df) / (G - 1) on (df, G - df) degrees of freedom, which holds its level
+    better with few clusters. Undefined (nan) when the contrasts have no variance.
+    """
+    est, z = np.asarray(est, float), np.asarray(z, float)
+    k, G = est.shape[0], z.shape[0]
+    if k < 2 or G < k + 1 or not np.all(np.isfinite(est)):
+        return float("nan"), max(k - 1, 0), float("nan")
+    c = est[:-1] - est[-1]
+    zc = z[:, :-1] - z[:, [-1]]
+    zc = zc - zc.mean(axis=0)
+    V = G / (G - 1) * zc.T @ zc
+    q = int(np.linalg.matrix_rank(V))
+    if q == 0:
+        return float("nan"), k - 1, float("nan")
+    W = float(c @ np.linalg.pinv(V) @ c)
+    F = W / q * (G - q) / (G - 1)
+    return W, q, float(st.f.sf(F, q, G - q))
+
+
+def holm(p) -> np.ndarray:
+    """Holm's step-down adjustment of a family of p-values (nan entries are left out and stay nan)."""
+    p = np.asarray(p, float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    if ok.size == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out[order] = adj
+    return out

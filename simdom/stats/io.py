@@ -7,9 +7,17 @@ manifest: ``player`` ((seat + rotation) % players), ``policy``, ``win`` (1/k for
 the highest total), ``bonus`` (the first-double bonus: the tier of the first double's move, for the
 seat that placed it), ``end_bonus``, ``play_points``, ``went_out``, ``leader`` and ``turn`` (the seat's
 order of play counted from the leader, 0 = the leader).
+
+A match-mode folder (manifest ``unit = "match"``, RULES.md 12) has the same long view with the match's
+columns added (simdom.stats.matchview: ``match``, ``hand``, ``side``, ``before``, ``opp_before``,
+``credited``, ``match_won``; ``win`` is by side; ``deal`` is a deal id whose blocks are whole matches,
+so every estimate is clustered by match), and :attr:`Results.matches`, one row per arm, match,
+rotation and seat.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +28,7 @@ from simdom import results as fmt
 from simdom.results import ResultsError
 from simdom.stats.moments import block_size
 
-__all__ = ["Results", "ResultsError", "open_results", "open_selection", "seat_view"]
+__all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,23 @@ class Results:
     moves: pl.LazyFrame | None              #: one row per placement (with ``player`` and ``policy``)
     seats: pl.LazyFrame | None = None       #: the seats table (simdom run --seats)
     label: str = field(default="")
+    matches: pl.LazyFrame | None = None     #: match mode: one row per arm, match, rotation and seat
+    decisions: pl.LazyFrame | None = None   #: the decisions table (simdom run --decisions), with player, policy
+
+    @property
+    def unit(self) -> str:
+        """The independent unit, the cluster of every estimate: ``deal``, or ``match`` in match mode."""
+        return self.manifest.unit
+
+    @property
+    def n_matches(self) -> int:
+        """Matches per arm and rotation (0: a run of single deals)."""
+        return self.manifest.deals if self.unit == "match" else 0
+
+    @property
+    def match_block(self) -> int:
+        """Matches per cluster of the match-level estimates (on ``match``)."""
+        return block_size(self.n_matches)
 
     @property
     def name(self) -> str:
@@ -50,7 +75,11 @@ class Results:
 
     @property
     def block(self) -> int:
-        """Deals per cluster (see simdom.stats.moments)."""
+        """Deals per cluster (see simdom.stats.moments); in match mode, deal ids per cluster: a block of
+        whole matches."""
+        if self.unit == "match":
+            from simdom.stats.matchview import stride
+            return stride(self.manifest) * self.match_block
         return block_size(self.n_deals)
 
     @property
@@ -68,6 +97,32 @@ class Results:
 
     def presets(self) -> list[str]:
         return sorted({str(a.get("preset")) for a in self.arms})
+
+    @property
+    def arm_names(self) -> list[str]:
+        """Arm names in the scenario's order (the order every table shows them in)."""
+        return [a.name for a in self.manifest.arms]
+
+    def select(self, arm: str) -> "Results":
+        """One arm of these results, named ``NAME:ARM``; its deals are those of the other arms (paired)."""
+        if arm not in self.arm_names:
+            raise ResultsError(f"{self.path}: no arm {arm!r}; allowed: {', '.join(self.arm_names)} "
+                               "(write FOLDER:ARM)")
+        manifest = self.manifest.model_copy(update={"arms": [a for a in self.manifest.arms if a.name == arm]})
+        only = pl.col("arm") == arm
+        return Results(self.path, manifest, self.deals.filter(only),
+                       None if self.moves is None else self.moves.filter(only),
+                       None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{arm}",
+                       matches=None if self.matches is None else self.matches.filter(only),
+                       decisions=None if self.decisions is None else self.decisions.filter(only))
+
+    @classmethod
+    def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
+                  moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "") -> "Results":
+        """Results over frames in memory (coverage studies, tests): ``deals`` is the long view (one row
+        per arm, deal, rotation and seat, as :func:`seat_view` makes it), ``moves`` as :func:`move_view`."""
+        lazy = [None if f is None else f.lazy() for f in (deals, moves)]
+        return cls(Path(f"<{name or manifest.scenario_name}>"), manifest, lazy[0], lazy[1], label=name)
 
 
 def _tier(move: pl.Expr, pairs: list) -> pl.Expr:
@@ -95,20 +150,22 @@ SEAT_COLUMNS = [c.name for c in fmt.DEALS.columns if c.per_seat]
 DEAL_COLUMNS = [c.name for c in fmt.DEALS.columns if not c.per_seat]
 
 
-def seat_view(wide: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
-    """The long view of a deals table (see the module doc)."""
+def seat_view(wide: pl.LazyFrame, manifest: fmt.Manifest, extra: list[str] = (),
+              win_points: str | None = None) -> pl.LazyFrame:
+    """The long view of a deals table (see the module doc); ``extra``: more deal columns to keep;
+    ``win_points``: the prefix of the per-seat totals that decide ``win`` (default ``points``)."""
     P = manifest.players
     arms = [a.model_dump() for a in manifest.arms]
-    pts = [pl.col(f"points_{s}") for s in range(P)]
+    pts = [pl.col(f"{win_points or 'points'}_{s}") for s in range(P)]
     top = pl.max_horizontal(pts)
     ties = pl.sum_horizontal([(p == top).cast(pl.Int8) for p in pts])
     wide = wide.with_columns(_top=top, _ties=ties)
     parts = []
     for s in range(P):
         parts.append(wide.select(
-            *DEAL_COLUMNS, pl.lit(s, pl.Int8).alias("seat"),
+            *DEAL_COLUMNS, *extra, pl.lit(s, pl.Int8).alias("seat"),
             *[pl.col(f"{c}_{s}").alias(c) for c in SEAT_COLUMNS],
-            win=(pl.col(f"points_{s}") == pl.col("_top")).cast(pl.Float64) / pl.col("_ties")))
+            win=(pts[s] == pl.col("_top")).cast(pl.Float64) / pl.col("_ties")))
     lf = pl.concat(parts, how="vertical")
     policies = pl.DataFrame({"arm": [a["name"] for a in arms for _ in range(P)],
                              "player": pl.Series([p for _ in arms for p in range(P)], dtype=pl.Int8),
@@ -131,13 +188,27 @@ def seat_view(wide: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
     return lf.join(policies.lazy(), on=["arm", "player"], how="left")
 
 
+def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
+    """The moves table (or the decisions table) with each row's ``player`` and ``policy``."""
+    P = manifest.players
+    policies = pl.DataFrame({"arm": [a.name for a in manifest.arms for _ in range(P)],
+                             "player": pl.Series([p for _ in manifest.arms for p in range(P)], dtype=pl.Int8),
+                             "policy": [q for a in manifest.arms for q in a.policies]})
+    return lf.with_columns(player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8)).join(
+        policies.lazy(), on=["arm", "player"], how="left")
+
+
 def _verify(root: Path, m: fmt.Manifest) -> dict[str, list[Path]]:
     """Every table's parts, checked against the manifest: exactly one part per chunk (none missing,
     none extra), each whole, of this run and chunk, with the schema's columns and every page's
     checksum right. ResultsError naming the first part that is not."""
     out = {}
+    inspect = lambda t, c, rows: fmt.inspect_part(fmt.part_path(root, t, c), m.settings_hash, c, rows,  # noqa
+                                                  m.names(t))
+    if m.unit == "match":
+        from simdom.stats.matchview import expected_rows
+        deals = expected_rows(root, m, inspect)
     for t in m.tables:
-        spec = fmt.TABLES[t]
         folder = root / t
         found = {p.name for p in folder.glob("*.parquet")} if folder.is_dir() else set()
         want = {fmt.PART.format(c) for c in range(m.n_chunks)}
@@ -145,13 +216,18 @@ def _verify(root: Path, m: fmt.Manifest) -> dict[str, list[Path]]:
         if extra:
             raise ResultsError(f"{root}: {t}/{extra[0]} is not a part of this run (it has {m.n_chunks} chunks); "
                                "remove it, or run `simdom run` again to rewrite the folder")
-        for c in range(m.n_chunks):
+        def check(c: int) -> str | None:
             plays = (min(m.deals, (c + 1) * m.chunk_size) - c * m.chunk_size) * len(m.arms) * m.rotations
-            rows = {"deals": plays, "seats": plays * m.players}.get(t)
-            _, problem = fmt.inspect_part(fmt.part_path(root, t, c), m.settings_hash, c, rows, spec.names(m.players))
-            if problem:
-                raise ResultsError(f"{root}: {t}/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
-                                   "run `simdom run` on it again to recompute that chunk")
+            if m.unit == "match":
+                plays = plays if t == "matches" else deals[c]
+            rows = {"deals": plays, "seats": plays * m.players, "matches": plays}.get(t)
+            return inspect(t, c, rows)[1]
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # pyarrow decodes without the GIL
+            for c, problem in enumerate(pool.map(check, range(m.n_chunks))):
+                if problem:
+                    raise ResultsError(f"{root}: {t}/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
+                                       "run `simdom run` on it again to recompute that chunk")
         out[t] = [fmt.part_path(root, t, c) for c in range(m.n_chunks)]
     return out
 
@@ -175,18 +251,25 @@ def open_results(path: str | Path, *, verify: bool = True) -> Results:
                            "run `simdom run` again to finish")
     parts = _verify(root, m) if verify else {t: [fmt.part_path(root, t, c) for c in range(m.n_chunks)]
                                              for t in m.tables}
-    deals = seat_view(pl.scan_parquet(parts["deals"]), m)
+    matches = None
+    if m.unit == "match":
+        from simdom.stats.matchview import deal_view, match_view
+        raw = pl.scan_parquet(parts["matches"])
+        deals = deal_view(pl.scan_parquet(parts["deals"]), m, seat_view)
+        matches = match_view(raw, m)
+    else:
+        deals = seat_view(pl.scan_parquet(parts["deals"]), m)
     moves = None
     if "moves" in parts:
-        P = m.players
-        policies = pl.DataFrame({"arm": [a.name for a in m.arms for _ in range(P)],
-                                 "player": pl.Series([p for _ in m.arms for p in range(P)], dtype=pl.Int8),
-                                 "policy": [q for a in m.arms for q in a.policies]})
-        moves = pl.scan_parquet(parts["moves"]).with_columns(
-            player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8)).join(
-            policies.lazy(), on=["arm", "player"], how="left")
+        moves = move_view(pl.scan_parquet(parts["moves"]), m)
     seats = pl.scan_parquet(parts["seats"]) if "seats" in parts else None
-    return Results(root, m, deals, moves, seats)
+    decisions = move_view(pl.scan_parquet(parts["decisions"]), m) if "decisions" in parts else None
+    if m.unit == "match":  # the deal id of the long view (blocks of whole matches) on every table
+        from simdom.stats.matchview import stride
+        did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
+        moves = None if moves is None else moves.with_columns(did)
+        seats = None if seats is None else seats.with_columns(did)
+    return Results(root, m, deals, moves, seats, matches=matches, decisions=decisions)
 
 
 def open_selection(text: str | Path) -> Results:
@@ -197,11 +280,4 @@ def open_selection(text: str | Path) -> Results:
     if Path(text).exists() or ":" not in text:
         return open_results(text)
     folder, _, arm = text.rpartition(":")
-    res = open_results(folder)
-    names = [a["name"] for a in res.arms]
-    if arm not in names:
-        raise ResultsError(f"{folder}: no arm {arm!r}; allowed: {', '.join(names)} (write FOLDER:ARM)")
-    manifest = res.manifest.model_copy(update={"arms": [a for a in res.manifest.arms if a.name == arm]})
-    only = pl.col("arm") == arm
-    return Results(res.path, manifest, res.deals.filter(only), None if res.moves is None else res.moves.filter(only),
-                   None if res.seats is None else res.seats.filter(only), label=f"{res.name}:{arm}")
+    return open_results(folder).select(arm)

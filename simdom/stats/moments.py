@@ -170,8 +170,10 @@ def influence(y: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def se_of(z: np.ndarray) -> np.ndarray:
     """Standard error from cluster influences (one column per estimate)."""
     G = z.shape[0]
+    if G < 2:  # one cluster: no variance can be estimated
+        return np.full(z.shape[1:], np.nan)
     zc = z - z.mean(axis=0)
-    return np.sqrt(G / max(G - 1, 1) * (zc**2).sum(axis=0))
+    return np.sqrt(G / (G - 1) * (zc**2).sum(axis=0))
 
 
 def moments_from_sums(sums: pl.DataFrame, keys: Sequence[str], names: Sequence[str],

@@ -10,9 +10,11 @@ from simdom.stats.estimators import t_interval, wilson_clustered
 from simdom.stats.io import Results
 from simdom.stats.moments import ROWS, Moments, cluster_moments, ratio_pairs
 
-#: --by columns of `simdom stats` (``leader``: the seat led the deal; derived, not stored)
-BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "first_seat", "leader", "end", "went_out",
+#: --by columns of `simdom stats` (``leader``: the seat led the deal; ``turn``: 0 = the leader, 1 = next)
+BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "turn", "first_seat", "leader", "end", "went_out",
               "doubles_dealt", "lost_first_double", "first_double_seat")
+#: --by columns that select rows by what happened in the deal: group differences are associations
+CONDITIONAL = ("end", "went_out", "doubles_dealt", "lost_first_double", "first_double_seat")
 #: --by columns of `simdom stats --moves` (the move number is always a key)
 MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
 RESULTS_KEY = "results"
@@ -30,14 +32,23 @@ def parse_by(text: str | Sequence[str] | None, allowed: Sequence[str], default: 
     bad = [k for k in keys if k not in allowed]
     if bad or not keys:
         raise InputError(f"bad --by column {', '.join(bad) or repr(text)}; allowed: {', '.join(allowed)}")
-    return list(dict.fromkeys(keys))
+    twice = next((k for k in keys if keys.count(k) > 1), None)
+    if twice:
+        raise InputError(f"--by {text}: {twice} is given twice; allowed: each column once")
+    return keys
+
+
+def default_by(results: Sequence[Results]) -> list[str]:
+    """Per arm, and per policy where the players of an arm play different policies."""
+    mixed = any(len(set(a["policies"])) > 1 for r in results for a in r.arms)
+    return ["arm", "policy"] if mixed else ["arm"]
 
 
 def deal_frame(results: Sequence[Results]) -> tuple[pl.LazyFrame, int]:
     """All deal rows of one or more folders (with ``results`` and ``leader`` columns) and the block size."""
     frames = [r.deals.with_columns(pl.lit(r.name).alias(RESULTS_KEY)) for r in results]
     lf = frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical")
-    return lf.with_columns((pl.col("seat") == pl.col("first_seat")).alias("leader")), max(r.block for r in results)
+    return lf.with_columns((pl.col("turn") == 0).alias("leader")), max(r.block for r in results)
 
 
 def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
@@ -45,14 +56,17 @@ def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
     return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
 
 
-def _share_cols(name: str, est, se, n) -> dict[str, np.ndarray]:
-    lo, hi = wilson_clustered(est, se, n)
+def _share_cols(name: str, est, se, clusters) -> dict[str, np.ndarray]:
+    lo, hi = wilson_clustered(est, se, clusters)
     return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
 
 
-def stats_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
-    """One row per group: deals, rows and every estimate of `simdom stats` with its 95% interval."""
+def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None = None) -> pl.DataFrame:
+    """One row per group: deals, rows and every estimate of `simdom stats` with its 95% interval.
+
+    ``by`` defaults to :func:`default_by`; rows come in the scenario's arm order."""
     results = [results] if isinstance(results, Results) else list(results)
+    by = default_by(results) if by is None else list(by)
     lf, block = deal_frame(results)
     keys = ([RESULTS_KEY] if len(results) > 1 else []) + list(by)
     tiers = sorted({t for r in results for t in r.bonus_tiers()})
@@ -71,17 +85,30 @@ def stats_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     cols: dict[str, np.ndarray] = {"deals": df["deals"].to_numpy(), "rows": rows.astype(np.int64)}
     cols |= _interval_cols("mean_points", *m.ratio("points"), dof)
     cols["points_sd"] = m.sd("points", "points2")[0]
-    cols |= _share_cols("win_rate", *m.ratio("win"), rows)
-    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.S("plays"))
+    cols |= _share_cols("win_rate", *m.ratio("win"), m.G)
+    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.G)
     cols |= _interval_cols("points_per_placement", *m.ratio("pp", "plays"), dof)
     cols |= _interval_cols("bonus_mean", *m.ratio("bonus"), dof)
     if tiers:
-        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), rows)
+        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), m.G)
         for t in tiers:
-            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), rows)
-    cols |= _share_cols("blocked_share", *m.ratio("blocked"), rows)
+            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), m.G)
+    cols |= _share_cols("blocked_share", *m.ratio("blocked"), m.G)
     cols |= _interval_cols("tiles_placed", *m.ratio("tiles"), dof)
-    return df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
+    out = df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
+    return arm_sorted(out, results)
+
+
+def arm_sorted(df: pl.DataFrame, results: Sequence[Results]) -> pl.DataFrame:
+    """Rows in the scenario's arm order (then the other keys as they were sorted)."""
+    if "arm" not in df.columns:
+        return df
+    from simdom.present import order
+    names = order(df["arm"].to_list(), [a for r in results for a in r.arm_names])
+    rank = {a: i for i, a in enumerate(names)}
+    first = [RESULTS_KEY] if RESULTS_KEY in df.columns else []
+    return df.with_columns(_o=pl.col("arm").replace_strict(rank, return_dtype=pl.Int64)).sort(
+        [*first, "_o"], maintain_order=True).drop("_o")
 
 
 def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
@@ -100,7 +127,7 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     m = Moments(df)
     rows = m.S(ROWS)
     cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
-    cols |= _share_cols("scoring_rate", *m.ratio("scored"), rows)
+    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G)
     cols |= _interval_cols("points_per_placement", *m.ratio("pts"), m.G - 1)
     cols |= _interval_cols("bonus_per_placement", *m.ratio("fdb"), m.G - 1)
-    return df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
+    return arm_sorted(df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()}), results)

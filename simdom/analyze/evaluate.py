@@ -1,0 +1,229 @@
+"""Evaluate every legal move of a position by rollouts, with common random numbers and a stopping rule.
+
+Each rollout is one world (a re-deal of what the seat to act cannot see, consistent with what it
+knows, or the true deal with ``perfect``) in which every move is played out to the end of the deal
+(engine/analysis.py). Per move: the mean final points of the seat to act, its mean margin over the
+best other seat and its win rate, each with a 95% interval; per move and metric, the paired
+difference against the best move (the same worlds and policy streams for every move).
+
+Stopping rule (no ``rollouts`` given): rollouts run in chunks that double (``MIN_ROLLOUTS``, then as
+many again, ...) until the best move is separated from every other one, or ``budget`` rollouts are
+spent (a first look after ``PEEK`` rollouts stops only if every difference is exact, as with the true
+deal and deterministic policies). Separated from move j: the interval of the paired difference
+(best - j) lies above 0 at a Bonferroni-adjusted level (95% over the n - 1 comparisons and over every
+look the budget allows), or that difference has no variance at all (the two moves give the same, or
+always the same difference, in every world). The reported intervals are plain 95% intervals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..engine.analysis import MoveRollouts, Rollouts
+from ..engine.codes import End
+from ..stats.estimators import t_interval, wilson
+from .position import Position
+
+METRICS = ("points", "margin", "win")
+MIN_ROLLOUTS = 10_000
+#: a first look, that stops only when every difference has no variance (module doc)
+PEEK = 100
+BUDGET = 100_000
+#: the most rollouts per kernel call (the outputs of one call stay small)
+CHUNK_MAX = 50_000
+LEVEL = 0.95
+#: rollouts for a position with a single legal move (its value, no choice to make)
+FORCED_ROLLOUTS = 1000
+#: the analysis's streams: root_key(seed) of the engine, xor this (not the deals' own streams)
+STREAM_SALT = 0xA5A1_7515
+
+
+@dataclass
+class MoveValue:
+    """One legal move's estimates; ``*_lo``/``*_hi`` bound the 95% interval."""
+
+    tile: int
+    end: End
+    name: str                 #: "1-1 L"
+    played: bool              #: the move the deal went on to play here
+    mean_points: float
+    mean_points_lo: float
+    mean_points_hi: float
+    diff_vs_best: float       #: mean points minus the best move's, paired
+    diff_vs_best_lo: float
+    diff_vs_best_hi: float
+    mean_margin: float
+    mean_margin_lo: float
+    mean_margin_hi: float
+    margin_diff_vs_best: float
+    margin_diff_vs_best_lo: float
+    margin_diff_vs_best_hi: float
+    win_rate: float
+    win_rate_lo: float
+    win_rate_hi: float
+    win_diff_vs_best: float
+    win_diff_vs_best_lo: float
+    win_diff_vs_best_hi: float
+
+
+@dataclass
+class Analysis:
+    position: Position
+    rows: list[MoveValue]     #: best first
+    rollouts: int
+    then: str
+    by: str
+    perfect: bool
+    stopped: str              #: "fixed", "separated", "budget" or "forced"
+    seed: int
+    sampler_counted: int = 0  #: worlds the sampler dealt by counting (8 shuffles were inconsistent)
+
+    @property
+    def best(self) -> MoveValue:
+        return self.rows[0]
+
+    def row(self, move: tuple[int, End]) -> MoveValue:
+        return next(r for r in self.rows if (r.tile, r.end) == move)
+
+    @property
+    def rival(self) -> MoveValue | None:
+        """The move the verdict compares with: the one played, if it is not the best, else the runner-up."""
+        if len(self.rows) < 2:
+            return None
+        played = next((r for r in self.rows if r.played), None)
+        return played if played is not None and played is not self.rows[0] else self.rows[1]
+
+
+class _Acc:
+    """Running sums of the rollouts' values per move and of the paired products (for differences)."""
+
+    def __init__(self, n: int):
+        self.n = 0
+        self.sums = {m: np.zeros(n) for m in METRICS}
+        self.cross = {m: np.zeros((n, n)) for m in METRICS}
+        self.counted = 0
+
+    def add(self, r: Rollouts) -> None:
+        self.n += len(r.points)
+        for m, x in zip(METRICS, (r.points, r.margin, r.win)):
+            x = x.astype(np.float64)
+            self.sums[m] += x.sum(axis=0)
+            self.cross[m] += x.T @ x
+        self.counted += int((r.sampler >= 8).sum())
+
+    def mean(self, m: str) -> np.ndarray:
+        return self.sums[m] / self.n
+
+    def var(self, m: str) -> np.ndarray:
+        """Sample covariance matrix of the moves' values."""
+        mu = self.mean(m)
+        if self.n < 2:
+            return np.zeros_like(self.cross[m])
+        return (self.cross[m] - self.n * np.outer(mu, mu)) / (self.n - 1)
+
+    def diff(self, m: str, best: int) -> tuple[np.ndarray, np.ndarray]:
+        """(mean, standard error) of value_j - value_best for every move j, paired."""
+        c = self.var(m)
+        d = self.mean(m) - self.mean(m)[best]
+        v = np.diag(c) + c[best, best] - 2 * c[:, best]
+        return d, np.sqrt(np.clip(v, 0, None) / self.n)
+
+    def ranking(self, by: str, order: Sequence[int]) -> list[int]:
+        """Moves best first by ``by`` (then points, margin, win; then the listed order)."""
+        keys = [self.mean(by), self.mean("points"), self.mean("margin"), self.mean("win")]
+        return sorted(order, key=lambda i: tuple(-round(float(k[i]), 12) for k in keys) + (i,))
+
+
+def chunks(budget: int) -> list[int]:
+    """The rollouts run before each look of the stopping rule: ``PEEK``, up to ``MIN_ROLLOUTS``, then
+    doubling the total (at most ``CHUNK_MAX`` at a time), within ``budget``."""
+    out, done = [], 0
+    while done < budget:
+        k = PEEK if done == 0 else MIN_ROLLOUTS - done if done < MIN_ROLLOUTS else min(done, CHUNK_MAX)
+        k = min(k, budget - done)
+        out.append(k)
+        done += k
+    return out
+
+
+def separated(acc: _Acc, by: str, n_looks: int, exact_only: bool = False) -> bool:
+    """The best move by ``by`` is separated from every other (module doc); with ``exact_only``, only
+    by differences without variance."""
+    from scipy.stats import norm
+
+    n = len(acc.sums[by])
+    if n < 2:
+        return True
+    best = acc.ranking(by, range(n))[0]
+    d, se = acc.diff(by, best)
+    z = norm.ppf(1 - (1 - LEVEL) / (2 * (n - 1) * n_looks))
+    for j in range(n):
+        if j == best:
+            continue
+        exact = se[j] <= 1e-12 * max(1.0, abs(d[j]))
+        if not (exact or (not exact_only and d[j] + z * se[j] < 0)):
+            return False
+    return True
+
+
+def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int | None = None,
+             budget: int = BUDGET, perfect: bool = False, by: str = "points") -> Analysis:
+    """Evaluate every legal move of ``position`` (module doc)."""
+    if by not in METRICS:
+        raise ValueError(f"by = {by!r}; allowed: {', '.join(METRICS)}")
+    moves = position.moves
+    if not moves:
+        raise ValueError(f"move {position.move}: the deal is over, no move to evaluate")
+    ev = MoveRollouts(position.state, moves, then, seed, perfect=perfect, salt=STREAM_SALT)
+    acc = _Acc(len(moves))
+    if rollouts is not None:
+        stopped = "fixed"
+        done = 0
+        while done < rollouts:
+            k = min(rollouts - done, CHUNK_MAX)
+            acc.add(ev.run(done, k))
+            done += k
+    elif len(moves) == 1:
+        stopped = "forced"
+        acc.add(ev.run(0, FORCED_ROLLOUTS))
+    else:
+        stopped = "budget"
+        sizes = chunks(budget)
+        n_looks = max(1, len(sizes) - 1)  # the first look (PEEK) stops only on exact differences
+        for i, k in enumerate(sizes):
+            acc.add(ev.run(acc.n, k))
+            if separated(acc, by, n_looks, exact_only=i == 0):
+                stopped = "separated"
+                break
+    return Analysis(position, _rows(position, acc, by), acc.n, _then_text(then), by, perfect, stopped, seed,
+                    acc.counted)
+
+
+def _then_text(then) -> str:
+    return then if isinstance(then, str) else ", ".join(str(t) for t in then)
+
+
+def _rows(position: Position, acc: _Acc, by: str) -> list[MoveValue]:
+    n = len(position.moves)
+    order = acc.ranking(by, range(n))
+    best = order[0]
+    R = acc.n
+    df = R - 1
+    out = {}
+    for m in METRICS:
+        mu = acc.mean(m)
+        se = np.sqrt(np.clip(np.diag(acc.var(m)), 0, None) / R)
+        lo, hi = wilson(mu, R) if m == "win" else t_interval(mu, se, df, LEVEL)
+        d, dse = acc.diff(m, best)
+        dlo, dhi = t_interval(d, dse, df, LEVEL)
+        out[m] = (mu, lo, hi, d, dlo, dhi)
+    rows = []
+    for i in order:
+        t, e = position.moves[i]
+        p, mg, w = (tuple(float(np.asarray(a)[i]) for a in out[m]) for m in METRICS)
+        rows.append(MoveValue(t, e, position.name((t, e)), position.played == (t, e),
+                              p[0], p[1], p[2], p[3], p[4], p[5], mg[0], mg[1], mg[2], mg[3], mg[4], mg[5],
+                              w[0], w[1], w[2], w[3], w[4], w[5]))
+    return rows

@@ -1,0 +1,151 @@
+"""Positions to analyse: a deal up to a move.
+
+A :class:`Deal` is a deal's start (rules, hands, boneyard, who leads) and the placements it went on
+to make, from a scripted deal (``--script``), a trace record (``--trace``) or rules, policies and a
+seed (the deal as ``simdom trace`` plays it). ``deal.position(N)`` is the position just before the
+N-th tile is placed: the earlier placements replayed (draws and passes are forced, the engine plays
+them), then the forced draws of the seat to act, which now holds at least one legal move.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from ..deal.records import RecordError, ReplayError, read_jsonl
+from ..deal.replay import replay_record
+from ..deal.script import ScriptError, load_script
+from ..engine.codes import End
+from ..engine.state import DealState
+from ..rules import Rules, from_dict
+from ..tiles import parse_tile, tile_name
+
+
+class PositionError(ValueError):
+    """A deal or move that cannot be analysed: the message names it and what is allowed."""
+
+
+@dataclass
+class Position:
+    """The seat to act at move ``move`` (forced draws done) and its legal moves."""
+
+    deal: "Deal"
+    move: int                           #: the number of the placement about to be made (1-based)
+    state: DealState                    #: the deal at this point (the analysis copies it)
+    moves: list[tuple[int, End]]        #: the legal (tile, end) moves of the seat to act
+    played: tuple[int, End] | None      #: what the deal went on to play here, if it is known
+
+    @property
+    def seat(self) -> int:
+        return self.state.turn
+
+    @property
+    def rules(self) -> Rules:
+        return self.deal.rules
+
+    def name(self, move: tuple[int, End]) -> str:
+        """``1-1 L``: a move as the tables write it."""
+        return f"{tile_name(move[0], self.rules.max_pip)} {move[1].label}"
+
+    @property
+    def unseen(self) -> int:
+        """How many tiles the seat to act cannot see (the other hands and the boneyard)."""
+        return self.rules.n_tiles - len(self.state.hand(self.seat)) - len(self.state.played())
+
+
+@dataclass
+class Deal:
+    """A deal's start and its placements (tile, end) in order."""
+
+    rules: Rules
+    hands: list[list[int]]
+    boneyard: list[int]
+    first: int
+    plays: list[tuple[int, End]]
+    label: str
+    names: Sequence[str] = field(default_factory=tuple)
+
+    def start(self) -> DealState:
+        try:
+            return DealState(self.rules, self.hands, self.boneyard, self.first)
+        except ValueError as e:
+            raise PositionError(f"{self.label}: not a deal of its rules: {e}") from None
+
+    def _last(self) -> int:
+        """The last move number that has a position: after the last placement, if the deal goes on."""
+        st = self.start()
+        for t, e in self.plays:
+            st.play(t, e)
+        return len(self.plays) + (1 if st.advance() else 0)
+
+    def position(self, move: int) -> Position:
+        """The position just before placement number ``move``."""
+        last = self._last()
+        if not 1 <= move <= last:
+            raise PositionError(f"--move {move}: {self.label} has moves 1..{last}; allowed: --move 1 to {last}")
+        st = self.start()
+        for i, (t, e) in enumerate(self.plays[: move - 1]):
+            try:
+                st.play(t, e)
+            except ValueError as err:
+                raise PositionError(f"{self.label}: move {i + 1}: {err}") from None
+        moves = st.advance()
+        played = self.plays[move - 1] if move <= len(self.plays) else None
+        return Position(self, move, st, moves, played)
+
+    def positions(self) -> Iterator[Position]:
+        """Every position of the deal whose move is known (the placements, in order)."""
+        st = self.start()
+        for i, (t, e) in enumerate(self.plays):
+            moves = st.advance()
+            yield Position(self, i + 1, st.copy(), moves, (t, e))
+            try:
+                st.play(t, e)
+            except ValueError as err:
+                raise PositionError(f"{self.label}: move {i + 1}: {err}") from None
+
+
+def from_script(path: str | Path) -> Deal:
+    """A scripted deal (simdom/deal/script.py); its placements are the script's moves."""
+    try:
+        sc = load_script(path)
+    except ScriptError as e:
+        raise PositionError(str(e)) from None
+    return Deal(sc.rules, sc.hands, sc.boneyard, sc.first, [(t, End(e)) for t, e in sc.moves], sc.name)
+
+
+def from_record(record: dict[str, Any], label: str) -> Deal:
+    """A deal record of RULES.md section 11 (a trace line), checked against its schema and re-played by the
+    engine first (simdom.deal.replay): a tampered record is refused, not analysed."""
+    try:
+        replay_record(record, label)
+    except ReplayError as e:
+        raise PositionError(str(e)) from None
+    rules = from_dict(record["rules"])
+    mp = rules.max_pip
+    hands = [[parse_tile(t, mp) for t in h] for h in record["hands"]]
+    bone = [parse_tile(t, mp) for t in record["boneyard"]]
+    plays = [(parse_tile(a["tile"], mp), End.parse(a["end"])) for a in record["actions"] if a["act"] == "play"]
+    return Deal(rules, hands, bone, record["first"], plays, label)
+
+
+def from_trace(path: str | Path, deal: int) -> Deal:
+    """Deal number ``deal`` of a JSON Lines trace file (simdom trace)."""
+    seen = []
+    try:
+        for where, rec in read_jsonl(Path(path)):
+            d = rec.get("deal") if isinstance(rec, dict) else None
+            if type(d) is int and d == deal:
+                return from_record(rec, f"{where} (deal {deal})")
+            seen.append(d)
+    except RecordError as e:
+        raise PositionError(str(e)) from None
+    shown = ", ".join(str(d) for d in seen[:8]) + (", ..." if len(seen) > 8 else "")
+    raise PositionError(f"{path}: no deal {deal}; allowed: --deal one of {shown or 'none (empty file)'}")
+
+
+def from_seed(rules: Rules, policies: Sequence[Any], seed: int, deal: int) -> Deal:
+    """Deal ``deal`` of root ``seed``, played by ``policies`` (as simdom trace and replay play it)."""
+    from ..engine.api import trace
+
+    return from_record(trace(rules, policies, seed, deal), f"deal {deal} of seed {seed}")

@@ -1,0 +1,389 @@
+"""How every simdom command shows its results: the answer in words first, then compact tables.
+
+People get sentences and tables whose numbers are rounded to what their 95% interval supports;
+machines get the full-precision rows (``--format json|csv|parquet``). Pure Python: importing this
+module imports neither polars nor numpy (the CLI starts fast); rich is imported when a table is drawn.
+
+Usage::
+
+    from simdom import present as P
+
+    ans = P.Answer(["Holding the first double until K=9 costs player 0 "
+                    + P.ci(0.72, 0.71, 0.74, unit="points per deal")])
+    ans.add(P.Table("Player 0 by arm", rows, [P.Col("arm"), P.Col("mean_points", "points", "est"),
+                                            P.Col("win_rate", "win %", "pct"), P.Col("p", "p", "p")]))
+    ans.notes.append("95% intervals clustered by deal.")
+    P.show(ans)                        # the terminal: sentences, then tables packed into 80 columns
+    P.emit(ans, "json", "out.json")    # a file (or stdout with path None) for machines
+
+Number rules: an estimate with an interval is shown as ``0.72 (0.71-0.74)`` with as many decimals as
+the interval's half-width has before its first significant digit, the bounds rounded outward (``-0.72 (-0.74 to -0.71)`` when a
+bound is negative); shares marked ``pct`` are shown in percent; a number without an interval gets
+3 significant figures; a p-value is never ``0`` (``<1e-16``); an undefined value is ``n/a``
+(``null`` in JSON). Names (arms, policies, K values) sort naturally: K=1, K=5, K=13, K=never.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+WIDTH = 80
+#: machine formats (full precision) and people formats
+MACHINE_FORMATS = ("json", "csv", "parquet")
+FORMATS = ("table", "csv", "json", "md", "parquet")
+P_FLOOR = 1e-16
+NA = "n/a"
+
+
+# ---- numbers --------------------------------------------------------------------------------------
+def _bad(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _fixed(x: float, decimals: int) -> str:
+    s = f"{x:.{decimals}f}"
+    return s[1:] if s.startswith("-") and float(s) == 0 else s  # no "-0.00"
+
+
+def _outward(v: float, decimals: int, direction: int) -> float:
+    """``v`` rounded away from the estimate (down for a lower bound): a printed interval is never narrower."""
+    scale = 10.0**decimals
+    f = math.floor if direction < 0 else math.ceil
+    return f(v * scale - direction * 1e-9) / scale
+
+
+def decimals_for(lo: Any, hi: Any, cap: int = 6) -> int | None:
+    """Decimals that an interval supports: those of its half-width's first significant digit."""
+    if _bad(lo) or _bad(hi) or math.isinf(lo) or math.isinf(hi):
+        return None
+    half = (hi - lo) / 2
+    if half <= 0:
+        return None
+    return min(cap, max(0, -math.floor(math.log10(half))))
+
+
+def num(x: Any, sig: int = 3) -> str:
+    """A number without interval: integers as they are, floats to ``sig`` significant figures."""
+    if _bad(x):
+        return NA
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int):
+        return str(x)
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    if abs(x) < 1e-12:  # floating-point noise around an exact zero
+        return "0"
+    if 1e-4 <= abs(x) < 1e6:
+        d = max(0, sig - 1 - math.floor(math.log10(abs(x))))
+        return _fixed(x, d)
+    return f"{x:.{sig - 1}e}"
+
+
+def count(n: Any) -> str:
+    """A count with thousands separators."""
+    return NA if _bad(n) else f"{int(n):,}"
+
+
+def est(x: Any, lo: Any = None, hi: Any = None, *, pct: bool = False, signed: bool = False) -> str:
+    """``0.72 (0.71-0.74)``; ``pct`` shows a share in percent (no % sign: say so in the header)."""
+    if _bad(x):
+        return NA
+    k = 100.0 if pct else 1.0
+    x = x * k
+    d = decimals_for(None if _bad(lo) else lo * k, None if _bad(hi) else hi * k)
+    if d is None:
+        text = num(x)
+        return ("+" + text if signed and x > 0 and not text.startswith("+") else text)
+    lo, hi = _outward(lo * k, d, -1), _outward(hi * k, d, 1)
+    sx = _fixed(x, d)
+    if signed and float(sx) > 0:
+        sx = "+" + sx
+    slo, shi = _fixed(lo, d), _fixed(hi, d)
+    sep = " to " if slo.startswith("-") or shi.startswith("-") else "-"
+    return f"{sx} ({slo}{sep}{shi})"
+
+
+def rounded(x: Any, lo: Any = None, hi: Any = None, *, pct: bool = False) -> str:
+    """The estimate alone, rounded to what its interval supports: ``0.72``."""
+    return est(x, lo, hi, pct=pct).split(" (", 1)[0]
+
+
+def ci(x: Any, lo: Any, hi: Any, *, pct: bool = False, unit: str = "", level: int | None = 95,
+       signed: bool = False) -> str:
+    """For a sentence: ``0.72 points per deal (95% CI 0.71-0.74)``; ``level=None`` leaves out
+    "95% CI" (``18.5% (18.0-19.0%)``) once a sentence has said it."""
+    text = est(x, lo, hi, pct=pct, signed=signed)
+    if " (" not in text:
+        return text + ("%" if pct else "") + (f" {unit}" if unit else "")
+    head, tail = text.split(" (", 1)
+    u = "%" if pct else ""
+    label = f"{level}% CI " if level else ""
+    return f"{head}{u}{' ' + unit if unit else ''} ({label}{tail[:-1]}{u})"
+
+
+def pval(p: Any) -> str:
+    """A p-value for people: ``n/a`` if undefined, ``<1e-16`` below that, else 2 significant figures."""
+    if _bad(p):
+        return NA
+    if p < P_FLOOR:
+        return "<1e-16"
+    if p >= 0.995:
+        return "1"
+    return f"{p:.2g}" if p >= 1e-3 else f"{p:.1e}"
+
+
+def p_clause(p: Any, name: str = "p") -> str:
+    """For a sentence: ``p = 0.043``, ``p < 1e-16`` or ``p n/a``."""
+    text = pval(p)
+    if text.startswith("<"):
+        return f"{name} < {text[1:]}"
+    return f"{name} {text}" if text == NA else f"{name} = {text}"
+
+
+# ---- names ---------------------------------------------------------------------------------------
+_PIECES = re.compile(r"(\d+)")
+
+
+def natural_key(name: Any) -> tuple:
+    """Sort key that orders embedded numbers by value: K=1 < K=5 < K=13 < K=never."""
+    out = []
+    for i, piece in enumerate(_PIECES.split(str(name))):
+        if piece:
+            out.append((0, int(piece), "") if i % 2 else (1, 0, piece.lower()))
+    return tuple(out)
+
+
+def order(values: Iterable[Any], preferred: Sequence[Any] = ()) -> list[Any]:
+    """Distinct ``values`` in the ``preferred`` order (e.g. the manifest's arms), the rest naturally."""
+    vals = list(dict.fromkeys(values))
+    rank = {v: i for i, v in enumerate(preferred)}
+    return sorted(vals, key=lambda v: (0, rank[v], ()) if v in rank else (1, 0, natural_key(v)))
+
+
+# ---- tables --------------------------------------------------------------------------------------
+#: column kinds: text, int (counts), num (3 significant figures), est (x with _lo/_hi), pct (a share in
+#: percent, with _lo/_hi), diff / pctdiff (signed est / pct), round / pctround (the estimate alone, rounded
+#: by its interval), p (a p-value)
+KINDS = ("text", "int", "num", "est", "pct", "diff", "pctdiff", "round", "pctround", "p")
+
+
+@dataclass
+class Col:
+    """A shown column: ``key`` of the row dicts (estimates read ``key_lo`` and ``key_hi`` beside it)."""
+
+    key: str
+    header: str | None = None
+    kind: str = "text"
+    align: str = ""  # "left" or "right"; default: text left, numbers right
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"column kind {self.kind!r}; allowed: {', '.join(KINDS)}")
+
+    @property
+    def title(self) -> str:
+        return self.header if self.header is not None else self.key
+
+    def cell(self, row: dict) -> str:
+        v = row.get(self.key)
+        k = self.kind
+        if k == "text":
+            return "" if v is None else str(v)
+        if k == "int":
+            return count(v)
+        if k == "num":
+            return num(v)
+        if k == "p":
+            return pval(v)
+        lo, hi = row.get(f"{self.key}_lo"), row.get(f"{self.key}_hi")
+        if k in ("round", "pctround"):
+            return rounded(v, lo, hi, pct=k == "pctround")
+        return est(v, lo, hi, pct=k in ("pct", "pctdiff"), signed=k in ("diff", "pctdiff"))
+
+    @property
+    def right(self) -> bool:
+        return self.align == "right" if self.align else self.kind != "text"
+
+
+@dataclass
+class Table:
+    """Rows (dicts, full precision) and the columns people see; the first ``keys`` columns name a row
+    and are repeated when the table is split to fit the width."""
+
+    title: str
+    rows: list[dict]
+    cols: list[Col]
+    keys: int = 1
+
+    def cells(self) -> list[list[str]]:
+        return [[c.cell(r) for c in self.cols] for r in self.rows]
+
+    def pieces(self, width: int = WIDTH) -> list[list[int]]:
+        """Column indices of each printed part: key columns plus as many others as fit in ``width``."""
+        cells = self.cells()
+        # a drawn column takes its widest cell plus 3 (padding and the gap to the next column)
+        w = [max([len(c.title)] + [len(r[i]) for r in cells]) + 3 for i, c in enumerate(self.cols)]
+        keys = list(range(min(self.keys, len(self.cols))))
+        base = sum(w[i] for i in keys) - 3
+        parts: list[list[int]] = []
+        cur: list[int] = []
+        used = base
+        for i in range(len(keys), len(self.cols)):
+            if cur and used + w[i] > width:
+                parts.append(keys + cur)
+                cur, used = [], base
+            cur.append(i)
+            used += w[i]
+        if cur or not parts:
+            parts.append(keys + cur)
+        return parts
+
+
+@dataclass
+class Answer:
+    """What a command says: sentences (the answer), tables, notes; ``data`` is what machines get
+    (default: the first table's rows; a dict for a JSON object of several tables)."""
+
+    sentences: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    data: Any = None
+
+    def add(self, table: Table) -> "Answer":
+        self.tables.append(table)
+        return self
+
+    def machine(self) -> Any:
+        if self.data is not None:
+            return self.data
+        return self.tables[0].rows if self.tables else []
+
+
+def _rich_table(t: Table, idx: list[int]):
+    from rich import box
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    cells = t.cells()
+    rt = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, header_style="bold")
+    for i in idx:
+        c = t.cols[i]
+        rt.add_column(c.title, justify="right" if c.right else "left", no_wrap=True)
+    for r in cells:
+        rt.add_row(*[Text(r[i]) for i in idx])  # plain text: brackets in a cell are not markup
+    return rt
+
+
+def show(ans: Answer, console=None, width: int = WIDTH) -> None:
+    """Print the answer for people: sentences, tables (each split to fit ``width``), notes."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = console or Console()
+    w = min(width, console.width or width)
+    for s in ans.sentences:
+        console.print(Text(s), highlight=False, width=w)
+    for t in ans.tables:
+        parts = t.pieces(w)
+        for j, idx in enumerate(parts):
+            console.print()
+            title = t.title + (f" ({j + 1}/{len(parts)})" if len(parts) > 1 else "")
+            console.print(Text(title, style="bold"), highlight=False, width=w)
+            console.print(_rich_table(t, idx), width=w)
+    if ans.notes:
+        console.print()
+    for n in ans.notes:
+        console.print(Text(n, style="dim"), highlight=False, width=w)
+
+
+def text(ans: Answer, width: int = WIDTH) -> str:
+    """The people's view as plain text (what :func:`show` prints)."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    show(ans, Console(file=buf, width=width, color_system=None, highlight=False), width)
+    return buf.getvalue()
+
+
+def markdown(ans: Answer) -> str:
+    """The people's view as Markdown: sentences, then each table whole (rounded cells)."""
+    lines = [*ans.sentences, ""]
+    for t in ans.tables:
+        lines += [f"### {t.title}", "", "| " + " | ".join(c.title for c in t.cols) + " |",
+                  "| " + " | ".join("---:" if c.right else "---" for c in t.cols) + " |"]
+        lines += ["| " + " | ".join(r) + " |" for r in t.cells()]
+        lines.append("")
+    lines += [f"{n}  " for n in ans.notes]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# ---- machines ------------------------------------------------------------------------------------
+def clean(v: Any) -> Any:
+    """JSON-ready: NaN and infinities become None, recursively; numpy scalars become Python ones."""
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [clean(x) for x in v]
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):
+        v = v.item()
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None
+    return v
+
+
+def _rows(data: Any) -> list[dict]:
+    if isinstance(data, dict):  # a JSON object of tables: the flat formats take the first
+        data = next((v for v in data.values() if isinstance(v, list)), [])
+    return [clean(r) for r in data]
+
+
+def to_json(data: Any) -> str:
+    return json.dumps(clean(data), indent=1, default=str) + "\n"
+
+
+def to_csv(data: Any) -> str:
+    rows = _rows(data)
+    buf = io.StringIO()
+    if rows:
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows({k: ("" if v is None else repr(v) if isinstance(v, float) else v) for k, v in r.items()}
+                    for r in rows)
+    return buf.getvalue()
+
+
+def write_parquet(data: Any, path: str | Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(_rows(data)), path)
+
+
+def emit(ans: Answer, fmt: str, path: str | Path | None = None, console=None) -> None:
+    """Write the answer: ``table`` (terminal, or plain text to a file), ``md``, or a machine format."""
+    if fmt not in FORMATS:
+        raise ValueError(f"bad format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    if fmt == "table" and path is None:
+        show(ans, console)
+        return
+    if fmt == "parquet":
+        if path is None:
+            raise ValueError("--format parquet needs -o FILE")
+        write_parquet(ans.machine(), path)
+        return
+    out = {"table": text, "md": markdown}.get(fmt)
+    body = out(ans) if out else (to_json if fmt == "json" else to_csv)(ans.machine())
+    if path is None:
+        import sys
+        sys.stdout.write(body)
+    else:
+        Path(path).write_text(body)

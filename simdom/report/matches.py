@@ -1,0 +1,127 @@
+"""The report's match sections (RULES.md 12): who wins the match, how long it lasts, what the first lead
+is worth, whether a policy's edge per deal carries over to the match, and the match-equity heatmaps.
+Every estimate is clustered by match (simdom.stats.matches, simdom.stats.equity)."""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from simdom.report import plots
+from simdom.report.data import Figure, Section
+from simdom.stats import matches as M
+from simdom.stats.equity import equity_grid, equity_table
+from simdom.stats.io import Results
+from simdom.stats.matchviews import frame_table
+
+
+def match_sections(results: list[Results]) -> list[Section]:
+    """The match sections of the match-mode folders among ``results`` (none: no section)."""
+    results = [r for r in results if r.unit == "match"]
+    if not results:
+        return []
+    return [_wins(results), _lead(results), _edges(results), _equity(results)]
+
+
+def _wins(results: list[Results]) -> Section:
+    sec = Section("Matches: who wins, and how long a match lasts", [
+        "A match is played deal after deal until a side reaches the target (RULES.md 12). Match win "
+        "probabilities and deals per match carry 95% intervals clustered by match: a match's arms, rotations, "
+        "seats and deals are one unit. The fair share of a side is 1/sides."])
+    for r in results:
+        sec.paragraphs += M.answer(r)
+        wins = M.wins_table(r, ["arm", "policy"])
+        length = M.length_table(r)
+        sec.tables += [frame_table(f"{r.name}: match win probability by arm and policy", wins, "wins"),
+                       frame_table(f"{r.name}: deals per match", length, "length")]
+        panels = [(arm, d["policy"].to_list(), d["win_rate"], d["win_rate_lo"], d["win_rate_hi"])
+                  for arm in r.arm_names for d in [wins.filter(pl.col("arm") == arm)] if d.height]
+        sec.figures.append(Figure(f"match_wins_{len(sec.figures)}", f"{r.name}: match win probability, per arm",
+                                  plots.dot_panels(panels, title=f"Match win probability ({r.name})",
+                                                   xlabel="P(win the match), %", ref=float(wins["fair_share"][0]),
+                                                   ref_label="fair share 1/sides", scale=100)))
+        sec.figures.append(Figure(f"match_length_{len(sec.figures)}", f"{r.name}: deals per match",
+                                  plots.dot_panels([("deals per match", length["arm"].to_list(),
+                                                     length["deals_per_match"], length["deals_per_match_lo"],
+                                                     length["deals_per_match_hi"])],
+                                                   title=f"Deals per match ({r.name})", xlabel="mean deals per match")))
+    return sec
+
+
+def _lead(results: list[Results]) -> Section:
+    sec = Section("The first lead over a match", [
+        "match_lead_value: P(win the match | one's side led the first deal) minus P(win | it did not); "
+        "first_deal_lead_value and deal_lead_value: the same difference for winning the first deal, and any "
+        "deal (the side that led it against the others). Differences carry 95% intervals and p-values."])
+    for r in results:
+        lead = M.lead_table(r)
+        sec.tables.append(frame_table(f"{r.name}: the value of the first lead", lead, "lead"))
+        labels = [f"{a} / {p}" for a, p in zip(lead["arm"], lead["policy"])]
+        metrics = [(name, labels, 100 * lead[c], 100 * lead[f"{c}_lo"], 100 * lead[f"{c}_hi"]) for name, c in (
+            ("over the match, points of %", "match_lead_value"), ("the first deal", "first_deal_lead_value"),
+            ("any deal", "deal_lead_value"))]
+        sec.figures.append(Figure(f"lead_{len(sec.figures)}", f"{r.name}: what leading is worth",
+                                  plots.metric_panels(metrics, title=f"Value of the lead, win % led minus not "
+                                                      f"({r.name})", ref=[0.0] * 3)))
+    return sec
+
+
+def _edges(results: list[Results]) -> Section:
+    sec = Section("A policy's edge per deal and per match", [
+        "Within an arm: a policy's deal win rate and match win rate over the fair share, measured on the same "
+        "matches, and their difference (match_minus_deal). Between arms: each arm against the first arm with "
+        "the same rules, for the players whose policy differs, paired match by match."])
+    for r in results:
+        edges, arms = M.edges_table(r), M.arms_table(r)
+        if edges.height:
+            sec.tables.append(frame_table(f"{r.name}: edge per deal and per match", edges, "edges"))
+            labels = [f"{a} / {p}" for a, p in zip(edges["arm"], edges["policy"])]
+            sec.figures.append(Figure(f"edges_{len(sec.figures)}", f"{r.name}: edge per deal and per match",
+                                      plots.position_plot({
+                                          "per deal": (edges["deal_edge"], edges["deal_edge_lo"],
+                                                       edges["deal_edge_hi"]),
+                                          "per match": (edges["match_edge"], edges["match_edge_lo"],
+                                                        edges["match_edge_hi"])}, labels,
+                                          title=f"Edge over the fair share ({r.name})", xlabel="arm / policy",
+                                          ylabel="win % minus the fair share", ref=0.0, scale=100)))
+        if arms.height:
+            sec.tables.append(frame_table(f"{r.name}: arms against their baseline (paired by match)", arms, "arms"))
+        if not edges.height and not arms.height:
+            sec.paragraphs.append(f"{r.name}: every arm plays one policy and no two arms share their rules: "
+                                  "nothing to compare.")
+    return sec
+
+
+def _equity(results: list[Results]) -> Section:
+    sec = Section("Match equity", [
+        "P(win the match | own side's score, opponent's score) before a deal, from every deal of every match "
+        "(scores binned in tenths of the target; the last bin holds the target and above). Each cell shows the "
+        "estimate and the half-width of its 95% interval (clustered by match); blank cells saw no deal. "
+        "The full table with intervals: simdom stats FOLDER --table equity."])
+    for r in results:
+        table = equity_table(r)
+        for arm, pol in table.select("arm", "policy").unique(maintain_order=True).iter_rows():
+            own, opp, grid, half = equity_grid(table, arm, pol)
+            sec.figures.append(Figure(f"equity_{len(sec.figures)}", f"{r.name}: match equity, arm {arm}, {pol}",
+                                      heatmap(own, opp, grid, half, title=f"P(win the match): {r.name}, {arm}, {pol}")))
+    return sec
+
+
+def heatmap(own: list[int], opp: list[int], grid: np.ndarray, half: np.ndarray, *, title: str) -> bytes:
+    """P(win) by own score (rows) and opponent's score (columns), each cell annotated with the estimate
+    and its interval's half-width."""
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(1.0 + 0.62 * len(opp), 1.0 + 0.5 * len(own)))
+    im = ax.imshow(np.ma.masked_invalid(grid), origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
+    for i in range(len(own)):
+        for j in range(len(opp)):
+            if np.isfinite(grid[i, j]):
+                dark = abs(grid[i, j] - 0.5) > 0.3
+                ax.text(j, i, f"{grid[i, j]:.2f}\n±{half[i, j]:.2f}", ha="center", va="center", fontsize=6,
+                        color="white" if dark else "black")
+    ax.set_xticks(range(len(opp)), [str(v) for v in opp], fontsize=7)
+    ax.set_yticks(range(len(own)), [str(v) for v in own], fontsize=7)
+    ax.set(title=title, xlabel="opponent's score before the deal (bin start)",
+           ylabel="own side's score before the deal (bin start)")
+    fig.colorbar(im, ax=ax, label="P(win the match)")
+    return plots._png(fig)
+

@@ -1,0 +1,41 @@
+"""The results folder (a package; one home for the format): its layout, format version, typed manifest, the schema of every table, the
+atomic writer, the check of a part, and the README's schema tables (one source for all of them).
+
+A results folder (default ``results/<scenario name>/``) holds::
+
+    manifest.json                   the run: scenario, resolved rules of every arm, seeds, chunking,
+                                    versions, the tables written, the chunks done (:class:`Manifest`)
+    deals/part-00000.parquet        one row per arm, deal and rotation, with per-seat columns
+    seats/part-00000.parquet        with --seats: one row per arm, deal, rotation and seat (detail)
+    moves/part-00000.parquet        with --moves: one row per placement
+    decisions/part-00000.parquet    with --decisions: one row per first-double decision
+
+A run whose rules play matches (RULES.md 12, target > 0) is in *match mode* (manifest ``unit =
+"match"``): a chunk is a range of match ids, and the folder also holds::
+
+    matches/part-00000.parquet      one row per arm, match and rotation
+
+Every part of a table has the same schema, so ``polars.scan_parquet("DIR/deals/*.parquet")``,
+``pyarrow.dataset.dataset("DIR/deals")`` or DuckDB's ``read_parquet`` read it as it is. Per-seat
+columns are written ``points_0 .. points_{players-1}`` (seat 0 first), per-side columns (match mode)
+``before_0 .. before_{sides-1}``. In match mode every table's ``deal`` key is replaced by ``match``
+and ``hand`` (the deal's 0-based number in its match); the deals table's rows of one match are
+contiguous, in play order. Each part's Parquet footer holds
+the run's settings hash, its chunk number and its row count; pages carry CRC checksums.
+
+    folder.py     names, FORMAT, ResultsError          tables.py   every table's columns and schemas, README
+    manifest.py   the typed Manifest, settings hash    parts.py    atomic writer, part checks, encode()
+"""
+from .folder import FORMAT, KIND, LOCK, MANIFEST, META_KEY, PART, ResultsError
+from .manifest import ArmEntry, Manifest, manifest_settings, parse_manifest, read_manifest, settings_hash
+from .parts import PARQUET, atomic_open, encode, inspect_part, part_path, read_part, strings, write_atomic
+from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, README_BEGIN, README_END,
+                     SEATS, TABLES, Column, TableSpec, readme_schema, schema_markdown, sides_of, tables_of,
+                     update_readme)
+
+__all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsError", "ArmEntry", "Manifest",
+           "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
+           "encode", "inspect_part", "part_path", "read_part", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
+           "DECISIONS",
+           "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "README_BEGIN", "README_END", "SEATS", "TABLES",
+           "Column", "TableSpec", "readme_schema", "schema_markdown", "sides_of", "tables_of", "update_readme"]

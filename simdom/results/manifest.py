@@ -1,0 +1,136 @@
+"""manifest.json: the typed manifest of a results folder, validated on read, and the settings hash."""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .folder import FORMAT, KIND, MANIFEST, ResultsError
+from .tables import sides_of, tables_of
+
+
+# ---- the manifest -------------------------------------------------------------------------------------
+class ArmEntry(BaseModel):
+    """One arm of the run: its resolved rules (RULES.md section 11 form) and one policy per player."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1)
+    rules: dict[str, Any]
+    preset: Optional[str] = None
+    policies: list[str] = Field(min_length=2, max_length=4)
+
+
+class Manifest(BaseModel):
+    """manifest.json, validated on read: a folder of another kind or format version is refused."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["simdom-results"]
+    format: int
+    simdom_version: str
+    sim_version: int = Field(ge=1)
+    scenario_name: str
+    scenario: dict[str, Any]
+    description: str = ""
+    settings_hash: str
+    seed: int = Field(ge=0)
+    root_key: str
+    deals: int = Field(ge=1)
+    chunk_size: int = Field(ge=1)
+    n_chunks: int = Field(ge=1)
+    rotations: int = Field(ge=1, le=4)
+    players: int = Field(ge=2, le=4)
+    unit: Literal["deal", "match"] = "deal"   #: match: the rules play matches; ``deals`` counts matches
+    tables: list[Literal["deals", "seats", "moves", "decisions", "matches"]]
+    decision_rollouts: Optional[int] = Field(default=None, ge=0)  #: with a decisions table: rollouts per decision
+    arms: list[ArmEntry] = Field(min_length=1)
+    chunks_done: list[int]
+    created: str
+    finished: Optional[str] = None
+    complete: bool
+    last_session: Optional[dict[str, Any]] = None
+
+    def to_json(self) -> bytes:
+        return (json.dumps(self.model_dump(), indent=1) + "\n").encode()
+
+    @property
+    def sides(self) -> int:
+        """Per-side columns of a match-mode run: the most sides of any arm (0: single deals)."""
+        return max(sides_of(a.rules, self.players) for a in self.arms) if self.unit == "match" else 0
+
+    def names(self, table: str) -> list[str]:
+        """The columns of the run's ``table``."""
+        return tables_of(self.unit)[table].names(self.players, self.sides)
+
+
+def settings_hash(settings: dict[str, Any]) -> str:
+    """The hash of everything that decides a run's rows (simdom.run.scenario.Scenario.settings); every part
+    and the manifest carry it."""
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def manifest_settings(m: Manifest) -> dict[str, Any]:
+    """The settings a manifest records (Scenario.settings of the run that wrote it)."""
+    return {"name": m.scenario_name, "players": m.players, "rotations": m.rotations,
+            "arms": [a.model_dump() for a in m.arms], "deals": m.deals, "seed": m.seed, "chunk_size": m.chunk_size,
+            "tables": list(m.tables), "sim_version": m.sim_version, "format": m.format,
+            **({"decision_rollouts": m.decision_rollouts} if "decisions" in m.tables else {})}
+
+
+def _pydantic_problem(e) -> str:
+    err = e.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    return f"{where}: {err['msg']}"
+
+
+def parse_manifest(data: Any, where: str) -> Manifest:
+    """A validated :class:`Manifest` from parsed JSON; ResultsError naming the first problem."""
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        kind = data.get("kind") if isinstance(data, dict) else type(data).__name__
+        raise ResultsError(f"{where}: not a simdom results folder (manifest kind {kind!r}, expected {KIND!r})")
+    if data.get("format") != FORMAT:
+        raise ResultsError(f"{where}: results format {data.get('format')!r}, but this simdom reads format {FORMAT}; "
+                           "run the scenario again with this simdom (simdom run SCENARIO --overwrite)")
+    try:
+        m = Manifest.model_validate(data)
+    except ValidationError as e:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: {_pydantic_problem(e)}") from None
+    if m.n_chunks != -(-m.deals // m.chunk_size) or len(set(m.chunks_done)) != len(m.chunks_done) or \
+            any(not 0 <= c < m.n_chunks for c in m.chunks_done) or "deals" not in m.tables:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: deals, chunk_size, n_chunks, chunks_done or tables "
+                           "do not agree")
+    if ("decisions" in m.tables) != (m.decision_rollouts is not None):
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: decision_rollouts = {m.decision_rollouts!r} but the tables "
+                           f"are {m.tables} (allowed: an integer >= 0 with a decisions table, else null)")
+    if m.complete and len(m.chunks_done) != m.n_chunks:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: complete, but {len(m.chunks_done)} of {m.n_chunks} "
+                           "chunks done")
+    if any(len(a.policies) != m.players for a in m.arms) or len({a.name for a in m.arms}) != len(m.arms):
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: arms do not match players = {m.players}")
+    matches = [int(a.rules.get("target", 0)) > 0 for a in m.arms]
+    if any(matches) != (m.unit == "match") or (m.unit == "match") != ("matches" in m.tables) or \
+            (any(matches) and not all(matches)):
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: unit = {m.unit!r}, but the tables {m.tables} or the "
+                           "arms' targets say otherwise (allowed: unit = 'match' with a matches table and every "
+                           "arm's target > 0, or unit = 'deal')")
+    if settings_hash(manifest_settings(m)) != m.settings_hash:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: its settings (players, arms with their rules and "
+                           "policies, deals, seed, chunking, tables, versions) are not those its settings_hash "
+                           "records, so they are not the settings its parts were played with; run the scenario "
+                           "again (simdom run SCENARIO --overwrite)")
+    return m
+
+
+def read_manifest(folder: Path) -> Manifest:
+    """The folder's manifest, validated; ResultsError when missing, unreadable or not simdom's."""
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise ResultsError(f"{folder}: no {MANIFEST}; not a simdom results folder (write one with `simdom run`)")
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ResultsError(f"{folder}: {MANIFEST} is not valid JSON ({e}); the folder is damaged") from None
+    except OSError as e:
+        raise ResultsError(f"{folder}: cannot read {MANIFEST} ({e.strerror})") from None
+    return parse_manifest(data, str(folder))

@@ -1,0 +1,84 @@
+"""What `simdom run` does when the world gets in the way: SIGTERM, a full disk, a read-only or missing
+target, a folder that is not simdom's, stray parts. Each ends the run with one line and leaves a
+folder that the same command resumes (see simdom.run.runner).
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import signal
+import threading
+from pathlib import Path
+from typing import Iterator
+
+from .. import results as fmt
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the run's main thread: handled like Ctrl-C (the parts written are kept)."""
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the run writes, SIGTERM stops it like Ctrl-C (manifest written, workers stopped, one line)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Terminated()
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def io_problem(e: OSError) -> str:
+    """An OSError as a person reads it: the file and the reason."""
+    where = f"{e.filename}: " if e.filename else ""
+    reason = e.strerror or str(e)
+    if e.errno == errno.ENOSPC:
+        reason += " (the disk is full)"
+    return f"{where}{reason}"
+
+
+def is_simdom_folder(path: Path) -> bool:
+    """The folder holds a manifest of simdom's kind (of any format version), or, its manifest damaged,
+    parts that simdom wrote (their footers carry simdom's metadata)."""
+    try:
+        data = json.loads((path / fmt.MANIFEST).read_bytes())
+        return isinstance(data, dict) and data.get("kind") == fmt.KIND
+    except (OSError, ValueError):
+        pass
+    import pyarrow.parquet as pq
+    for part in sorted((path / "deals").glob("part-*.parquet"))[:1] if (path / "deals").is_dir() else []:
+        try:
+            return fmt.META_KEY.encode() in (pq.read_schema(part).metadata or {})
+        except Exception:  # noqa: BLE001 - an unreadable file is not evidence of simdom
+            return False
+    return False
+
+
+def holds_nothing(path: Path) -> bool:
+    """No file but the lock, and no folder but empty table folders (a run stopped before its manifest)."""
+    for f in path.iterdir():
+        if f.name == fmt.LOCK:
+            continue
+        if f.is_dir() and (f.name in fmt.TABLES or f.name in fmt.MATCH_TABLES) and not any(f.iterdir()):
+            continue
+        return False
+    return True
+
+
+def stray_parts(path: Path, tables: tuple[str, ...], n_chunks: int) -> list[Path]:
+    """Files named like a part of one of the run's tables that are not one of its chunks."""
+    want = {fmt.PART.format(c) for c in range(n_chunks)}
+    out = []
+    for t in tables:
+        d = path / t
+        if d.is_dir():
+            out += [f for f in d.glob("part-*.parquet") if f.name not in want]
+    return sorted(out)

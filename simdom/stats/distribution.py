@@ -1,0 +1,108 @@
+"""Shares of the values of a column (a histogram), each with a 95% interval clustered by deal.
+
+The share of value ``v`` in a group is ``sum_d y_dv / sum_d n_d`` over the clusters ``d`` (blocks of
+deal numbers), ``y_dv`` counting the cluster's rows with value ``v`` and ``n_d`` all its rows; its
+variance is ``G/(G-1) * sum_d (y_dv - r n_d)^2 / (sum_d n_d)^2``, robust to any dependence inside a
+deal (rotations replaying one shuffle, seats of one deal). Clusters with no row of value ``v`` count,
+with ``y_dv = 0``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from simdom.stats.estimators import wilson_clustered
+from simdom.stats.io import Results
+
+
+def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, step: int | None = None,
+                 engine: str = "streaming") -> pl.DataFrame:
+    """One row per group and value: ``rows`` (with that value), ``share`` of the group's rows and its
+    clustered Wilson interval ``share_lo``/``share_hi``. Null values are a value of their own.
+
+    With ``step`` (an integer value column), every value from a group's smallest to its largest in steps
+    of ``step`` gets a row, those never seen with share 0 and the interval [0, upper bound]: a bin's
+    interval then covers its true share whether or not the bin was seen."""
+    keys = list(keys)
+    cl = lf.group_by(*keys, (pl.col("deal") // block).alias("_blk"), value).agg(y=pl.len().cast(pl.Float64)) \
+        .collect(engine=engine)
+    tot = cl.group_by(*keys, "_blk").agg(n=pl.col("y").sum())
+    grp = tot.group_by(*keys).agg(G=pl.len(), S_n=pl.col("n").sum(), C_nn=(pl.col("n") ** 2).sum()) if keys else \
+        tot.select(G=pl.len(), S_n=pl.col("n").sum(), C_nn=(pl.col("n") ** 2).sum())
+    joined = cl.join(tot, on=[*keys, "_blk"])
+    per = joined.group_by(*keys, value).agg(S_y=pl.col("y").sum(), C_yy=(pl.col("y") ** 2).sum(),
+                                            C_yn=(pl.col("y") * pl.col("n")).sum())
+    if step is not None and keys:
+        span = per.filter(pl.col(value).is_not_null()).group_by(*keys).agg(_a=pl.col(value).min(),
+                                                                        _b=pl.col(value).max())
+        grid = span.select(*keys, pl.int_ranges("_a", pl.col("_b") + 1, step).alias(value)).explode(value)
+        grid = grid.with_columns(pl.col(value).cast(per.schema[value]))
+        per = grid.join(per, on=[*keys, value], how="left").with_columns(
+            pl.col("S_y", "C_yy", "C_yn").fill_null(0.0))
+    df = per.join(grp, on=keys) if keys else per.join(grp, how="cross")
+    df = df.sort([*keys, value], nulls_last=True)
+    G, S_y, S_n = (df[c].to_numpy().astype(float) for c in ("G", "S_y", "S_n"))
+    r = S_y / S_n
+    # sum_d (y_d - r n_d)^2 over every cluster of the group (those without the value have y_d = 0)
+    ss = df["C_yy"].to_numpy() - 2 * r * df["C_yn"].to_numpy() + r * r * df["C_nn"].to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(np.maximum(np.where(G > 1, G / (G - 1) * ss, np.nan), 0)) / S_n
+    lo, hi = wilson_clustered(r, se, G)
+    return df.select(*keys, value).with_columns(rows=pl.Series(S_y.astype(np.int64)), share=pl.Series(r),
+                                                share_lo=pl.Series(lo), share_hi=pl.Series(hi))
+
+
+def points_distribution(res: Results, keys: Sequence[str] = ("arm", "policy")) -> pl.DataFrame:
+    """The share of player-deals with each points total, per arm and policy (never pooled over games
+    or policies), with clustered 95% intervals."""
+    return value_shares(res.deals, keys, "points", res.block, step=1)
+
+
+WIDTHS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30)
+
+
+def _turns(v: np.ndarray, s: np.ndarray, w: int, top: float) -> int:
+    """Changes of direction of the binned shares up to ``top``: 0 or 1 for a smooth hump."""
+    b = (v // w) * w
+    keep = b <= top
+    sums = np.bincount((b[keep] // w).astype(np.int64), weights=s[keep])
+    d = np.sign(np.diff(sums))
+    d = d[d != 0]
+    return int((d[1:] != d[:-1]).sum())
+
+
+def bin_widths(dist: pl.DataFrame, min_bins: int = 5) -> dict[str, int]:
+    """A display bin width per arm of :func:`points_distribution`: the smallest width that keeps at least
+    ``min_bins`` bins over 99.5% of the player-deals and turns the lattice of possible totals (multiples of 5
+    in Fives, 6k plus a bonus in Threes) into a readable curve (at most 2 changes of direction per policy)."""
+    out = {}
+    for (arm,), d in dist.group_by("arm", maintain_order=True):
+        per = [(g["points"].to_numpy(), g["share"].to_numpy()) for _, g in d.group_by("policy")]
+        top = max(v[min(np.searchsorted(np.cumsum(s) / s.sum(), 0.995), len(v) - 1)] for v, s in per)
+        ok = [w for w in WIDTHS if top / w >= min_bins] or [1]
+        score = {w: max(_turns(v, s, w, top) for v, s in per) for w in ok}
+        out[arm] = next((w for w in ok if score[w] <= 2), min(ok, key=lambda w: (score[w], w)))
+    return out
+
+
+def binned_distribution(res: Results, widths: dict[str, int]) -> pl.DataFrame:
+    """Shares of binned points totals (``bin`` = the bin's first total, ``width`` per arm) per arm and
+    policy, with clustered intervals: what the report plots."""
+    w = pl.col("arm").replace_strict(widths, return_dtype=pl.Int64)
+    lf = res.deals.filter(pl.col("arm").is_in(list(widths))).with_columns(bin=(pl.col("points") // w) * w)
+    out = [value_shares(lf.filter(pl.col("arm") == a), ["arm", "policy"], "bin", res.block, step=wd)
+           for a, wd in widths.items()]
+    return pl.concat(out)
+
+
+def quantiles(dist: pl.DataFrame, keys: Sequence[str], probs=(0.1, 0.25, 0.5, 0.75, 0.9)) -> pl.DataFrame:
+    """Quantiles of points per group from :func:`points_distribution` (p10, p25, median, ...)."""
+    rows = []
+    for grp, d in dist.group_by(list(keys), maintain_order=True):
+        v, s = d["points"].to_numpy(), d["share"].to_numpy()
+        cum = np.cumsum(s) / s.sum()
+        rows.append({**dict(zip(keys, grp)), **{f"p{int(100 * q)}": int(v[np.searchsorted(cum, q - 1e-12)])
+                                                for q in probs}, "share_zero": float(s[v == 0].sum())})
+    return pl.DataFrame(rows)

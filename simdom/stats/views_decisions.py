@@ -1,0 +1,104 @@
+"""What `simdom doubles --decisions` says: when holding the first double pays, in sentences, then the
+conditional hold table and its grid (simdom.stats.decisions)."""
+from __future__ import annotations
+
+import polars as pl
+
+from simdom import present as P
+from simdom.stats.decisions import GRID, SITUATIONS, cell_words, grid_table, hold_table, level_words, method_of
+from simdom.stats.io import Results
+from simdom.stats.views import clusters_note
+
+#: The situations' short names in the table.
+SHORT = {"tier": "bonus", "double_support": "support", "doubles_held": "held", "unseen_doubles": "unseen",
+         "turn": "turn", "lead": "lead"}
+#: A cell needs this many decisions to be named in a sentence.
+MIN_DECISIONS = 100
+DECISION_TABLES = ("decisions", "decision-grid")
+
+
+def _v(r: dict, key: str = "hold_value", **kw) -> str:
+    return P.ci(r[key], r[f"{key}_lo"], r[f"{key}_hi"], signed=True, **kw)
+
+
+def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str, several: bool,
+                  keys: tuple[str, ...] = GRID) -> list[str]:
+    """The answer for one arm: the average value of holding, where it pays, and its win share."""
+    out = []
+    where = f"In arm {arm}, " if several else ""
+    top = table.filter(pl.col("arm") == arm, pl.col("situation") == "all").row(0, named=True)
+    how = "played out by greedy" if method == "rollouts" else "as played (an association)"
+    lead = (f"{where}{P.count(top['decisions'])} first-double decisions; the players placed the double in "
+            f"{P.ci(top['double_share'], top['double_share_lo'], top['double_share_hi'], pct=True)} of them. "
+            f"Holding it instead ({how}) is worth {_v(top, unit='points')} per decision")
+    if top["hold_value_hi"] < 0:
+        lead += ": on average, place it at once."
+    elif top["hold_value_lo"] > 0:
+        lead += ": on average, holding pays."
+    else:
+        lead += "."
+    out.append(lead[0].upper() + lead[1:])
+    cells = grid.filter(pl.col("arm") == arm, pl.col("decisions") >= MIN_DECISIONS)
+    where_ = " by ".join(SHORT.get(k, k) for k in keys)
+    pays = cells.filter(pl.col("hold_value_lo") > 0).sort("hold_value", descending=True)
+    if pays.height:
+        named = "; ".join(f"{cell_words(r, keys)}: {_v(r, level=None)}" for r in pays.head(3).iter_rows(named=True))
+        more = f" (and {pays.height - 3} more cells)" if pays.height > 3 else ""
+        share = pays["decisions"].sum() / max(1, cells["decisions"].sum())
+        out.append(f"Holding pays (interval above 0) in {pays.height} of {cells.height} situations ({where_}), "
+                   f"{100 * share:.0f}% of the decisions: {named}{more}.")
+    else:
+        best = cells.sort("hold_value_hi", descending=True)
+        if best.height:
+            b = best.row(0, named=True)
+            out.append(f"Holding pays in none of the {cells.height} situations ({where_}) with at least "
+                       f"{MIN_DECISIONS} decisions; the closest is {cell_words(b, keys)}: {_v(b, level=None)}.")
+    oneway = table.filter(pl.col("arm") == arm, pl.col("situation") != "all", pl.col("decisions") >= MIN_DECISIONS)
+    costly = oneway.sort("hold_value").head(1)
+    if costly.height:
+        c = costly.row(0, named=True)
+        out.append(f"Holding costs most {level_words(c['situation'], c['level'])}: {_v(c, level=None)} points.")
+    w = top
+    out.append(f"In win share, holding changes the mover's chance by "
+               f"{P.ci(100 * w['hold_value_win'], 100 * w['hold_value_win_lo'], 100 * w['hold_value_win_hi'], signed=True, unit='percentage points')}"
+               " per decision.")
+    return out
+
+
+def decisions_answer(res: Results, wanted: list[str] | None = None, by: list[str] | None = None) -> P.Answer:
+    """`simdom doubles --decisions`: per arm, the sentences of :func:`arm_sentences`, then the table by
+    situation and the grid: the situations ``by`` crossed (default: bonus tier by the double's support)."""
+    wanted = wanted or list(DECISION_TABLES)
+    keys = tuple(by or GRID)
+    method = method_of(res)
+    table = hold_table(res)
+    grid = grid_table(res, keys)
+    ans = P.Answer()
+    arms = [a for a in res.arm_names if a in set(table["arm"])]
+    if not arms:
+        ans.sentences.append(f"{res.name}: no first-double decision in these deals (no double was ever placeable "
+                             "beside another tile before the first double).")
+    for arm in arms[:4]:
+        ans.sentences += arm_sentences(arm, table, grid, method.name, len(arms) > 1, keys)
+    if len(arms) > 4:
+        ans.sentences.append(f"({len(arms) - 4} more arms in the table.)")
+    unit = "points" if method.name == "rollouts" else "points (as played)"
+    if "decisions" in wanted:
+        rows = [{**r, "short": SHORT.get(r["situation"], r["situation"])} for r in table.iter_rows(named=True)]
+        ans.add(P.Table(f"Value of holding the first double by situation, {unit} per decision (95% CI)", rows,
+                        [P.Col("arm"), P.Col("short", "situation"), P.Col("level"), P.Col("decisions", "n", "int"),
+                         P.Col("double_share", "double %", "pctround"), P.Col("hold_value", "hold value", "diff"),
+                         P.Col("hold_value_win", "Δ win %", "pctround")], 3))
+    if "decision-grid" in wanted:
+        ans.add(P.Table(f"Value of holding by {' and '.join(SHORT[k] for k in keys)}, {unit}", grid.to_dicts(),
+                        [P.Col("arm"), *[P.Col(k, SHORT[k]) for k in keys], P.Col("decisions", "n", "int"),
+                         P.Col("hold_value", "hold value", "diff"),
+                         P.Col("hold_value_win", "Δ win %", "pctround")], 1 + len(keys)))
+    ans.notes.append(method.text)
+    ans.notes.append("Hold value: the mover's final points after its best other move minus after its best double "
+                     "now (greedy's choice within each kind); > 0: holding pays; Δ win %: the same for its win "
+                     "share. Situations: " + "; ".join(f"{SHORT[k]}: {v[0]}" for k, v in SITUATIONS.items()) + ".")
+    ans.notes.append(clusters_note([res]))
+    data = {"decisions": table.to_dicts(), "decision-grid": grid.to_dicts()}
+    ans.data = data[wanted[0]] if len(wanted) == 1 else data
+    return ans
