@@ -268,6 +268,17 @@ def test_policies_see_only_what_their_seat_may_know(name, players):
 
 
 # ---- names --------------------------------------------------------------------------------------
+def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
+    """The kernel's par[PAR_*] (engine/layout.py) are the positions of the parameters in the registry."""
+    from simdom.engine import layout as L
+    where = {("hold", "until"): L.PAR_UNTIL, ("rollout", "samples"): L.PAR_SAMPLES,
+             ("timing", "support"): L.PAR_SUPPORT, ("timing", "lead"): L.PAR_LEAD, ("timing", "wait"): L.PAR_WAIT,
+             ("timing", "players"): L.PAR_PLAYERS}
+    found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
+    assert found == where
+    assert all(len(info.params) <= L.N_PARAMS for info in REGISTRY.values())
+
+
 def test_policy_names_and_errors():
     assert str(parse_policy("rollout:samples=64")) == "rollout:samples=64"
     assert str(parse_policy("hold:until=never")) == "hold:until=never"

@@ -10,11 +10,11 @@ from .greedy import list_index
 from .kdecide import record_decision
 from .kpolicies import choose
 from .layout import (ACT_PLAY, BN, BON, BTOP, DCTL_ON, DC_END, DC_FD_MOVE, DC_FD_SEAT, DC_FIRST_SEAT, DC_SP_MOVE,
-                     DC_SP_SEAT, DC_TILES_PLACED, DC_WINNER, DDEALT, DRAWS, EB, ENDED, FD_MOVE, FD_SEAT, FIRST,
-                     HCNT, HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, REC_NONE, R_PLAYERS, SC_BONUS, SC_DOUBLES_DEALT,
-                     SC_DRAWS, SC_END_BONUS, SC_LOST_FD, SC_PASSES, SC_PIPS_LEFT, SC_PLAYS, SC_PLAY_POINTS,
-                     SC_POINTS, SC_SCORING_PLAYS, SC_WENT_OUT, SPLAYS, SP_MOVE, SP_SEAT, SX_DCTL, TMASK, TURN,
-                     WINNER)
+                     DC_SP_SEAT, DC_TILES_PLACED, DC_WINNER, DDEALT, DRAWS, EB, EMASK, ENDED, FD_MOVE, FD_SEAT,
+                     FIRST, HCNT, HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, REC_NONE, R_PLAYERS, SC_BONUS,
+                     SC_DOUBLES_DEALT, SC_DRAWS, SC_END_BONUS, SC_LOST_FD, SC_PASSES, SC_PIPS_LEFT, SC_PLAYS,
+                     SC_PLAY_POINTS, SC_POINTS, SC_SCORING_PLAYS, SC_WENT_OUT, SMASK, SPLAYS, SP_MOVE, SP_SEAT,
+                     SX_DCTL, TMASK, TURN, WINNER)
 from .rng import seed_deal
 
 
@@ -25,10 +25,10 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, 
         mover, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
         if not mover:
             break
-        s = St[TURN] & 3  # the masks tell LLVM the ranges: no negative-index checks
+        s = St[TURN] & SMASK  # the masks tell LLVM the ranges: no negative-index checks
         t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, scratch)
         t &= TMASK
-        e &= 7
+        e &= EMASK
         if scratch[SX_DCTL][DCTL_ON]:  # simdom run --decisions (kdecide.py): the list of moves and the choice
             n = legal_moves(G, St, s, mv_t, mv_e)
             record_decision(G, St, s, n, list_index(mv_t, mv_e, n, t, e), mv_t, mv_e, deal, scratch)

@@ -16,8 +16,8 @@ from .layout import (ACT_DRAW, ACT_PASS, ARMS, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PI
                      FIRST, FORCED, HAND, HCNT, HPIPS, LONE, LOSTFD, NPASS, NPL, OUT_FIXED, OUT_OPP_PIPS, PASSES,
                      PIPS, PLAYED, PLAYS, PTS, RC_ACT, RC_BONUS, RC_DEAL, RC_END, RC_K, RC_POINTS, RC_S, RC_SEAT,
                      RC_TILE, REC_ALL, RNG_DEAL, R_ARMS_AFTER, R_BLOCK_MODE, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE,
-                     R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE, R_ROUND, R_SPINNER, SPAT, SPIN, SPLAYS, SP_MOVE,
-                     SP_SEAT, ST_SIZE, TA, TB, TMASK, TURN, USED, VOID, WINNER)
+                     R_OUT_MODE, R_OUT_N, R_PLAYERS, R_RESERVE, R_ROUND, R_SPINNER, SMASK, SPAT, SPIN, SPLAYS,
+                     SP_MOVE, SP_SEAT, ST_SIZE, TA, TB, TMASK, TURN, USED, VOID, WINNER)
 from .moves import has_move, hand_has, legal_moves, seat_base
 from .rng import below, below_x
 
@@ -151,7 +151,7 @@ def advance(G, St, bone, mv_t, mv_e, rec, nrec, rec_mode, deal):
     n = 0
     mover, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
     if mover:
-        n = legal_moves(G, St, St[TURN] & 3, mv_t, mv_e)
+        n = legal_moves(G, St, St[TURN] & SMASK, mv_t, mv_e)
     return n, nrec
 
 
@@ -165,7 +165,7 @@ def forced(G, St, bone, rec, nrec, rec_mode, deal):
     while True:
         if St[ENDED]:
             return False, nrec
-        s = St[TURN] & 3
+        s = St[TURN] & SMASK
         if has_move(G, St, s):
             return True, nrec
         sb = seat_base(s)

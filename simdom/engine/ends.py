@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 from .jit import kernel
 
-from .layout import (ARMS, BONUS, ED, EV, E_LEAD, FD_MOVE, LONE, NPL, R_DBL_BOTH, SCORE, SCORE_ROW, SCORE_SHIFT,
-                     SPIN, TA, TB, TMASK, USED)
+from .layout import (ARMS, BONUS, ED, EV, E_LEAD, FD_MOVE, LONE, NPL, R_DBL_BOTH, SCORE, SCORE_KS, SCORE_ROW,
+                     SCORE_SHIFT, SPIN, TA, TB, TMASK, USED)
 
 
 @kernel
 def score_at(G, k, s):
     """Points of a placement that leaves k counted ends summing to s (RULES.md 4): G's SCORE table."""
-    return G[SCORE + ((k & 7) << SCORE_SHIFT) + (s & SCORE_ROW - 1)]
+    return G[SCORE + ((k & SCORE_KS - 1) << SCORE_SHIFT) + (s & SCORE_ROW - 1)]
 
 
 @kernel

@@ -8,8 +8,8 @@ from .jit import kernel
 
 from .bits import ctz
 from .ends import arm_count, end_count, line_part, move_value, n_open_ends, score_at
-from .layout import (BONUS, ED, EV, E_LEAD, FD_MOVE, FORCED, NPL, PIPS, R_DBL_BOTH, R_W, TA, TB, TMASK, TURN, VM,
-                     VMASK)
+from .layout import (BONUS, ED, EV, E_LEAD, FD_MOVE, FORCED, NPL, PIPS, R_DBL_BOTH, R_W, SMASK, TA, TB, TMASK,
+                     TURN, VM, VMASK)
 from .moves import hand_words
 
 
@@ -122,5 +122,5 @@ def list_index(mv_t, mv_e, n, t, e):
 @kernel
 def greedy_pick(G, St, mv_t, mv_e, n, hold, scratch):
     """:func:`greedy_move` of the seat to act, as an index into its list of legal moves."""
-    t, e = greedy_move(G, St, St[TURN] & 3, hold)
+    t, e = greedy_move(G, St, St[TURN] & SMASK, hold)
     return list_index(mv_t, mv_e, n, t, e)

@@ -17,10 +17,10 @@ from .core import finish, forced, next_seat, place
 from .ends import end_bases, end_count, move_value, n_open_ends, score_at
 from .greedy import greedy_move, greedy_pick, list_index
 from .moves import legal_moves, n_moves, nth_move, seat_base
-from .layout import (AUX_PREP, BON, BONUS, EB, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, PIPS, POL_DEFENSIVE,
-                     POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, POL_TIMING, PTS, REC_NONE, RNG_SEAT,
-                     R_PLAYERS, ST_SIZE, SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_KB, SX_LOC, SX_P, SX_PE,
-                     SX_POOL, SX_PT, SX_REC, SX_SB, SX_W, TA, TB, TMASK, TURN, VOID)
+from .layout import (AUX_PREP, BON, BONUS, EB, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, PAR_SAMPLES, PAR_UNTIL,
+                     PIPS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, POL_TIMING,
+                     PTS, REC_NONE, RNG_SEAT, R_PLAYERS, SMASK, ST_SIZE, SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP,
+                     SX_KB, SX_LOC, SX_P, SX_PE, SX_POOL, SX_PT, SX_REC, SX_SB, SX_W, TA, TB, TMASK, TURN, VOID)
 from .ktiming import timing_pick
 from .rng import GAMMA, below, mix64, next64
 from .sampler import copy_known, may_hold, sample_world, unseen_tiles
@@ -141,7 +141,7 @@ def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
         mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
         if not mover:
             break
-        q = P[TURN] & 3
+        q = P[TURN] & SMASK
         t, e = greedy_move(G, P, q, False)
     finish(G, P)
 
@@ -200,7 +200,7 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
     is asked only when there is a choice: a single legal move is played without it."""
     if pid == POL_GREEDY or pid == POL_HOLD:
         # hold:until=K = greedy that keeps the first double back before move K
-        hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[0]
+        hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[PAR_UNTIL]
         return greedy_move(G, St, s, hold)
     if pid == POL_RANDOM:
         n = n_moves(G, St, s)
@@ -217,7 +217,7 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
     elif pid == POL_DEFENSIVE:
         i = defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
     elif pid == POL_ROLLOUT:
-        i = rollout_pick(G, St, s, np.int64(par[0]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch)
+        i = rollout_pick(G, St, s, np.int64(par[PAR_SAMPLES]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch)
     else:
         i = 0
     return mv_t[i], mv_e[i]

@@ -16,8 +16,8 @@ from .jit import kernel
 
 from .ends import move_value
 from .moves import seat_base
-from .layout import (BN, BON, BONUS, BTOP, DBLM, FD_MOVE, FIRST, HAND, HCNT, NPL, PIPS, PLAYED, PTS, R_MAXPIP,
-                     R_NT, R_PLAYERS, TA, TB, VOID)
+from .layout import (BN, BON, BONUS, BTOP, DBLM, FD_MOVE, FIRST, HAND, HCNT, NPL, PAR_LEAD, PAR_PLAYERS,
+                     PAR_SUPPORT, PAR_WAIT, PIPS, PLAYED, PTS, R_MAXPIP, R_NT, R_PLAYERS, TA, TB, VOID)
 
 
 @kernel
@@ -161,8 +161,8 @@ def hold_now(G, St, s, par, mv_t, mv_e, bd, bo):
     move = St[NPL] + 1
     if tier_at(G, move) == 0 and tier_at(G, move + p) == 0:
         return False  # no first-double bonus now or a round later: nothing to wait for
-    if suit_count(G, St, s, G[TA + mv_t[bd]]) > par[0]:
+    if suit_count(G, St, s, G[TA + mv_t[bd]]) > par[PAR_SUPPORT]:
         return False
     if move == 1:
-        return doubles_held(G, St, s) + p <= par[1]
-    return p <= par[3] and tier_at(G, move + p) - tier_at(G, move) >= par[2]
+        return doubles_held(G, St, s) + p <= par[PAR_LEAD]
+    return p <= par[PAR_PLAYERS] and tier_at(G, move + p) - tier_at(G, move) >= par[PAR_WAIT]

@@ -36,9 +36,10 @@ VM = PIPS + MAX_TILES           # [VMASK + 1 values x 2 words]
 DBLM = VM + 32                  # [2]
 BONUS = DBLM + 2                # [MAX_TILES] by move number
 SCORE_SHIFT = 7
-SCORE_ROW = 1 << SCORE_SHIFT    # S & 127
-SCORE = BONUS + MAX_TILES       # [8 k x SCORE_ROW S]
-G_SIZE = SCORE + 8 * SCORE_ROW
+SCORE_ROW = 1 << SCORE_SHIFT    # S & (SCORE_ROW - 1)
+SCORE_KS = 8                    # k & (SCORE_KS - 1): counted ends 0..4
+SCORE = BONUS + MAX_TILES       # [SCORE_KS k x SCORE_ROW S]
+G_SIZE = SCORE + SCORE_KS * SCORE_ROW
 
 # ---- rules vector R ---------------------------------------------------------------------------
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \
@@ -57,6 +58,7 @@ TEAMS_NONE, TEAMS_PARTNERS = 0, 1                        # teams
 
 # ---- ends ----------------------------------------------------------------------------------------
 E_L, E_R, E_U, E_D, E_LEAD = 0, 1, 2, 3, 4
+EMASK = 7       # e & EMASK: an end's range for LLVM
 
 # ---- deal state St -------------------------------------------------------------------------------
 EV = 0          # [4] value shown at end L, R, U, D
@@ -82,6 +84,7 @@ FORCED = 28     # the tile the leader must lead (lead = tile:A-B), -1 if any
 WINNER = 29     # hand winner, -1 if none
 PLAYED = 30     # [2] mask words of the tiles on the layout
 SEAT0 = 32      # per-seat blocks of SB entries
+SMASK = 3       # s & SMASK: a seat's range for LLVM (at most 4 seats)
 SB = 16
 # offsets inside a seat block
 HCNT, HPIPS, PTS, BON, SPLAYS, PLAYS, DRAWS, PASSES, VOID, DDEALT, LOSTFD, EB, HAND = range(13)
@@ -112,6 +115,10 @@ REC_COLS = len(REC_NAMES)
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
 POL_TIMING = 6
 N_PARAMS = 4
+#: a policy's parameters par[PAR_*], in the order of its Params in simdom.policies
+PAR_UNTIL = 0                                               # hold
+PAR_SAMPLES = 0                                             # rollout
+PAR_SUPPORT, PAR_LEAD, PAR_WAIT, PAR_PLAYERS = range(4)     # timing
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
 RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4

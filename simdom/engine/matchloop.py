@@ -13,12 +13,12 @@ from .batch import collect
 from .core import deal_random, finish, forced, next_seat, place, record, round_bonus
 from .moves import seat_base
 from .kpolicies import choose
-from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEALS, CNT_RECORDS, EB, ENDED,
+from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEALS, CNT_RECORDS, EB, EMASK, ENDED,
                      END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD,
                      MD_MATCH, MEND_DEAL, MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, M_BEFORE, M_CRED,
                      M_SCORE, M_WON, NEXT_HAND_WINNER, NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, PTS, REC_NONE,
                      R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET,
-                     R_TEAMS, TEAMS_PARTNERS, TURN, WINNER)
+                     R_TEAMS, SMASK, TEAMS_PARTNERS, TURN, WINNER)
 from .rng import match_deal_key, seed_key
 
 
@@ -145,10 +145,10 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
         mover, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
         if not mover:
             break
-        s = St[TURN] & 3
+        s = St[TURN] & SMASK
         t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, scratch)
         t &= 127
-        e &= 7
+        e &= EMASK
         pts, bonus, k, ssum = place(G, St, s, t, e)
         if rec_mode != REC_NONE:
             nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)
