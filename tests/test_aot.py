@@ -29,11 +29,11 @@ def test_the_module_of_the_current_engine_is_built():
 
 def _play(fn, rules, pols, seed, deal0, n, rec_mode):
     ids, par = kernel_arrays(seat_policies(pols, rules.players))
-    seat = np.full((n, rules.players, len(L.SEAT_COLS)), -7, dtype=np.int32)
-    deal = np.full((n, len(L.DEAL_COLS)), -7, dtype=np.int32)
+    seat = np.full((len(L.SEAT_COLS), rules.players, n), -7, dtype=np.int32)
+    deal = np.full((len(L.DEAL_COLS), n), -7, dtype=np.int32)
     per = rules.n_tiles if rec_mode == L.REC_PLAYS else (2 + rules.players) * rules.n_tiles + rules.players + 4
     rec = np.full((per * n if rec_mode else 1, L.REC_COLS), -7, dtype=np.int32)
-    nrec = fn(compile_rules(rules), ids, par, root_key(seed), deal0, n, seat, deal, rec, rec_mode,
+    nrec = fn(compile_rules(rules), ids, par, root_key(seed), deal0, n, seat, deal, 0, 1, rec, rec_mode,
               make_work(rules.n_tiles), True)
     return seat, deal, rec[:nrec]
 
@@ -102,18 +102,27 @@ def test_a_missing_module_falls_back_or_fails_as_asked(monkeypatch):
 
 
 def test_simulate_fills_given_arrays_as_it_fills_its_own():
-    from simdom.engine.api import output_blocks, simulate
+    """Two batches interleaved in one pair of blocks (rows row0 + i * stride, as simdom run fills a chunk's
+    rows in the order arm, deal, rotation) give the batches' own results, and row_columns reads them."""
+    from simdom.engine.api import output_blocks, row_columns, simulate
     rules = preset("fives", 3)
-    own = simulate(rules, "greedy", 5, 100, 50)
-    one_seat, one_deal = output_blocks(50, 3)
-    seat = np.zeros((2, *one_seat.shape), np.int32)  # views of a bigger block, as simdom run passes
-    deal = np.zeros((2, *one_deal.shape), np.int32)
-    b = simulate(rules, "greedy", 5, 100, 50, out=(seat[1], deal[1]))
-    assert np.shares_memory(b.seats["points"], seat[1])
-    for c in (*own.seats, *own.deals):
-        np.testing.assert_array_equal(b.column(c), own.column(c))
-    assert not seat[0].any()
+    own = [simulate(rules, pols, 5, 100, 50) for pols in ("greedy", "random")]
+    seat, deal = output_blocks(100, 3)
+    got = [simulate(rules, pols, 5, 100, 50, out=(seat, deal), row0=r, stride=2)
+           for r, pols in enumerate(("greedy", "random"))]
+    assert np.shares_memory(got[0].seats["points"], seat)
+    seats, deals = row_columns(seat, deal)
+    for r in range(2):
+        for c in (*own[r].seats, *own[r].deals):
+            np.testing.assert_array_equal(got[r].column(c), own[r].column(c))
+        for c in own[r].seats:
+            np.testing.assert_array_equal(seats[c][r::2], own[r].seats[c])
+            assert seats[c][:, 0].flags.c_contiguous  # a seat's column of all rows: contiguous
+        for c in own[r].deals:
+            np.testing.assert_array_equal(deals[c][r::2], own[r].deals[c])
     with pytest.raises(ValueError, match="C-contiguous writable int32"):
-        simulate(rules, "greedy", 5, 100, 50, out=(seat[1].astype(np.int64), deal[1]))
+        simulate(rules, "greedy", 5, 100, 50, out=(seat.astype(np.int64), deal))
     with pytest.raises(ValueError, match="shapes"):
-        simulate(rules, "greedy", 5, 100, 49, out=(seat[1], deal[1]))
+        simulate(rules, "greedy", 5, 100, 50, out=(seat[:, :2], deal))
+    with pytest.raises(ValueError, match="rows"):
+        simulate(rules, "greedy", 5, 100, 51, out=(seat, deal), row0=0, stride=2)

@@ -136,10 +136,10 @@ def signature():
 
     from . import layout as L
     from .work import make_work
-    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+    t = _types(seat=np.zeros((len(L.SEAT_COLS), 4, 1), np.int32), deal=np.zeros((len(L.DEAL_COLS), 1), np.int32),
                rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28))
     return types.int64(t["G"], t["ids"], t["par"], types.uint64, types.int64, types.int64, t["seat"], t["deal"],
-                       t["rec"], types.int64, t["work"], types.boolean)
+                       types.int64, types.int64, t["rec"], types.int64, t["work"], types.boolean)
 
 
 def match_signature():
@@ -149,7 +149,7 @@ def match_signature():
 
     from . import layout as L
     from .work import make_work
-    t = _types(seat=np.zeros((1, 4, len(L.SEAT_COLS)), np.int32), deal=np.zeros((1, len(L.DEAL_COLS)), np.int32),
+    t = _types(seat=np.zeros((len(L.SEAT_COLS), 4, 1), np.int32), deal=np.zeros((len(L.DEAL_COLS), 1), np.int32),
                mdeal=np.zeros((1, L.MD_SIZE), np.int32), match=np.zeros((1, L.MM_SIZE), np.int32),
                rec=np.zeros((1, L.REC_COLS), np.int32), work=make_work(28), M=np.zeros(L.M_SIZE, np.int64),
                sides=np.zeros(2, np.int64))
@@ -192,8 +192,9 @@ def build(force: bool = False, quiet: bool = False) -> Path:
     cc.verbose = False
 
     @cc.export("run_batch", signature())
-    def _run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh):  # pragma: no cover
-        return kernel_run_batch(G, ids, par, root, deal0, n, seat, deal, rec, rec_mode, work, fresh)
+    def _run_batch(G, ids, par, root, deal0, n, seat, deal, row0, stride, rec, rec_mode, work,
+                   fresh):  # pragma: no cover
+        return kernel_run_batch(G, ids, par, root, deal0, n, seat, deal, row0, stride, rec, rec_mode, work, fresh)
 
     @cc.export("run_matches", match_signature())
     def _run_matches(G, ids, par, root, match0, n, seat, deal, mdeal, match, rec, rec_mode, work, M,

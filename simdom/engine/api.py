@@ -90,50 +90,71 @@ class Batch:
         return win_shares(self.seats["points"])
 
 
+def row_columns(seat: np.ndarray, deal: np.ndarray, row0: int = 0, stride: int = 1,
+                n: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Named columns (views, no copy) of rows row0, row0 + stride, ... (n of them; all by default) of the
+    output blocks from :func:`output_blocks`: per seat int32[n, players] (names SEAT_COLUMNS), per deal
+    int32[n] (names DEAL_COLUMNS). The blocks hold one column after the other, each seat's values of a
+    column contiguous: ``seats[name][:, s]`` and ``deals[name]`` of all rows are contiguous arrays."""
+    rows = deal.shape[1]
+    n = (rows - row0 + stride - 1) // stride if n is None else n
+    sl = slice(row0, row0 + (n - 1) * stride + 1, stride)
+    return ({c: seat[i][:, sl].T for i, c in enumerate(L.SEAT_COLS)},
+            {c: deal[i, sl] for i, c in enumerate(L.DEAL_COLS)})
+
+
 def batch_of(rules: Rules, policies: list[Policy], seed: int, deal0: int, seat: np.ndarray, deal: np.ndarray,
-             rec: np.ndarray | None = None) -> Batch:
-    """A :class:`Batch` over the kernel's output blocks (seat int32[n, players, C], deal int32[n, C])."""
-    return Batch(rules, policies, int(seed), deal0, {c: seat[:, :, i] for i, c in enumerate(L.SEAT_COLS)},
-                 {c: deal[:, i] for i, c in enumerate(L.DEAL_COLS)}, None if rec is None else decode_records(rec))
+             rec: np.ndarray | None = None, *, row0: int = 0, stride: int = 1, n: int | None = None) -> Batch:
+    """A :class:`Batch` over rows row0, row0 + stride, ... of the output blocks (:func:`row_columns`)."""
+    seats, deals = row_columns(seat, deal, row0, stride, n)
+    return Batch(rules, policies, int(seed), deal0, seats, deals, None if rec is None else decode_records(rec))
 
 
-def output_blocks(n_deals: int, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Fresh (seat, deal) output blocks for ``n_deals`` deals, for :func:`simulate`'s ``out``."""
-    return (np.zeros((n_deals, players, len(L.SEAT_COLS)), dtype=np.int32),
-            np.zeros((n_deals, len(L.DEAL_COLS)), dtype=np.int32))
+def output_blocks(n_rows: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Fresh (seat, deal) output blocks of ``n_rows`` deals, for :func:`simulate`'s ``out``: one block per
+    result column (the kernel's layout, engine/layout.py), read through :func:`row_columns`."""
+    return (np.zeros((len(L.SEAT_COLS), players, n_rows), dtype=np.int32),
+            np.zeros((len(L.DEAL_COLS), n_rows), dtype=np.int32))
 
 
 def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal0: int = 0,
              n_deals: int = 1, records: int = Records.NONE,
-             out: "tuple[np.ndarray, np.ndarray] | None" = None, decisions: int | None = None) -> Batch:
+             out: "tuple[np.ndarray, np.ndarray] | None" = None, decisions: int | None = None, *,
+             row0: int = 0, stride: int = 1) -> Batch:
     """Play deals ``deal0 .. deal0 + n_deals - 1`` of the run with root ``seed``. ``records``: a
     :class:`~simdom.engine.codes.Records` mode. ``out``: blocks from :func:`output_blocks` to fill
-    instead of new ones (a worker reuses them from chunk to chunk). ``decisions``: record the
-    first-double decisions (``Batch.decisions``), with that many rollouts each (0: none); the deals
-    are the same either way."""
+    instead of new ones (a worker reuses them from chunk to chunk), deal i into row row0 + i * stride
+    (several batches can so fill one block in the row order the caller's results need; read them back
+    with :func:`row_columns`). ``decisions``: record the first-double decisions (``Batch.decisions``),
+    with that many rollouts each (0: none); the deals are the same either way."""
     pols = seat_policies(policies, rules.players)
     ids, par = kernel_arrays(pols)
     G = compile_rules(rules)
-    want = output_blocks(0, rules.players)
     if out is None:
-        seat, deal = output_blocks(n_deals, rules.players)
+        seat, deal = output_blocks(row0 + (n_deals - 1) * stride + 1, rules.players)
     else:
         seat, deal = out
-        shapes = ((n_deals, *want[0].shape[1:]), (n_deals, *want[1].shape[1:]))
-        if (seat.shape, deal.shape) != shapes or not all(a.dtype == np.int32 and a.flags.c_contiguous
-                                                          and a.flags.writeable for a in out):
-            raise ValueError(f"out: C-contiguous writable int32 arrays of shapes {shapes} needed")
+        rows = deal.shape[-1]
+        want = output_blocks(rows, rules.players)
+        if (seat.shape, deal.shape) != (want[0].shape, want[1].shape) or not all(
+                a.dtype == np.int32 and a.flags.c_contiguous and a.flags.writeable for a in out):
+            raise ValueError(f"out: C-contiguous writable int32 arrays of shapes {want[0].shape} and "
+                             f"{want[1].shape} (output_blocks) needed")
+    if row0 < 0 or stride < 1 or row0 + (n_deals - 1) * stride >= deal.shape[-1]:
+        raise ValueError(f"rows {row0} + i * {stride} for {n_deals} deals; allowed: rows of the {deal.shape[-1]} "
+                         f"in out, row0 >= 0, stride >= 1")
     cap = max_records(rules, records) * n_deals if records else 1
     rec = np.zeros((cap, L.REC_COLS), dtype=np.int32)
     dec = None
     if decisions is None:
-        n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec, int(records),
+        n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0, stride, rec, int(records),
                            make_work(rules.n_tiles), True)
     else:
         from .decisions import play_recording
-        n, dec = play_recording(batch_kernel(), G, ids, par, root_key(seed), deal0, n_deals, seat, deal, rec,
-                                int(records), rules.n_tiles, int(decisions))
-    out_batch = batch_of(rules, pols, seed, deal0, seat, deal, rec[:n] if records else None)
+        n, dec = play_recording(batch_kernel(), G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0,
+                                stride, rec, int(records), rules.n_tiles, int(decisions))
+    out_batch = batch_of(rules, pols, seed, deal0, seat, deal, rec[:n] if records else None, row0=row0,
+                         stride=stride, n=n_deals)
     out_batch.decisions = dec
     return out_batch
 
@@ -199,15 +220,15 @@ def measure(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", sec
     work = make_work(rules.n_tiles)
     key = root_key(seed)
     run_batch = batch_kernel()
-    run_batch(G, ids, par, key, 0, 1, seat, deal, rec, L.REC_NONE, work, True)
+    run_batch(G, ids, par, key, 0, 1, seat, deal, 0, 1, rec, L.REC_NONE, work, True)
     t0 = time.perf_counter()
-    run_batch(G, ids, par, key, 1, 1, seat, deal, rec, L.REC_NONE, work, True)
+    run_batch(G, ids, par, key, 1, 1, seat, deal, 0, 1, rec, L.REC_NONE, work, True)
     # batches of about 0.2 s at most, so that a slow policy (rollout:samples=10000) stops on time
     batch = max(1, min(batch, int(0.2 / max(time.perf_counter() - t0, 1e-9))))
     done = 0
     t0 = time.perf_counter()
     while True:
-        run_batch(G, ids, par, key, done, batch, seat, deal, rec, L.REC_NONE, work, True)
+        run_batch(G, ids, par, key, done, batch, seat, deal, 0, 1, rec, L.REC_NONE, work, True)
         done += batch
         elapsed = time.perf_counter() - t0
         if elapsed >= seconds:

@@ -40,39 +40,41 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, 
 
 
 @kernel
-def collect(G, St, seat_row, deal_row):
-    """Copy a finished deal's results into its output rows (layout.SEAT_COLS / DEAL_COLS order)."""
+def collect(G, St, seat_out, deal_out, row):
+    """Copy a finished deal's results into row ``row`` of the output blocks, one block per column:
+    seat_out[SC_*, s, row] and deal_out[DC_*, row] (layout.py)."""
     for s in range(G[R_PLAYERS]):
         b = seat_base(s)
-        r = seat_row[s]
-        r[SC_POINTS] = St[b + PTS] + St[b + BON] + St[b + EB]
-        r[SC_PLAY_POINTS] = St[b + PTS]
-        r[SC_BONUS] = St[b + BON]
-        r[SC_END_BONUS] = St[b + EB]
-        r[SC_SCORING_PLAYS] = St[b + SPLAYS]
-        r[SC_PLAYS] = St[b + PLAYS]
-        r[SC_DRAWS] = St[b + DRAWS]
-        r[SC_PASSES] = St[b + PASSES]
-        r[SC_PIPS_LEFT] = St[b + HPIPS]
-        r[SC_WENT_OUT] = 1 if St[b + HCNT] == 0 else 0
-        r[SC_DOUBLES_DEALT] = St[b + DDEALT]
-        r[SC_LOST_FD] = St[b + LOSTFD]
-    deal_row[DC_FIRST_SEAT] = St[FIRST]
-    deal_row[DC_FD_MOVE] = St[FD_MOVE]
-    deal_row[DC_FD_SEAT] = St[FD_SEAT]
-    deal_row[DC_SP_MOVE] = St[SP_MOVE]
-    deal_row[DC_SP_SEAT] = St[SP_SEAT]
-    deal_row[DC_END] = St[ENDED]
-    deal_row[DC_TILES_PLACED] = St[NPL]
-    deal_row[DC_WINNER] = St[WINNER]
+        seat_out[SC_POINTS, s, row] = St[b + PTS] + St[b + BON] + St[b + EB]
+        seat_out[SC_PLAY_POINTS, s, row] = St[b + PTS]
+        seat_out[SC_BONUS, s, row] = St[b + BON]
+        seat_out[SC_END_BONUS, s, row] = St[b + EB]
+        seat_out[SC_SCORING_PLAYS, s, row] = St[b + SPLAYS]
+        seat_out[SC_PLAYS, s, row] = St[b + PLAYS]
+        seat_out[SC_DRAWS, s, row] = St[b + DRAWS]
+        seat_out[SC_PASSES, s, row] = St[b + PASSES]
+        seat_out[SC_PIPS_LEFT, s, row] = St[b + HPIPS]
+        seat_out[SC_WENT_OUT, s, row] = 1 if St[b + HCNT] == 0 else 0
+        seat_out[SC_DOUBLES_DEALT, s, row] = St[b + DDEALT]
+        seat_out[SC_LOST_FD, s, row] = St[b + LOSTFD]
+    deal_out[DC_FIRST_SEAT, row] = St[FIRST]
+    deal_out[DC_FD_MOVE, row] = St[FD_MOVE]
+    deal_out[DC_FD_SEAT, row] = St[FD_SEAT]
+    deal_out[DC_SP_MOVE, row] = St[SP_MOVE]
+    deal_out[DC_SP_SEAT, row] = St[SP_SEAT]
+    deal_out[DC_END, row] = St[ENDED]
+    deal_out[DC_TILES_PLACED, row] = St[NPL]
+    deal_out[DC_WINNER, row] = St[WINNER]
 
 
 @entry
-def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, rec, rec_mode, work, fresh):
+def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, row0, stride, rec, rec_mode, work,
+              fresh):
     """Play deals deal0 .. deal0 + ndeals - 1 under root key ``root`` (uint64).
 
-    seat_out: int32[ndeals, players, len(SEAT_COLS)]; deal_out: int32[ndeals, len(DEAL_COLS)];
-    rec: int32[cap, REC_COLS] action records (rec_mode REC_NONE / REC_PLAYS / REC_ALL), whose first
+    seat_out: int32[len(SEAT_COLS), players, rows]; deal_out: int32[len(DEAL_COLS), rows]: deal i's
+    results go to row row0 + i * stride (:func:`collect`), so that a caller playing several batches
+    can interleave them in the row order its results need; rec: int32[cap, REC_COLS] action records (rec_mode REC_NONE / REC_PLAYS / REC_ALL), whose first
     column is the deal's index in the batch. ``work``: arrays from :func:`make_work`. With
     ``fresh`` False, the deal already set up in work's St/bone is continued instead of dealt
     (ndeals = 1): a scripted deal, or any mid-deal state.
@@ -85,7 +87,7 @@ def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, r
         if fresh:
             deal_random(G, St, bone, perm, rng)
         nrec = play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, i)
-        collect(G, St, seat_out[i], deal_out[i])
+        collect(G, St, seat_out, deal_out, row0 + i * stride)
     return nrec
 
 

@@ -17,8 +17,10 @@ BLOCK = 2048
 
 
 def play_recording(kernel, G, ids, par, root, deal0: int, n_deals: int, seat: np.ndarray, deal: np.ndarray,
-                   rec: np.ndarray, records: int, nt: int, rollouts: int) -> tuple[int, dict[str, np.ndarray]]:
-    """Play deals deal0 .. deal0 + n_deals - 1 into the output blocks with ``kernel`` (run_batch),
+                   row0: int, stride: int, rec: np.ndarray, records: int, nt: int,
+                   rollouts: int) -> tuple[int, dict[str, np.ndarray]]:
+    """Play deals deal0 .. deal0 + n_deals - 1 into rows row0 + i * stride of the output blocks with
+    ``kernel`` (run_batch),
     recording the first-double decisions (``rollouts`` worlds per decision, 0 for none). Returns the
     number of action records written (their ``deal`` column: the index in the whole batch) and the
     decisions' columns, in play order (``deal``: the index in the whole batch)."""
@@ -40,7 +42,7 @@ def play_recording(kernel, G, ids, par, root, deal0: int, n_deals: int, seat: np
         ctl[L.DCTL_ROWS] = 0
         ctl[L.DCTL_LOST] = 0
         ctl[L.DCTL_DEAL0] = deal0 + off
-        got = int(kernel(G, ids, par, root, deal0 + off, nb, seat[off:off + nb], deal[off:off + nb],
+        got = int(kernel(G, ids, par, root, deal0 + off, nb, seat, deal, row0 + off * stride, stride,
                          rec[nrec:] if records else rec, records, work, True))
         if records:
             rec[nrec:nrec + got, 0] += off  # the records' first column: the deal's index in the batch

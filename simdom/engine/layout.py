@@ -124,7 +124,8 @@ RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4
 
 # ---- per-seat and per-deal outputs of a batch ----------------------------------------------------
-# seat_out[d, s, SC_*] and deal_out[d, DC_*] (int32); the names SEAT_COLS / DEAL_COLS, in order
+# one block per column: seat_out[SC_*, s, row] and deal_out[DC_*, row] (int32; row: a deal's place in the
+# rows the caller wants, batch.run_batch); the names SEAT_COLS / DEAL_COLS, in order
 SEAT_COLS = ("points", "play_points", "bonus", "end_bonus", "scoring_plays", "plays", "draws", "passes",
              "pips_left", "went_out", "doubles_dealt", "lost_first_double")
 SC_POINTS, SC_PLAY_POINTS, SC_BONUS, SC_END_BONUS, SC_SCORING_PLAYS, SC_PLAYS, SC_DRAWS, SC_PASSES, \

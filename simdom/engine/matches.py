@@ -24,7 +24,7 @@ from ..policies import Policy, kernel_arrays, seat_policies
 from ..rules import Rules
 from ..tiles import tile_name
 from . import layout as L
-from .api import decode_records, max_records, root_key
+from .api import decode_records, max_records, output_blocks, root_key, row_columns
 from .codes import Act, DealEnd, End, Records
 from .state import DealState, _mask_tiles
 from .tables import compile_rules
@@ -95,9 +95,8 @@ class MatchBatch:
 
 
 def _buffers(rules: Rules, cap: int, n_matches: int, rec_cap: int) -> tuple:
-    return (np.zeros((cap, rules.players, len(L.SEAT_COLS)), np.int32), np.zeros((cap, len(L.DEAL_COLS)), np.int32),
-            np.zeros((cap, L.MD_SIZE), np.int32), np.zeros((n_matches, L.MM_SIZE), np.int32),
-            np.zeros((max(rec_cap, 1), L.REC_COLS), np.int32))
+    return (*output_blocks(cap, rules.players), np.zeros((cap, L.MD_SIZE), np.int32),
+            np.zeros((n_matches, L.MM_SIZE), np.int32), np.zeros((max(rec_cap, 1), L.REC_COLS), np.int32))
 
 
 def _columns(rules: Rules, seat, deal, mdeal, match) -> tuple[dict, dict]:
@@ -107,11 +106,12 @@ def _columns(rules: Rules, seat, deal, mdeal, match) -> tuple[dict, dict]:
         "hand": mdeal[:, L.MD_HAND].copy(),
         "rules_lead": mdeal[:, L.MD_LEAD] < 0,
     }
-    for i, name in enumerate(L.DEAL_COLS):
-        d["hand_winner" if name == "winner" else name] = deal[:, i].copy()
+    seats, deals = row_columns(seat, deal)
+    for name, v in deals.items():
+        d["hand_winner" if name == "winner" else name] = v.copy()
     for s in range(rules.players):
-        for i, name in enumerate(L.SEAT_COLS):
-            d[f"{name}_{s}"] = seat[:, s, i].copy()
+        for name, v in seats.items():
+            d[f"{name}_{s}"] = v[:, s].copy()
     for j in range(ns):
         d[f"before_{j}"] = mdeal[:, L.MD_BEFORE + j].copy()
         d[f"credited_{j}"] = mdeal[:, L.MD_CRED + j].copy()
@@ -154,12 +154,12 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
         seat, deal, mdeal, match, rec = _buffers(rules, cap, todo, cap * per_deal if records else 0)
         m = run(G, ids, par, key, match0 + done, todo, seat, deal, mdeal, match, rec, int(rec_mode), work, M, counts)
         nd, nr = int(counts[L.CNT_DEALS]), int(counts[L.CNT_RECORDS])
-        parts.append((seat[:nd], deal[:nd], mdeal[:nd], match[:m], rec[:nr] if records else None))
+        parts.append((seat[..., :nd], deal[..., :nd], mdeal[:nd], match[:m], rec[:nr] if records else None))
         done += m
-    cat = [np.concatenate([p[i] for p in parts]) for i in range(4)]
+    cat = [np.concatenate([p[i] for p in parts], axis=-1 if i < 2 else 0) for i in range(4)]
     rec_all = None
     if records:
-        offsets = np.cumsum([0] + [len(p[0]) for p in parts[:-1]])
+        offsets = np.cumsum([0] + [len(p[2]) for p in parts[:-1]])
         rec_all = np.concatenate([p[4] for p in parts])
         rec_all[:, 0] += np.repeat(offsets, [len(p[4]) for p in parts]).astype(np.int32)
     deals, matches = _columns(rules, *cat)

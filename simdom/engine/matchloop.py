@@ -198,14 +198,14 @@ def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_o
     """Play matches match0 .. match0 + nmatches - 1 under root key ``root`` (uint64), while the deal
     rows have room for a whole match (max_deals). Returns the number of matches played, m.
 
-    Per deal d (in play order): seat_out[d]: int32[players, len(SEAT_COLS)], deal_out[d]:
-    int32[len(DEAL_COLS)] (as run_batch; ``end`` may be END_TARGET), mdeal_out[d]: int32[MD_SIZE].
+    Per deal d (in play order): row d of seat_out (int32[len(SEAT_COLS), players, rows]) and deal_out
+    (int32[len(DEAL_COLS), rows]) as run_batch's (``end`` may be END_TARGET), mdeal_out[d]: int32[MD_SIZE].
     Per match: match_out[i]: int32[MM_SIZE]. rec: action records as run_batch, first column d.
     counts[CNT_DEALS], counts[CNT_RECORDS]: deals and records written. ``work``: make_work arrays;
     M: int64[M_SIZE].
     """
     St, bone, perm, rng, mv_t, mv_e, scratch = work
-    cap = seat_out.shape[0]
+    cap = deal_out.shape[1]
     maxd = G[R_MAX_DEALS]
     ns = n_sides(G)
     nrec = 0
@@ -224,7 +224,7 @@ def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_o
             deal_led_by(G, St, bone, perm, rng, lead)
             nrec = play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec,
                                    rec_mode, d, M)
-            collect(G, St, seat_out[d], deal_out[d])
+            collect(G, St, seat_out, deal_out, d)
             row = mdeal_out[d]
             row[MD_MATCH] = match
             row[MD_HAND] = h

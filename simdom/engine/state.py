@@ -292,8 +292,8 @@ class DealState:
         ids, par = kernel_arrays(pols)
         seat, deal_out = output_blocks(1, self.rules.players)
         rec = np.zeros((max_records(self.rules, L.REC_ALL), L.REC_COLS), dtype=np.int32)
-        n = batch_kernel()(self._G, ids, par, root_key(seed), deal, 1, seat, deal_out, rec, L.REC_ALL, self._work,
-                           False)
+        n = batch_kernel()(self._G, ids, par, root_key(seed), deal, 1, seat, deal_out, 0, 1, rec, L.REC_ALL,
+                           self._work, False)
         start = self._nrec
         self._rec[start:start + n] = rec[:n]
         self._nrec += n

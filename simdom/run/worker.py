@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import results as fmt
-from ..engine.api import SIM_VERSION, load_kernel, output_blocks, simulate, win_shares
+from ..engine.api import SIM_VERSION, load_kernel, output_blocks, row_columns, simulate, win_shares
 from ..engine.codes import DECISION_VALUE_COLUMNS, DealEnd, End, Records
 from ..tiles import n_tiles, tile_name
 from .matchworker import play_match_chunk
@@ -101,15 +101,16 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         return ChunkResult(chunk, parts, sums, plan.chunk_deals(chunk), n_deals)
     d0, d1 = plan.chunk_range(chunk)
     n, A, R, P = d1 - d0, plan.arms, plan.rotations, plan.players
-    seat_shape, deal_shape = (b.shape[1:] for b in output_blocks(0, P))
-    seat, deal = _block("seat", (A, R, n, *seat_shape)), _block("deal", (A, R, n, *deal_shape))
+    empty = output_blocks(0, P)
+    seat, deal = _block("seat", (*empty[0].shape[:-1], A * n * R)), _block("deal", (*empty[1].shape[:-1], A * n * R))
     moves = "moves" in plan.tables
     decisions = plan.decision_rollouts if "decisions" in plan.tables else None
+    # every batch writes its deals straight into the chunk's rows, ordered (arm, deal, rotation)
     batches = [[simulate(_rules(plan.rules[a]), [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
-                         n, records=Records.PLAYS if moves else Records.NONE, out=(seat[a, r], deal[a, r]),
-                         decisions=decisions)
+                         n, records=Records.PLAYS if moves else Records.NONE, out=(seat, deal),
+                         decisions=decisions, row0=a * n * R + r, stride=R)
                 for r in range(R)] for a in range(A)]
-    out = _Columns(batches, A, n, R, P)
+    out = _Columns(*row_columns(seat, deal), A, n, R, P)
     points = out.seats("points", np.int32)            # [arm, deal, rotation, seat]
     win = win_shares(points)
     parts = {"deals": fmt.encode(fmt.DEALS, P, _deal_columns(plan, out, d0, points), plan.settings_hash, chunk)}
@@ -124,25 +125,18 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
 
 
 class _Columns:
-    """The batches' named columns gathered in row order (arm, deal, rotation[, seat])."""
+    """The chunk's named columns in row order (arm, deal, rotation[, seat]): views of the output blocks,
+    which the batches filled in that order (no copy; a seat's column of all rows is contiguous)."""
 
-    def __init__(self, batches, A: int, n: int, R: int, P: int):
-        self.b, self.shape = batches, (A, n, R)
-        self.P = P
+    def __init__(self, seats: dict, deals: dict, A: int, n: int, R: int, P: int):
+        self._seats, self._deals = seats, deals
+        self.shape, self.P = (A, n, R), P
 
     def deal(self, name: str, dtype=np.int32) -> np.ndarray:
-        out = np.empty(self.shape, dtype)
-        for a, row in enumerate(self.b):
-            for r, b in enumerate(row):
-                out[a, :, r] = b.deals[name]
-        return out
+        return self._deals[name].reshape(self.shape).astype(dtype, copy=False)
 
     def seats(self, name: str, dtype=np.int32) -> np.ndarray:
-        out = np.empty((*self.shape, self.P), dtype)
-        for a, row in enumerate(self.b):
-            for r, b in enumerate(row):
-                out[a, :, r, :] = b.seats[name]
-        return out
+        return self._seats[name].reshape(*self.shape, self.P).astype(dtype, copy=False)
 
 
 def _keys(plan: Plan, d0: int, A: int, n: int, R: int, per: int = 1) -> dict:
