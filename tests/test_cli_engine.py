@@ -112,6 +112,21 @@ def test_replay_script_prints_the_seed_game():
     for move in ("3-6 on lead", "4-4 on L", "draws 5-6", "5-6 on R", "4-6 on U", "1-5 on L"):
         assert move in text, move
     assert "expectations of the script hold" in text
+    # the answer first: the leader after move 10 and the seed's first-double bonus (4-4 at move 5, 4 points)
+    assert flat(text).startswith("The seed game (Evgeny, Ilya, Pavel, Gleb): seat 0 has the most points, 10, "
+                                 "with the deal not finished after move 10; seat 0 earned the first-double "
+                                 "bonus, 4 for 4-4 at move 5."), text[:300]
+
+
+def test_replay_of_a_trace_opens_with_the_winner_and_the_end(written):
+    rec = next(json.loads(x) for x in written.read_text().splitlines() if json.loads(x)["deal"] == 5)
+    r = run("replay", written, "--deal", "5")
+    assert r.exit_code == 0, r.output
+    best = max(rec["totals"])
+    top = [s for s, t in enumerate(rec["totals"]) if t == best]
+    first = flat(r.output).split(".")[0]
+    assert first.startswith(f"Deal 5 (seed {rec['seed']}): seat"), first
+    assert f"the most points, {best}, after a {rec['end']} at move" in first and f"{top[0]}" in first, first
 
 
 def test_replay_script_with_a_broken_expectation_exits_2(tmp_path):

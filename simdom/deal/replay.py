@@ -14,7 +14,7 @@ from ..engine.state import DealState
 from ..tiles import parse_tile
 from .records import ReplayError, check_dealt, check_record, first_difference, not_legal
 
-__all__ = ["ReplayError", "Step", "replay_record", "render"]
+__all__ = ["ReplayError", "Step", "headline", "replay_record", "render"]
 
 
 @dataclass
@@ -90,9 +90,30 @@ def replay_record(record: dict[str, Any], where: str = "the record") -> tuple[De
     return st, steps
 
 
+def headline(record: dict[str, Any], steps: Sequence[Step], st: DealState, title: str = "") -> str:
+    """The replay's answer in one sentence: who has the most points and how the deal ended, and who
+    earned the first-double bonus, e.g. "Deal 3 (seed 7): seat 2 has the most points, 45, after a
+    domino at move 23; seat 0 earned the first-double bonus, 4 for 4-4 at move 5."."""
+    rec = st.record()
+    totals = rec["totals"]
+    best = max(totals)
+    top = [s for s, t in enumerate(totals) if t == best]
+    who = f"seat {top[0]} has" if len(top) == 1 else "seats " + " and ".join(map(str, top)) + " share"
+    last = max((x.move for x in steps if x.move is not None), default=0)
+    how = (f"after a {rec['end']} at move {last}" if rec["end"] else
+           f"with the deal not finished after move {last}")
+    name = title or f"Deal {record.get('deal', 0)} (seed {record.get('seed')})"
+    out = f"{name}: {who} the most points, {best}, {how}"
+    bonus = next((x for x in steps if x.bonus), None)
+    if bonus is not None:
+        out += f"; seat {bonus.seat} earned the first-double bonus, {bonus.bonus} for {bonus.tile} at move {bonus.move}"
+    return out + "."
+
+
 def render(record: dict[str, Any], steps: Sequence[Step], st: DealState, console, title: str = "") -> None:
     from rich.table import Table
 
+    console.print(headline(record, steps, st, title), highlight=False, markup=False)
     rules = record["rules"]
     head = Table(title=title or f"Deal {record.get('deal', 0)} (seed {record.get('seed')})", show_lines=False)
     head.add_column("seat")
