@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .jit import entry, kernel
 
-from .core import advance, deal_random, finish, forced, give, place, record, reset, start
+from .core import advance, deal_random, finish, forced, give, place, record, reset, seat_total, start
 from .ends import counted_ends
 from .moves import legal_moves, seat_base
 from .greedy import list_index
@@ -45,7 +45,7 @@ def collect(G, St, seat_out, deal_out, row):
     seat_out[SC_*, s, row] and deal_out[DC_*, row] (layout.py)."""
     for s in range(G[R_PLAYERS]):
         b = seat_base(s)
-        seat_out[SC_POINTS, s, row] = St[b + PTS] + St[b + BON] + St[b + EB]
+        seat_out[SC_POINTS, s, row] = seat_total(St, s)
         seat_out[SC_PLAY_POINTS, s, row] = St[b + PTS]
         seat_out[SC_BONUS, s, row] = St[b + BON]
         seat_out[SC_END_BONUS, s, row] = St[b + EB]

@@ -242,6 +242,31 @@ def finish(G, St):
 
 
 @kernel
+def seat_total(St, s):
+    """Seat s's points in the deal so far: placements, first-double bonus and end bonus."""
+    b = seat_base(s)
+    return St[b + PTS] + St[b + BON] + St[b + EB]
+
+
+@kernel
+def standing(G, St, s):
+    """Seat s's total, its margin over the best other seat, and its share of the win (1/k when k seats
+    tie on the highest total, 0 when it is not on top)."""
+    own = seat_total(St, s)
+    best = -(1 << 30)
+    for o in range(G[R_PLAYERS]):
+        if o != s:
+            best = max(best, seat_total(St, o))
+    if own < best:
+        return own, own - best, 0.0
+    k = 0
+    for o in range(G[R_PLAYERS]):
+        if seat_total(St, o) == own:
+            k += 1
+    return own, own - best, 1.0 / k
+
+
+@kernel
 def reset(St):
     for i in range(ST_SIZE):
         St[i] = 0

@@ -15,8 +15,8 @@ import numpy as np
 from .jit import entry, kernel
 
 from .batch import play
-from .core import place, seat_base
-from .layout import (AUX_PREP, BN, BON, BTOP, EB, HAND, PTS, REC_NONE, R_PLAYERS, ST_SIZE)
+from .core import place, seat_base, standing
+from .layout import (AUX_PREP, BN, BTOP, HAND, REC_NONE, R_PLAYERS, ST_SIZE)
 from .rng import GAMMA, mix64, seed_deal
 from .sampler import sample_world, unseen_tiles
 
@@ -37,23 +37,7 @@ def world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux,
 @kernel
 def settle_row(G, P, s, pts, mar, win, r, i):
     """Seat s's final total, its margin over the best other seat, and its share of the win."""
-    best = -(1 << 30)
-    own = 0
-    for o in range(G[R_PLAYERS]):
-        b = seat_base(o)
-        tot = P[b + PTS] + P[b + BON] + P[b + EB]
-        if o == s:
-            own = tot
-        elif tot > best:
-            best = tot
-    top = 0
-    for o in range(G[R_PLAYERS]):
-        b = seat_base(o)
-        if P[b + PTS] + P[b + BON] + P[b + EB] == own:
-            top += 1
-    pts[r, i] = own
-    mar[r, i] = own - best
-    win[r, i] = 1.0 / top if own >= best else 0.0
+    pts[r, i], mar[r, i], win[r, i] = standing(G, P, s)
 
 
 @entry

@@ -21,13 +21,14 @@ import numpy as np
 
 from .jit import entry, kernel
 
+from .core import standing
 from .moves import seat_base
 from .kpolicies import playout
 from .layout import (AUX_PREP, BON, DCTL_CAP, DCTL_DEAL0, DCTL_LOST, DCTL_ROLLOUTS, DCTL_ROWS, DEC_BEST_D,
                      DEC_BEST_O, DEC_BONE, DEC_CHOSE, DEC_DEAL, DEC_DMOVES, DEC_FACE, DEC_HAND, DEC_HELD,
                      DEC_LEGAL, DEC_MOVE, DEC_OPP_PTS, DEC_OPP_TILES, DEC_OWN_PTS, DEC_SEAT, DEC_SUITS,
                      DEC_SUPPORT, DEC_TIER_LATER, DEC_TIER_NOW, DEC_TURN, DEC_UNSEEN, DV_DOUBLE, DV_GAIN,
-                     DV_GAIN_WIN, DV_OTHER, EB, FD_MOVE, HCNT, NPL, PTS, R_PLAYERS, ST_SIZE, SX_AUX, SX_BONE,
+                     DV_GAIN_WIN, DV_OTHER, FD_MOVE, HCNT, NPL, PTS, R_PLAYERS, ST_SIZE, SX_AUX, SX_BONE,
                      SX_DCTL, SX_DECK, SX_DKEY, SX_DP, SX_DROWS, SX_DVALS, SX_LOC, SX_P, SX_PE, SX_POOL, SX_PT,
                      SX_REC, SX_W, TA, TB)
 from .ends import move_value
@@ -50,20 +51,8 @@ def decision_key(root, deal, move):
 @kernel
 def outcome(G, P, s):
     """Seat s's final total in the settled state P, and its share of the win (1/k for k tied on top)."""
-    own = 0
-    top = -(1 << 30)
-    for o in range(G[R_PLAYERS]):
-        b = seat_base(o)
-        tot = P[b + PTS] + P[b + BON] + P[b + EB]
-        if o == s:
-            own = tot
-        top = max(top, tot)
-    k = 0
-    for o in range(G[R_PLAYERS]):
-        b = seat_base(o)
-        if P[b + PTS] + P[b + BON] + P[b + EB] == top:
-            k += 1
-    return own, (1.0 / k if own == top else 0.0)
+    own, _, share = standing(G, P, s)
+    return own, share
 
 
 @kernel

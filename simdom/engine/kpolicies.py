@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 from .jit import entry, kernel
 
-from .core import finish, forced, next_seat, place
+from .core import finish, forced, next_seat, place, standing
 from .ends import end_bases, end_count, move_value, n_open_ends, score_at
 from .greedy import greedy_move, greedy_pick, list_index
 from .moves import legal_moves, n_moves, nth_move, seat_base
-from .layout import (AUX_PREP, BON, BONUS, EB, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, PAR_SAMPLES, PAR_UNTIL,
+from .layout import (AUX_PREP, BONUS, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, PAR_SAMPLES, PAR_UNTIL,
                      PIPS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, POL_TIMING,
-                     PTS, REC_NONE, RNG_SEAT, R_PLAYERS, SMASK, ST_SIZE, SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP,
+                     REC_NONE, RNG_SEAT, SMASK, ST_SIZE, SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP,
                      SX_KB, SX_LOC, SX_P, SX_PE, SX_POOL, SX_PT, SX_REC, SX_SB, SX_W, TA, TB, TMASK, TURN, VOID)
 from .ktiming import timing_pick
 from .rng import GAMMA, below, mix64, next64
@@ -149,16 +149,7 @@ def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
 @kernel
 def margin(G, P, s):
     """Seat s's total minus the best other seat's total."""
-    best = -(1 << 30)
-    own = 0
-    for o in range(G[R_PLAYERS]):
-        b = seat_base(o)
-        tot = P[b + PTS] + P[b + BON] + P[b + EB]
-        if o == s:
-            own = tot
-        elif tot > best:
-            best = tot
-    return own - best
+    return standing(G, P, s)[1]
 
 
 @entry

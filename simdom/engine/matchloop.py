@@ -10,13 +10,13 @@ from __future__ import annotations
 from .jit import entry, kernel
 
 from .batch import collect
-from .core import deal_random, finish, forced, next_seat, place, record, round_bonus
+from .core import deal_random, finish, forced, next_seat, place, record, round_bonus, seat_total
 from .moves import seat_base
 from .kpolicies import choose
-from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BON, CNT_DEALS, CNT_RECORDS, EB, EMASK, ENDED,
+from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, CNT_DEALS, CNT_RECORDS, EB, EMASK, ENDED,
                      END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD,
                      MD_MATCH, MEND_DEAL, MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, M_BEFORE, M_CRED,
-                     M_SCORE, M_WON, NEXT_HAND_WINNER, NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, PTS, REC_NONE,
+                     M_SCORE, M_WON, NEXT_HAND_WINNER, NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, REC_NONE,
                      R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET,
                      R_TEAMS, SMASK, TEAMS_PARTNERS, TURN, WINNER)
 from .rng import match_deal_key, seed_key
@@ -117,8 +117,7 @@ def credit_deal_end(G, St, M):
                 credit(G, M, side_of(G, s), eb)
         return
     for s in range(n):
-        b = seat_base(s)
-        tot = St[b + PTS] + St[b + BON] + St[b + EB]
+        tot = seat_total(St, s)
         j = side_of(G, s)
         M[M_SCORE + j] += tot
         M[M_CRED + j] += tot
