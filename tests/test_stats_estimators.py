@@ -99,3 +99,24 @@ def test_cluster_influence_paired_vs_unpaired():
     unpaired = np.sqrt(se[0] ** 2 + se[1] ** 2)
     assert r[1] - r[0] == pytest.approx(1.0, abs=4 * paired)
     assert paired < 0.3 * unpaired
+
+
+@pytest.mark.parametrize("level", [0.8, 0.95, 0.99, 0.999])
+def test_t_quantile_matches_scipy_on_both_sides_of_the_expansion(level):
+    """Below T_EXPANSION_DF the quantile is scipy's; from it on, the expansion around the normal quantile."""
+    from scipy import stats
+    from simdom.stats.estimators import T_EXPANSION_DF, t_quantile
+    for df in (1, 2, 5, 30, T_EXPANSION_DF - 1, T_EXPANSION_DF, 137, 1000, 10**5, 10**9):
+        assert t_quantile(df, level) == pytest.approx(stats.t.ppf(0.5 + level / 2, df), rel=1e-8), df
+    many = np.array([T_EXPANSION_DF, 500, np.inf])
+    np.testing.assert_allclose(t_quantile(many, level), stats.t.ppf(0.5 + level / 2, many), rtol=1e-8)
+    assert t_quantile(0, level) == pytest.approx(stats.norm.ppf(0.5 + level / 2), rel=1e-12)  # no df: normal
+
+
+def test_t_quantile_on_many_clusters_does_not_import_scipy():
+    import subprocess
+    import sys
+    code = ("import sys; from simdom.stats.estimators import t_quantile, t_interval; "
+            "t_interval(1.0, 0.1, 40000); print(round(float(t_quantile(40000)), 6), 'scipy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1.960023", "False"]  # scipy: t.ppf(0.975, 40000) = 1.960023
