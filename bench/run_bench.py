@@ -157,7 +157,7 @@ def main() -> None:
         for z in s["sizes"]:
             print(f"  simdom stats on {z['deals']:,} deals: {z['stats_seconds']} s ({z['seconds_per_million']} s per "
                   f"million), peak {z['stats_peak_mb']:,} MB (target < 1,000)")
-        print(f"    time per million deals, largest over smallest size: {s['linearity']} (1.0 = linear)")
+        print(f"    time per million deals, slowest over fastest of the sizes: {s['linearity']} (1.0 = linear)")
         if "report" in s:
             print(f"  simdom report on {s['report']['deals']:,} deals: {s['report']['seconds']} s")
     for k, v in res.get("analyze", {}).items():
