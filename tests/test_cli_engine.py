@@ -52,6 +52,8 @@ def written(tmp_path_factory):
     r = run("trace", "--rules", "threes", "--players", "4", "--policy", "greedy", "--deals", "6", "--seed", "7",
             "--first-deal", "3", "-o", out)
     assert r.exit_code == 0, r.output
+    assert flat(r.output) == (f"wrote 6 deals (threes, 4 players, greedy; seed 7, deals 3-8) to {out}; show one "
+                              f"with: simdom replay {out} --deal 3")
     return out
 
 

@@ -64,6 +64,13 @@ def test_every_command_fits_80_columns_without_cut_cells(default_run, command):
     assert not re.search(r"\de-(1[7-9]|[2-9]\d|\d{3})", r.output)  # no noise like -1.2e-18
 
 
+def test_compare_names_its_two_sides_first(default_run):
+    r = cli("compare", f"{default_run}:K=9", f"{default_run}:K=1")
+    assert r.exit_code == 0, r.output
+    name = default_run.name
+    assert r.output.splitlines()[0] == f"A = {name}:K=9 against B = {name}:K=1:"
+
+
 def test_arms_in_the_scenarios_order_not_sorted_as_text(tmp_path):
     names = ["K=1", "K=5", "K=9", "K=13", "K=never"]
     arms = tuple(SynthArm(k, (f"hold:until={k[2:]}", "greedy", "greedy", "greedy"), (30, 30, 30, 30),

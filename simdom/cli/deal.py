@@ -62,10 +62,15 @@ def trace_cmd(
                 bar.advance(task)
         else:
             written = write_matches(fh, r, pols, seed, matches, lambda: bar.advance(task))
+    what = f"{r.preset or 'rules'}, {r.players} players, {', '.join(dict.fromkeys(map(str, pols)))}; seed {seed}"
     if matches is None:
-        console.print(f"wrote {deals} deals to {out}")
+        last = first_deal + deals - 1
+        console.print(f"wrote {deals} deal{'s' if deals > 1 else ''} ({what}, deal{'s' if deals > 1 else ''} "
+                      f"{first_deal}{f'-{last}' if deals > 1 else ''}) to {out}; show one with: simdom replay "
+                      f"{out} --deal {first_deal}", highlight=False, markup=False)
     else:
-        console.print(f"wrote {matches} match{'es' if matches > 1 else ''} ({written} deals) to {out}")
+        console.print(f"wrote {matches} match{'es' if matches > 1 else ''} ({written} deals; {what}) to {out}; show "
+                      f"one with: simdom replay {out} --match 0", highlight=False, markup=False)
 
 
 def _read_trace(path: Path, deal: Optional[int]) -> tuple[str, Any]:

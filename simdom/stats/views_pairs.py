@@ -103,6 +103,8 @@ def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answe
                      "B": P.rounded(r["b"], r["b_lo"], r["b_hi"], pct=pct),
                      "A - B": P.est(r["diff"], r["diff_lo"], r["diff_hi"], pct=pct, signed=True)})
     pairs = df["pair"].unique(maintain_order=True).to_list()
+    na, nb = side_names(a, b)
+    ans.sentences.append(f"A = {na} against B = {nb}:")
     for metric in HEADLINE:
         label, pct = METRIC_LABEL[metric]
         name, k = label.replace(" %", ""), (100 if pct else 1)
@@ -129,7 +131,6 @@ def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answe
     cols = ([P.Col("pair", "arms")] if several else []) + [
         P.Col("what", "measure"), P.Col("A", "A", align="right"), P.Col("B", "B", align="right"),
         P.Col("A - B", "A - B (95% CI)", align="right"), P.Col("p_holm", "p (Holm)", "p")]
-    na, nb = side_names(a, b)
     ans.add(P.Table(f"{na} (A) against {nb} (B)", rows, cols, 2 if several else 1))
     ans.notes += [n for n in notes if "Simpson" not in n]
     ans.notes.append("Shares and their differences in percent (percentage points); indented rows: one policy only.")
