@@ -42,6 +42,11 @@ def test_html_report_is_self_contained_with_plots_and_sections(folders, tmp_path
     assert "Wald" in text and "Best K for player 0: 9" in text and "Holm" in text
     # Threes against Fives: the arms with the same policies, across folders (the sweep has no Fives twin)
     assert "A = threes-mix:mix, B = fives-mix:mix" in text and "A = sweep" not in text
+    # the command answers first: the report's first answer, then the file and its sections
+    lines = " ".join(r.output.split()).split(f" Wrote the report {out}: ")
+    assert len(lines) == 2 and lines[0].startswith("sweep: Holding the first double until K=5")
+    assert lines[0] in " ".join(text.split())
+    assert lines[1] == f"{len(SECTIONS)} sections ({', '.join(SECTIONS)})."
 
 
 def test_markdown_twin_writes_images_next_to_it(folders, tmp_path):

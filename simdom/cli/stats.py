@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import fail
+from .common import console, fail
 
 # The statistics modules (polars) are imported inside the commands: every simdom command (`simdom run`
 # too) loads this module to register the commands, and should not pay polars' import. The help texts'
@@ -288,8 +288,11 @@ def report(
             raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
         check_writable(out, force)
         res = _open(results)
-        build_report(res, out, force=force)
-        typer.echo(f"wrote {out}")
+        rep = build_report(res, out, force=force)
+        if rep.answer:  # the report's first answer, then where it is
+            console.print(rep.answer, highlight=False, markup=False)
+        console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",
+                      highlight=False, markup=False)
     except (ResultsError, InputError) as exc:
         _fail(str(exc))
 

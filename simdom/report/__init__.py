@@ -1,13 +1,25 @@
 """The balance report: ``build_report(results, "report.html")`` (self-contained) or ``"report.md"``."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from simdom.stats.io import Results
 from simdom.stats.tables import InputError
 
 
-def build_report(results: list[Results], out: str | Path, *, force: bool = False) -> Path:
+@dataclass(frozen=True)
+class Written:
+    """A report written: its file, its sections' titles and the first answer it gives."""
+    path: Path
+    sections: tuple[str, ...]
+    answer: str
+
+    def read_text(self) -> str:
+        return self.path.read_text()
+
+
+def build_report(results: list[Results], out: str | Path, *, force: bool = False) -> Written:
     """Write the balance report for one or more results folders; the suffix (.html or .md) picks the format."""
     from simdom.report.data import build_sections
     from simdom.report.html import render_html
@@ -25,4 +37,5 @@ def build_report(results: list[Results], out: str | Path, *, force: bool = False
     title = "simdom balance report: " + ", ".join(r.name for r in results)
     text = render_md(sections, title, out) if suffix == ".md" else render_html(sections, title)
     out.write_text(text)
-    return out
+    first = next((a for sec in sections for a in sec.answers), "")
+    return Written(out, tuple(sec.title for sec in sections), first)

@@ -29,9 +29,11 @@ class Section:
     tables: list[P.Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)  #: the section's answers in sentences (also in paragraphs)
 
     def take(self, ans: P.Answer, prefix: str = "") -> "Section":
         self.paragraphs += [prefix + s for s in ans.sentences]
+        self.answers += [prefix + s for s in ans.sentences]
         self.tables += [P.Table(prefix + t.title, t.rows, t.cols, t.keys) for t in ans.tables]
         self.notes += [n for n in ans.notes if n not in self.notes]
         return self

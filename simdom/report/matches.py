@@ -28,7 +28,9 @@ def _wins(results: list[Results]) -> Section:
         "probabilities and deals per match carry 95% intervals clustered by match: a match's arms, rotations, "
         "seats and deals are one unit. The fair share of a side is 1/sides."])
     for r in results:
-        sec.paragraphs += M.answer(r)
+        said = M.answer(r)
+        sec.paragraphs += said
+        sec.answers += said
         wins = M.wins_table(r, ["arm", "policy"])
         length = M.length_table(r)
         sec.tables += [frame_table(f"{r.name}: match win probability by arm and policy", wins, "wins"),
