@@ -18,8 +18,9 @@ def bench_cmd(
     overrides: Optional[List[str]] = SET_OPT,
     as_json: bool = typer.Option(False, "--json", help="End with one JSON line (deals_per_s, ...)."),
 ) -> None:
-    """Measure the kernel alone on one core, in deals per second (compile time excluded). With a
-    target (--set target=T > 0), the match kernel: deals per second played inside whole matches.
+    """Measure the kernel alone on one core, in deals per second (compile time excluded).
+
+    With a target (--set target=T > 0), the match kernel: deals per second played inside whole matches.
 
     [bold]Examples[/]
 

@@ -34,8 +34,10 @@ def trace_cmd(
     overrides: Optional[List[str]] = SET_OPT,
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
-    """Write deals as JSON Lines traces (RULES.md section 11), one deal per line; with --matches, whole
-    matches (RULES.md section 12): one line per deal with its match object, matches 0, 1, 2, ...
+    """Write deals as JSON Lines traces (RULES.md section 11), or whole matches with --matches.
+
+    One line per deal; with --matches (RULES.md section 12), one line per deal with its match object,
+    matches 0, 1, 2, ...
 
     Any deal can be reproduced from its seed and number: [bold]simdom replay --seed S --deal I[/];
     any match from its seed and id: [bold]simdom replay --set target=T --seed S --match I[/].

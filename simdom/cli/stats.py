@@ -116,8 +116,10 @@ def seats(
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
 ) -> None:
-    """Seat and turn-order advantage: win rate and points by seat and by turn (1st to act = the
-    leader), per arm, with intervals clustered by deal and a Wald test that all positions are equal.
+    """Seat and turn-order advantage: win rate and points by seat and by turn, with a Wald test.
+
+    Per arm, by absolute seat and by turn order (1st to act = the leader), with 95% intervals clustered
+    by deal and a cluster-robust Wald test that all positions are equal.
 
     --format json writes {"positions": [...], "tests": [...]}; csv and parquet the positions.
 
@@ -229,8 +231,10 @@ def compare(
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
 ) -> None:
-    """Two results side by side, per arm pair and per policy (never pooled across rule sets): each
-    estimate, the difference A - B with its 95% interval and Holm-adjusted p-value.
+    """Two results side by side: each estimate and the difference A - B, with intervals and p-values.
+
+    Per arm pair and per policy (never pooled across rule sets): each estimate, the difference A - B
+    with its 95% interval and Holm-adjusted p-value.
 
     A side is a results folder, or one arm of one (FOLDER:ARM); two arms of one run share their deals,
     so their comparison is paired. Folders with several arms are paired arm by arm (same names).
