@@ -275,8 +275,7 @@ def test_doubles_decisions_answers_with_its_method(folders):
 
 def test_report_has_the_hold_section_and_heatmap(folders, tmp_path):
     from simdom.report import build_report
-    out = build_report([open_results(folders[1])], tmp_path / "r.md")
-    text = out.read_text()
+    text = build_report([open_results(folders[1])], tmp_path / "r.md").path.read_text()
     assert "## When to hold the first double" in text and "first-double decisions" in text
     png = sorted((tmp_path / "r_files").glob("hold_*.png"))
     assert png and png[0].read_bytes()[:4] == b"\x89PNG"

@@ -1,4 +1,5 @@
-"""The balance report: ``build_report(results, "report.html")`` (self-contained) or ``"report.md"``."""
+"""The balance report: ``build_report(results, "report.html")`` (self-contained) or ``"report.md"``; it returns
+the file written, its sections and its first answer (:class:`Written`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,9 +15,6 @@ class Written:
     path: Path
     sections: tuple[str, ...]
     answer: str
-
-    def read_text(self) -> str:
-        return self.path.read_text()
 
 
 def build_report(results: list[Results], out: str | Path, *, force: bool = False) -> Written:
