@@ -153,3 +153,11 @@ def test_s12_match_and_single_deal_folders_are_not_mixed(fives, tmp_path):
         assert r.exit_code == 2 and "single deals" in r.output, r.output
     r = CliRunner().invoke(app, ["stats", str(single), "--table", "wins"])
     assert r.exit_code == 2 and "match results" in " ".join(r.output.split())
+
+
+def test_s12_match_tables_list_the_arms_in_the_scenarios_order(fives):
+    """The scenario lists greedy before defensive (not the alphabetical order): every match table keeps it."""
+    res = open_results(fives)
+    want = ["greedy", "defensive"]
+    for df in (M.wins_table(res, ["arm", "policy", "player"]), M.length_table(res), M.lead_table(res)):
+        assert list(dict.fromkeys(df["arm"].to_list())) == want

@@ -16,7 +16,8 @@ def bench_cmd(
     seconds: float = typer.Option(3.0, "--seconds", "-t", min=0.1, max=3600,
                                  help="How long to measure, 0.1 to 3600 seconds."),
     overrides: Optional[List[str]] = SET_OPT,
-    as_json: bool = typer.Option(False, "--json", help="End with one JSON line (deals_per_s, ...)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (deals_per_s, ...) instead of the "
+                                                       "sentence."),
 ) -> None:
     """Measure the kernel alone on one core, in deals per second (compile time excluded).
 
@@ -44,9 +45,10 @@ def bench_cmd(
     kernel = kernel_kind()
     mode = "" if n_matches is None else (f" in {n_matches:,} matches to {r.target} ({n_matches / el:,.0f} "
                                          f"matches/s, {r.match_end}, teams {r.teams})")
-    console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "
-                  f"({done:,} deals{mode} in {el:.2f} s, one core, {kernel} kernel)")
-    if as_json:
+    if not as_json:
+        console.print(f"{rules}, {players} players, {pol_text}: [bold]{rate:,.0f}[/] deals/s "
+                      f"({done:,} deals{mode} in {el:.2f} s, one core, {kernel} kernel)")
+    else:
         row = {"rules": rules, "players": players, "policy": pol_text, "deals": done,
                "seconds": round(el, 3), "deals_per_s": round(rate, 1), "kernel": kernel}
         if n_matches is not None:

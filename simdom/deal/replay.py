@@ -115,7 +115,7 @@ def render(record: dict[str, Any], steps: Sequence[Step], st: DealState, console
 
     console.print(headline(record, steps, st, title), highlight=False, markup=False)
     rules = record["rules"]
-    head = Table(title=title or f"Deal {record.get('deal', 0)} (seed {record.get('seed')})", show_lines=False)
+    head = Table(title="Hands", show_lines=False)  # the deal's name and seed: in the headline
     head.add_column("seat")
     head.add_column("hand")
     for s, h in enumerate(record["hands"]):
@@ -126,7 +126,7 @@ def render(record: dict[str, Any], steps: Sequence[Step], st: DealState, console
     console.print(f"rules: {rules['players']} players, points {rules['points']}, divisors {rules['divisors']}, "
                   f"min_ends {rules['min_ends']}, spinner {rules['spinner']}, double_counts {rules['double_counts']}")
     t = Table(title="Moves")
-    for col, j in (("move", "right"), ("seat", "right"), ("action", "left"), ("ends after (L R U D)", "left"),
+    for col, j in (("move", "right"), ("seat", "right"), ("action", "left"), ("ends after", "left"),
                    ("counted", "left"), ("points", "right"), ("bonus", "right")):
         t.add_column(col, justify=j)
     for x in steps:

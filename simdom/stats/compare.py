@@ -36,6 +36,9 @@ METRICS = {
     "tiles_placed": ("deal length: tiles on the layout at the end", "mean", False),
     "skill_gap": ("win rate of the stronger policy minus that of random, in arms where both play", "mean", False),
 }
+#: the measures that are shares or differences of shares: shown in percent (percentage points)
+PERCENT = ("scoring_rate", "win_rate", "seat_advantage", "blocked_share", "skill_gap")
+
 NAMES = ["plays", "scoring_plays", "play_points", "points", "pts2", "win", "blocked", "tiles_placed", "leader",
          "lead_win", "lead_fair", "s_win", "s_n", "r_win", "r_n"]
 
@@ -156,10 +159,12 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
         if not pooled_clear:
             flip = flip.filter(clear)  # both within noise: no reversal to report
         if d0 != 0 and flip.height:
-            each = ", ".join(f"{r['stratum']} {P.est(r['diff'], r['diff_lo'], r['diff_hi'], signed=True)}"
+            pct = metric in PERCENT
+            each = ", ".join(f"{r['stratum']} {P.est(r['diff'], r['diff_lo'], r['diff_hi'], pct=pct, signed=True)}"
                              for r in flip.iter_rows(named=True))
             notes.append(f"Simpson's paradox in {pair}, {metric}: pooled over the policies, A - B = "
-                         f"{P.est(d0, p0['diff_lo'], p0['diff_hi'], signed=True)}, but for {each} the sign is the "
+                         f"{P.est(d0, p0['diff_lo'], p0['diff_hi'], pct=pct, signed=True)}"
+                         f"{' percentage points' if pct else ''}, but for {each} the sign is the "
                          "opposite: the pooled figure mixes policies; read the per-policy rows.")
     na, nb = side_names(a, b)
     notes.insert(0, f"A = {na}, B = {nb}; diff = A - B, paired by deal where the sides share deals; "

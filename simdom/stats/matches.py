@@ -77,10 +77,10 @@ def wins_table(res: Results, by: Sequence[str] = ("arm", "policy")) -> pl.DataFr
     dlo, dhi = t_interval(deals, dse, m.G - 1)
     fair = [fair_share(res, a) for a in df["arm"]] if "arm" in keys else \
         [fair_share(res, res.arms[0]["name"])] * df.height
-    return df.select(keys).with_columns(
+    return in_arm_order(res, df.select(keys).with_columns(
         matches=df["deals"], win_rate=win, win_rate_lo=wlo, win_rate_hi=whi, fair_share=pl.Series(fair),
         final_score=score, final_score_lo=slo, final_score_hi=shi, deals_per_match=deals,
-        deals_per_match_lo=dlo, deals_per_match_hi=dhi).with_columns(rows=pl.Series(rows.astype(np.int64)))
+        deals_per_match_lo=dlo, deals_per_match_hi=dhi).with_columns(rows=pl.Series(rows.astype(np.int64))))
 
 
 def length_table(res: Results) -> pl.DataFrame:
@@ -102,9 +102,9 @@ def length_table(res: Results) -> pl.DataFrame:
     out = df.select("arm").with_columns(
         matches=pl.Series([res.n_matches] * df.height), deals_per_match=mean, deals_per_match_lo=lo,
         deals_per_match_hi=hi, sd=m.sd("deals", "deals2")[0], unfinished=un, unfinished_lo=ulo, unfinished_hi=uhi)
-    return out.join(quant, on="arm", how="left").select("arm", "matches", "deals_per_match", "deals_per_match_lo",
-                                                        "deals_per_match_hi", "sd", "p10", "p50", "p90", "most",
-                                                        "unfinished", "unfinished_lo", "unfinished_hi")
+    return in_arm_order(res, out.join(quant, on="arm", how="left").select(
+        "arm", "matches", "deals_per_match", "deals_per_match_lo", "deals_per_match_hi", "sd", "p10", "p50", "p90",
+        "most", "unfinished", "unfinished_lo", "unfinished_hi"))
 
 
 def _led_sums(res: Results) -> Matrix:
@@ -199,15 +199,29 @@ def arms_table(res: Results) -> pl.DataFrame:
 
 def _frame(res: Results, rows: list[dict]) -> pl.DataFrame:
     """Rows in the manifest's arm order."""
+    return in_arm_order(res, pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None))) if rows \
+        else pl.DataFrame()
+
+
+def in_arm_order(res: Results, df: pl.DataFrame) -> pl.DataFrame:
+    """``df``'s rows with the arms in the scenario's (the manifest's) order, each arm's rows as they were."""
+    if "arm" not in df.columns or df.is_empty():
+        return df
     order = {a["name"]: i for i, a in enumerate(res.arms)}
-    rows = sorted(rows, key=lambda r: order.get(r["arm"], 0))
-    return pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None)) if rows else pl.DataFrame()
+    rank = pl.col("arm").replace_strict(order, default=len(order), return_dtype=pl.Int64)
+    return df.with_columns(_rank=rank).sort("_rank", maintain_order=True).drop("_rank")
 
 
 # ---- the answer in words ------------------------------------------------------------------------------
 def pct(row: dict, name: str, signed: bool = False) -> str:
     """``61.2% (95% CI 59.8-62.6%)`` (simdom.present: rounded to what the interval supports)."""
     return P.ci(row.get(name), row.get(f"{name}_lo"), row.get(f"{name}_hi"), pct=True, signed=signed)
+
+
+def pp(row: dict, name: str) -> str:
+    """A difference of shares: ``+9.3 percentage points (95% CI 8.6-9.9)``."""
+    k = [None if row.get(n) is None else 100 * row[n] for n in (name, f"{name}_lo", f"{name}_hi")]
+    return P.ci(*k, unit="percentage points", signed=True)
 
 
 def num(row: dict, name: str, signed: bool = False, unit: str = "") -> str:
@@ -240,7 +254,7 @@ def answer(res: Results, wins: pl.DataFrame | None = None, length: pl.DataFrame 
             if a != arm:
                 continue
             who = f" for {pol}" if pols.height > 1 else ""
-            out.append(f"  Leading the first deal is worth {pct(r, 'match_lead_value', True)} in match win "
+            out.append(f"  Leading the first deal is worth {pp(r, 'match_lead_value')} of match win "
                        f"rate{who} ({pct(r, 'win_if_led')} won when its side led, {pct(r, 'win_if_not')} when not); "
-                       f"leading a deal is worth {pct(r, 'deal_lead_value', True)} in deal win rate.")
+                       f"leading a deal is worth {pp(r, 'deal_lead_value')} of deal win rate.")
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 import polars as pl
 
 from simdom import present as P
+from simdom.stats.compare import PERCENT
 from simdom.stats.families import ADJUSTMENT, Family
 from simdom.stats.io import Results
 from simdom.stats.views import clusters_note, family_sentences, selection_note
@@ -31,7 +32,7 @@ def doubles_answer(res: Results, wanted: list[str]) -> P.Answer:
         ans.sentences += family_sentences(res, fam, per_k)
         if "sweep" in wanted:
             ans.add(P.Table(f"Player {sweep.focal} by K, paired against {sweep.baseline} on the same deals "
-                            f"(p {ADJUSTMENT}-adjusted over {len(sweep.arms) - 1} arms)", per_k.to_dicts(), [
+                            f"(p: {ADJUSTMENT}, {len(sweep.arms) - 1} arms)", per_k.to_dicts(), [
                                 P.Col("K"), P.Col("mean_points", "points", "round"),
                                 P.Col("points_diff", "Δ points", "diff"), P.Col("points_diff_p_holm", "p", "p"),
                                 P.Col("win_rate", "win %", "pctround"), P.Col("win_diff", "Δ win %", "pctdiff"),
@@ -83,10 +84,11 @@ def by_move_rows(bm: pl.DataFrame, arms: list[str]) -> list[dict]:
     return [rows[m] for m in sorted(rows)]
 
 
-METRIC_LABEL = {"scoring_rate": ("scoring %", True), "points_per_placement": ("pts/tile", False),
-                "mean_points": ("points", False), "points_sd": ("points sd", False), "win_rate": ("win %", True),
-                "seat_advantage": ("leader edge %", True), "blocked_share": ("blocked %", True),
-                "tiles_placed": ("tiles", False), "skill_gap": ("skill gap %", True)}
+LABEL = {"scoring_rate": "scoring %", "points_per_placement": "pts/tile", "mean_points": "points",
+         "points_sd": "points sd", "win_rate": "win %", "seat_advantage": "leader edge %", "blocked_share": "blocked %",
+         "tiles_placed": "tiles", "skill_gap": "skill gap %"}
+#: each measure's label and whether it is shown in percent (compare.PERCENT)
+METRIC_LABEL = {m: (label, m in PERCENT) for m, label in LABEL.items()}
 HEADLINE = ("skill_gap", "seat_advantage", "blocked_share", "scoring_rate")
 
 
