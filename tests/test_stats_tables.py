@@ -107,8 +107,15 @@ def test_doubles_by_move_and_taker(folders):
     path, spec = folders["sweep"]
     res = open_results(path)
     bm = by_move_table(res)
-    expect_bonus = np.where(bm["move"].to_numpy() <= 4, 2, np.where(bm["move"].to_numpy() <= 8, 4, 8))
-    assert np.array_equal(bm["bonus"].to_numpy(), expect_bonus)
+    # every arm gets every move from the first to the last seen in any arm (the arms side by side);
+    # a move an arm never saw has share 0 and no taker, so no bonus earned
+    moves = bm.group_by("arm").agg(pl.col("move").sort())["move"].to_list()
+    assert all(m == list(range(min(m), max(m) + 1)) for m in moves) and len({tuple(m) for m in moves}) == 1
+    unseen = bm.filter(pl.col("deal_plays") == 0)
+    assert (unseen["share"] == 0).all() and unseen["bonus"].is_null().all()
+    seen = bm.filter(pl.col("deal_plays") > 0)
+    expect_bonus = np.where(seen["move"].to_numpy() <= 4, 2, np.where(seen["move"].to_numpy() <= 8, 4, 8))
+    assert np.array_equal(seen["bonus"].to_numpy(), expect_bonus)
     total = bm.group_by("arm").agg(pl.col("share").sum())["share"].to_numpy()
     assert np.all(np.abs(total - spec.fd_prob) < 0.03)
     tk = taker_table(res)

@@ -18,13 +18,15 @@ from simdom.stats.io import Results
 
 
 def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, step: int | None = None,
-                 engine: str = "streaming") -> pl.DataFrame:
+                 engine: str = "streaming", common_span: bool = False) -> pl.DataFrame:
     """One row per group and value: ``rows`` (with that value), ``share`` of the group's rows and its
     clustered Wilson interval ``share_lo``/``share_hi``. Null values are a value of their own.
 
     With ``step`` (an integer value column), every value from a group's smallest to its largest in steps
     of ``step`` gets a row, those never seen with share 0 and the interval [0, upper bound]: a bin's
-    interval then covers its true share whether or not the bin was seen."""
+    interval then covers its true share whether or not the bin was seen. ``common_span``: every group
+    gets the values from the smallest to the largest seen in any group (tables that set groups side by
+    side then have no empty cells)."""
     keys = list(keys)
     cl = lf.group_by(*keys, (pl.col("deal") // block).alias("_blk"), value).agg(y=pl.len().cast(pl.Float64)) \
         .collect(engine=engine)
@@ -35,8 +37,10 @@ def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, 
     per = joined.group_by(*keys, value).agg(S_y=pl.col("y").sum(), C_yy=(pl.col("y") ** 2).sum(),
                                             C_yn=(pl.col("y") * pl.col("n")).sum())
     if step is not None and keys:
-        span = per.filter(pl.col(value).is_not_null()).group_by(*keys).agg(_a=pl.col(value).min(),
-                                                                        _b=pl.col(value).max())
+        seen = per.filter(pl.col(value).is_not_null())
+        span = seen.group_by(*keys).agg(_a=pl.col(value).min(), _b=pl.col(value).max())
+        if common_span:
+            span = span.with_columns(_a=pl.col("_a").min(), _b=pl.col("_b").max())
         grid = span.select(*keys, pl.int_ranges("_a", pl.col("_b") + 1, step).alias(value)).explode(value)
         grid = grid.with_columns(pl.col(value).cast(per.schema[value]))
         per = grid.join(per, on=[*keys, value], how="left").with_columns(

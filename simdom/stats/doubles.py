@@ -138,7 +138,8 @@ def by_move_table(res: Results) -> pl.DataFrame:
     _require_threes(res)
     bonus_arms = [a["name"] for a in res.arms if (a.get("rules") or {}).get("first_double_bonus")]
     lf = res.deals.filter(pl.col("arm").is_in(bonus_arms))
-    shares = value_shares(lf.filter(pl.col("turn") == 0), ["arm"], "first_double_move", res.block, step=1) \
+    shares = value_shares(lf.filter(pl.col("turn") == 0), ["arm"], "first_double_move", res.block, step=1,
+                          common_span=True) \
         .filter(pl.col("first_double_move").is_not_null())
     lf = lf.filter(pl.col("seat") == pl.col("first_double_seat"))
     q = {"bonus": pl.col("bonus"), "win": pl.col("win"), "points": pl.col("points")}
