@@ -18,7 +18,8 @@ Usage::
 
 Number rules: an estimate with an interval is shown as ``0.72 (0.71-0.74)`` with as many decimals as
 the interval's half-width has before its first significant digit, the bounds rounded outward (``-0.72 (-0.74 to -0.71)`` when a
-bound is negative); shares marked ``pct`` are shown in percent; a number without an interval gets
+bound is negative; up to two decimals more when rounding would make an interval that excludes 0 reach
+it); shares marked ``pct`` are shown in percent; a number without an interval gets
 3 significant figures; a p-value is never ``0`` (``<1e-16``); an undefined value is ``n/a``
 (``null`` in JSON). Names (arms, policies, K values) sort naturally: K=1, K=5, K=13, K=never.
 """
@@ -103,7 +104,14 @@ def est(x: Any, lo: Any = None, hi: Any = None, *, pct: bool = False, signed: bo
     if d is None:
         text = num(x)
         return ("+" + text if signed and x > 0 and not text.startswith("+") else text)
-    lo, hi = _outward(lo * k, d, -1), _outward(hi * k, d, 1)
+    lo, hi = lo * k, hi * k
+    # up to two decimals more where outward rounding would make an interval that excludes 0 look as if
+    # it reached it: 0.3 with interval 0.004-0.6 is "0.300 (0.004-0.600)", not "0.3 (0.0-0.6)"
+    for _ in range(2):
+        if not ((lo > 0 and _outward(lo, d, -1) <= 0) or (hi < 0 and _outward(hi, d, 1) >= 0)) or d >= 6:
+            break
+        d += 1
+    lo, hi = _outward(lo, d, -1), _outward(hi, d, 1)
     sx = _fixed(x, d)
     if signed and float(sx) > 0:
         sx = "+" + sx

@@ -105,3 +105,11 @@ def test_brackets_in_sentences_cells_and_notes_are_printed_as_they_are():
     out = P.text(ans)
     for piece in ("[[arms]]", "[last_move, points]", "[[4, 2], [null, 8]]", "[bold]not bold[/]", "t [x]"):
         assert piece in out, piece
+
+
+def test_an_interval_that_excludes_zero_never_looks_as_if_it_reached_it():
+    assert P.est(0.3, 0.004, 0.6) == "0.300 (0.004-0.600)"          # not "0.3 (0.0-0.6)"
+    assert P.est(-0.02, -0.05, -0.0004, pct=True) == "-2.00 (-5.00 to -0.04)"
+    assert P.est(0.3, 0.0, 0.6) == "0.3 (0.0-0.6)"                  # it does reach 0: as before
+    assert P.est(0.3, -0.01, 0.6) == "0.3 (-0.1 to 0.6)"
+    assert P.est(0.3, 1e-5, 0.6) == "0.300 (0.000-0.600)"           # two decimals more at most
