@@ -77,6 +77,18 @@ def test_scoring_rate_by_move_matches_the_generator(folders):
     assert np.all(np.abs(df["scoring_rate"].to_numpy() - truth_rate) < 4.5 * se)
 
 
+def test_intervals_of_points_never_go_below_zero(folders):
+    """Points, bonuses and tiles are never negative: their intervals are cut at 0, even where a bonus is
+    rare (late moves), and still hold their estimate."""
+    path, _ = folders["sweep"]
+    res = open_results(path)
+    for df in (moves_table(res, ["arm"]), stats_table([res], ["arm"])):
+        for c in [c for c in df.columns if c.endswith("_lo")]:
+            ok = df[c].is_not_nan() & df[c[:-3]].is_not_nan()  # NaN: no interval (one cluster)
+            lo, est = df[c].filter(ok), df[c[:-3]].filter(ok)
+            assert (lo >= 0).all() and (lo <= est).all(), c
+
+
 def test_doubles_sweep_paired_differences_and_best_k(folders):
     path, spec = folders["sweep"]
     res = open_results(path)

@@ -52,8 +52,10 @@ def deal_frame(results: Sequence[Results]) -> tuple[pl.LazyFrame, int]:
 
 
 def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
+    """A mean of counts or points (never negative) with its t interval, cut at 0: the cut interval covers
+    whatever the whole one covers."""
     lo, hi = t_interval(est, se, df)
-    return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
+    return {name: est, f"{name}_lo": np.maximum(lo, 0.0), f"{name}_hi": hi}
 
 
 def _share_cols(name: str, est, se, clusters) -> dict[str, np.ndarray]:
