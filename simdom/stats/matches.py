@@ -29,7 +29,7 @@ from simdom.stats.clusters import ONE, Matrix, diff_cols, ratio, share_cols, sum
 from simdom.stats.estimators import t_interval, wilson_clustered
 from simdom.stats.io import Results
 from simdom.stats.moments import ROWS, Moments, cluster_moments, ratio_pairs
-from simdom.stats.tables import InputError
+from simdom.stats.tables import InputError, arm_sorted
 
 #: --by columns of `simdom stats` on match results
 MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",
@@ -77,10 +77,10 @@ def wins_table(res: Results, by: Sequence[str] = ("arm", "policy")) -> pl.DataFr
     dlo, dhi = t_interval(deals, dse, m.G - 1)
     fair = [fair_share(res, a) for a in df["arm"]] if "arm" in keys else \
         [fair_share(res, res.arms[0]["name"])] * df.height
-    return in_arm_order(res, df.select(keys).with_columns(
+    return arm_sorted(df.select(keys).with_columns(
         matches=df["deals"], win_rate=win, win_rate_lo=wlo, win_rate_hi=whi, fair_share=pl.Series(fair),
         final_score=score, final_score_lo=slo, final_score_hi=shi, deals_per_match=deals,
-        deals_per_match_lo=dlo, deals_per_match_hi=dhi).with_columns(rows=pl.Series(rows.astype(np.int64))))
+        deals_per_match_lo=dlo, deals_per_match_hi=dhi).with_columns(rows=pl.Series(rows.astype(np.int64))), [res])
 
 
 def length_table(res: Results) -> pl.DataFrame:
@@ -102,9 +102,9 @@ def length_table(res: Results) -> pl.DataFrame:
     out = df.select("arm").with_columns(
         matches=pl.Series([res.n_matches] * df.height), deals_per_match=mean, deals_per_match_lo=lo,
         deals_per_match_hi=hi, sd=m.sd("deals", "deals2")[0], unfinished=un, unfinished_lo=ulo, unfinished_hi=uhi)
-    return in_arm_order(res, out.join(quant, on="arm", how="left").select(
+    return arm_sorted(out.join(quant, on="arm", how="left").select(
         "arm", "matches", "deals_per_match", "deals_per_match_lo", "deals_per_match_hi", "sd", "p10", "p50", "p90",
-        "most", "unfinished", "unfinished_lo", "unfinished_hi"))
+        "most", "unfinished", "unfinished_lo", "unfinished_hi"), [res])
 
 
 def _led_sums(res: Results) -> Matrix:
@@ -199,17 +199,8 @@ def arms_table(res: Results) -> pl.DataFrame:
 
 def _frame(res: Results, rows: list[dict]) -> pl.DataFrame:
     """Rows in the manifest's arm order."""
-    return in_arm_order(res, pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None))) if rows \
+    return arm_sorted(pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None)), [res]) if rows \
         else pl.DataFrame()
-
-
-def in_arm_order(res: Results, df: pl.DataFrame) -> pl.DataFrame:
-    """``df``'s rows with the arms in the scenario's (the manifest's) order, each arm's rows as they were."""
-    if "arm" not in df.columns or df.is_empty():
-        return df
-    order = {a["name"]: i for i, a in enumerate(res.arms)}
-    rank = pl.col("arm").replace_strict(order, default=len(order), return_dtype=pl.Int64)
-    return df.with_columns(_rank=rank).sort("_rank", maintain_order=True).drop("_rank")
 
 
 # ---- the answer in words ------------------------------------------------------------------------------
