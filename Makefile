@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-# the ahead-of-time kernel (simdom/engine/aot.py) lives in the cache folder; building it is a quick
+# the ahead-of-time kernel (simdom/engine/_kernel/aot.py) lives in the cache folder; building it is a quick
 # no-op when the current engine's module is there
 # headless Chromium (Debian package) for the report's browser test (tests/test_report_browser.py)
 CHROMIUM := /usr/bin/chromium
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 kernel: $(STAMP)
-	$(BIN)/python -m simdom.engine.aot
+	$(BIN)/python -m simdom.engine._kernel.aot
 
 $(CHROMIUM):
 	apt-get install -y chromium || (apt-get update && apt-get install -y chromium)

@@ -1,20 +1,17 @@
-"""Bot policies: registered by name with parameters, run inside the kernel (engine/kpolicies.py).
+"""The policy registry: bot policies by name with their parameters (played by the kernel).
 
 A policy is written ``name`` or ``name:key=value,key=value``: ``greedy``, ``hold:until=9``,
-``hold:until=never``, ``rollout:samples=32``. :func:`parse_policy` validates it and gives the integer
-id and parameter vector the kernel reads.
+``hold:until=never``, ``rollout:samples=32``. :func:`parse_policy` validates it and gives its
+parameter values in the registry's order; the engine maps the name to its kernel id and the values to
+the kernel's parameter vector (simdom.engine.codes.kernel_arrays), so this module knows no layout.
 
-Adding a policy is one kernel function (in engine/kpolicies.py, dispatched in ``choose``) plus one
-entry in :data:`REGISTRY` below.
+Adding a policy is one kernel function (in engine/_kernel/kpolicies.py, dispatched in ``choose``),
+its id in engine/_kernel/layout.py and engine/codes.py, plus one entry in :data:`REGISTRY` below.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
-
-import numpy as np
-
-from .engine.codes import N_POLICY_PARAMS, PolicyId
 
 NEVER = 1 << 30
 
@@ -34,9 +31,9 @@ class Param:
 @dataclass(frozen=True)
 class PolicyInfo:
     name: str
-    pid: int
     doc: str
     params: tuple[Param, ...] = ()
+    fair: bool = True  #: plays from what its seat may know (False: clairvoyant reads every hand)
 
 
 #: the largest move number a deal can reach (double-twelve: 91 tiles), so hold:until=K beyond it is `never`
@@ -68,6 +65,35 @@ def _nonneg_int(text: str) -> float:
     return float(int(text))
 
 
+def _choice(*names: str) -> Callable[[str], float]:
+    """A parameter written as one of ``names``, held as its index."""
+    def parse(text: str) -> float:
+        if text not in names:
+            raise ValueError(" or ".join(names))
+        return float(names.index(text))
+    parse.names = names  # type: ignore[attr-defined]
+    return parse
+
+
+#: the search policy's worlds per decision: beyond this a decision takes seconds
+MAX_WORLDS = 1_000
+#: the search policy's horizon under minimax (placements); 0 = none
+MAX_DEPTH = 92
+
+
+def _worlds(text: str) -> float:
+    n = _count(text, MAX_WORLDS)
+    if n is None:
+        raise ValueError(f"an integer from 1 to {MAX_WORLDS:,}")
+    return float(n)
+
+
+def _depth(text: str) -> float:
+    if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > MAX_DEPTH:
+        raise ValueError(f"an integer from 0 (no horizon) to {MAX_DEPTH}")
+    return float(int(text))
+
+
 def _pos_int(text: str) -> float:
     n = _count(text, MAX_SAMPLES)
     if n is None:
@@ -76,21 +102,16 @@ def _pos_int(text: str) -> float:
 
 
 REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
-    PolicyInfo("random", PolicyId.RANDOM, "uniform over the legal (tile, end) moves"),
-    PolicyInfo("greedy", PolicyId.GREEDY,
-               "the most immediate points (first-double bonus included); ties to the heavier tile"),
-    PolicyInfo("heavy", PolicyId.HEAVY, "the heaviest legal tile (ties by immediate points): sheds pips"),
-    PolicyInfo("hold", PolicyId.HOLD,
-               "greedy, but never places the deal's first double before move K while another move exists",
+    PolicyInfo("random", "uniform over the legal (tile, end) moves"),
+    PolicyInfo("greedy", "the most immediate points (first-double bonus included); ties to the heavier tile"),
+    PolicyInfo("heavy", "the heaviest legal tile (ties by immediate points): sheds pips"),
+    PolicyInfo("hold", "greedy, but never places the deal's first double before move K while another move exists",
                (Param("until", 1.0, _int_or_never, "K: 1 = greedy's timing, never = hold as long as it can"),)),
-    PolicyInfo("defensive", PolicyId.DEFENSIVE,
-               "greedy's points minus the next player's expected best reply over the unseen tiles"),
-    PolicyInfo("rollout", PolicyId.ROLLOUT,
-               "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
+    PolicyInfo("defensive", "greedy's points minus the next player's expected best reply over the unseen tiles"),
+    PolicyInfo("rollout", "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
                "best mean final margin",
                (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),)),
-    PolicyInfo("timing", PolicyId.TIMING,
-               "greedy, except at a first-double decision (the deal's first double not yet placed, a double and "
+    PolicyInfo("timing", "greedy, except at a first-double decision (the deal's first double not yet placed, a double and "
                "another tile both playable): it holds the double, playing greedy's best other move, when the "
                "rule S, L, W, P says so. The defaults come from the decision tables (simdom doubles "
                "--decisions): hold only a double with no other tile of its suit in hand, at the lead with 2 or "
@@ -103,31 +124,46 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                 Param("wait", 4.0, _nonneg_int, "W: after the lead, hold when placing the double a round later "
                                                 "(move + players) earns at least W more bonus points"),
                 Param("players", 2.0, _nonneg_int, "P: the rule after the lead applies with at most P players"))),
+    PolicyInfo("search", "determinised search: per decision, W deals of the unseen tiles sampled consistently "
+               "with what the seat has seen, each solved exactly for every legal move (model=greedy: against "
+               "greedy opponents; model=minimax: under minimax to a horizon of D placements, greedy beyond); "
+               "best summed margin",
+               (Param("worlds", 16.0, _worlds, "W: sampled deals per decision"),
+                Param("model", 0.0, _choice("greedy", "minimax"), "the opponents in each world"),
+                Param("depth", 6.0, _depth, "D: the minimax horizon in placements (0: none)"))),
+    PolicyInfo("clairvoyant", "NOT A FAIR PLAYER: it sees every hand and the boneyard, and plays the exact "
+               "solver's best move against the other seats' own policies (which must be deterministic: "
+               "greedy, heavy, hold, timing, defensive), or with against=minimax against the worst "
+               "opponents; the ceiling of the ladder and the skill measure's fictive player",
+               (Param("against", 0.0, _choice("seats", "minimax"), "seats: the other seats' policies; "
+                                                                   "minimax: the paranoid value"),),
+               fair=False),
 )}
+
+#: policies whose choice is a function of the position alone (no random stream): what the solver can
+#: play against (simdom solve --against, clairvoyant)
+DETERMINISTIC = ("greedy", "heavy", "hold", "timing", "defensive")
 
 
 @dataclass(frozen=True)
 class Policy:
-    """A parsed policy: its canonical text, kernel id and parameter vector."""
+    """A parsed policy: its registry entry and its parameter values (in the entry's order)."""
 
     info: PolicyInfo
     values: tuple[float, ...] = field(default=())
 
     @property
-    def pid(self) -> int:
-        return self.info.pid
-
-    def vector(self) -> np.ndarray:
-        out = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
-        out[: len(self.values)] = self.values
-        return out
+    def name(self) -> str:
+        return self.info.name
 
     def __str__(self) -> str:
         if not self.info.params:
             return self.info.name
         parts = []
         for p, v in zip(self.info.params, self.values):
-            text = "never" if v >= NEVER else str(int(v)) if float(v).is_integer() else str(v)
+            names = getattr(p.parse, "names", None)
+            text = names[int(v)] if names else "never" if v >= NEVER else str(int(v)) if float(v).is_integer() \
+                else str(v)
             parts.append(f"{p.name}={text}")
         return f"{self.info.name}:{','.join(parts)}"
 
@@ -175,10 +211,16 @@ def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: in
     if len(parsed) != players:
         raise PolicyError(f"{len(parsed)} policies given for {players} players; allowed: one policy for every "
                           f"seat, or one per seat ({players})")
+    check_clairvoyant(parsed)
     return parsed
 
 
-def kernel_arrays(policies: Sequence[Policy]) -> tuple[np.ndarray, np.ndarray]:
-    ids = np.array([p.pid for p in policies], dtype=np.int64)
-    par = np.stack([p.vector() for p in policies]) if policies else np.zeros((0, N_POLICY_PARAMS))
-    return ids, par
+def check_clairvoyant(policies: Sequence[Policy]) -> None:
+    """A clairvoyant seat playing against the seats' own policies needs every other seat deterministic."""
+    for s, p in enumerate(policies):
+        if p.name == "clairvoyant" and p.values[0] == 0:
+            for o, q in enumerate(policies):
+                if o != s and q.name not in DETERMINISTIC:
+                    raise PolicyError(f"clairvoyant (seat {s}) plays the exact best reply to the other seats' "
+                                      f"policies, but seat {o} plays {q}; allowed there: "
+                                      f"{', '.join(DETERMINISTIC)} (or clairvoyant:against=minimax)")

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from typer.testing import CliRunner
 
 from simdom.cli import app
-from simdom.engine.api import trace
+from simdom.engine.state import trace
 from simdom.engine.matches import trace_match
 from simdom.rules import preset
 from simdom.run.runner import run

@@ -16,7 +16,7 @@ from simdom.analyze.evaluate import evaluate
 from simdom.analyze.position import from_script, from_seed
 from simdom.cli import app
 from simdom.engine.analysis import DEALT_BY_COUNTING, MoveRollouts, sample_hidden
-from simdom.engine.api import trace
+from simdom.engine.state import trace
 from simdom.engine.state import DealState
 from simdom.rules import preset
 from simdom.tiles import halves

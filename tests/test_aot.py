@@ -1,4 +1,4 @@
-"""The ahead-of-time kernel (simdom/engine/aot.py): built by `make`, the same results as the
+"""The ahead-of-time kernel (simdom/engine/_kernel/aot.py): built by `make`, the same results as the
 just-in-time kernel bit for bit, and a batch path that never imports numba."""
 import os
 import subprocess
@@ -7,12 +7,13 @@ import sys
 import numpy as np
 import pytest
 
-from simdom.engine import aot
-from simdom.engine import layout as L
+from simdom.engine._kernel import aot
+from simdom.engine._kernel import layout as L
 from simdom.engine.api import root_key
-from simdom.engine.tables import compile_rules
-from simdom.engine.work import make_work
-from simdom.policies import kernel_arrays, seat_policies
+from simdom.engine._kernel.tables import compile_rules
+from simdom.engine._kernel.work import make_work
+from simdom.engine.codes import kernel_arrays
+from simdom.policies import seat_policies
 from simdom.rules import PRESETS, preset
 
 needs_aot = pytest.mark.skipif(aot.mode() == "jit", reason="SIMDOM_KERNEL=jit: the ahead-of-time kernel is off")
@@ -22,7 +23,7 @@ needs_aot = pytest.mark.skipif(aot.mode() == "jit", reason="SIMDOM_KERNEL=jit: t
 def test_the_module_of_the_current_engine_is_built():
     mod = aot.load()
     assert mod is not None, (f"the ahead-of-time kernel {aot.module_name()} is not built: "
-                             "run `make` (or `python -m simdom.engine.aot`)")
+                             "run `make` (or `python -m simdom.engine._kernel.aot`)")
     assert mod.__name__.endswith(aot.module_name())
     assert aot.run_batch() is mod.run_batch
 
@@ -48,7 +49,7 @@ CASES = [(name, players, pols, rec_mode)
 @needs_aot
 @pytest.mark.parametrize("name,players,pols,rec_mode", CASES)
 def test_ahead_of_time_and_just_in_time_kernels_agree(name, players, pols, rec_mode):
-    from simdom.engine.batch import run_batch as jit_run_batch
+    from simdom.engine._kernel.batch import run_batch as jit_run_batch
     mod = aot.load()
     assert mod is not None
     rules = preset(name, players)
@@ -78,10 +79,10 @@ def test_the_batch_path_of_simdom_run_imports_no_numba():
 
 
 def test_simdom_kernel_selects_the_kernel_and_refuses_bad_values():
-    out = _python("from simdom.engine import aot; print(type(aot.run_batch()).__name__)", SIMDOM_KERNEL="jit")
+    out = _python("from simdom.engine._kernel import aot; print(type(aot.run_batch()).__name__)", SIMDOM_KERNEL="jit")
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "CPUDispatcher"  # numba's just-in-time dispatcher
-    bad = _python("from simdom.engine import aot; aot.run_batch()", SIMDOM_KERNEL="fast")
+    bad = _python("from simdom.engine._kernel import aot; aot.run_batch()", SIMDOM_KERNEL="fast")
     assert bad.returncode != 0
     assert "SIMDOM_KERNEL='fast' is invalid; allowed: auto, aot, jit" in bad.stderr
 
@@ -95,7 +96,7 @@ def test_a_missing_module_falls_back_or_fails_as_asked(monkeypatch):
         assert type(aot.run_batch()).__name__ == "CPUDispatcher"
         aot.load.cache_clear()
         monkeypatch.setenv("SIMDOM_KERNEL", "aot")
-        with pytest.raises(RuntimeError, match="python -m simdom.engine.aot"):
+        with pytest.raises(RuntimeError, match="python -m simdom.engine._kernel.aot"):
             aot.load()
     finally:
         aot.load.cache_clear()

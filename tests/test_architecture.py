@@ -1,10 +1,12 @@
-"""The architecture, checked: one engine boundary, no upward imports, small modules (README Architecture).
+"""The architecture, checked: one engine boundary, no upward imports, no import cycles (docs: architecture).
 
-* Only simdom/engine/ knows the kernel's integer layouts: outside it, no module imports the kernel's
-  modules (layout, core, batch, kpolicies, tables, work, rng, bits, jit, aot) or touches the arrays a
-  DealState keeps (``_St``, ``_G``, ``_bone``, ``_work``, ``_rec``); they use the named API (api, codes,
-  state). A change of an integer layout therefore changes code in simdom/engine/ only.
-* Each package imports only the packages below it (the flow of the README's picture).
+* The compiled kernel and every integer layout live in simdom/engine/_kernel/; the boundary is that
+  folder, not a list: outside simdom/engine/ no module imports anything under ``_kernel`` or touches the
+  arrays a DealState keeps (``_St``, ``_G``, ``_bone``, ``_work``, ``_rec``); they use the engine's
+  named façade (every module directly in simdom/engine/). A change of an integer layout therefore
+  changes code in simdom/engine/ only. Nothing in ``_kernel`` imports the façade.
+* Each part imports only the parts below it (the flow of the architecture picture).
+* No two modules import each other, directly or through others, counting imports inside functions.
 """
 import ast
 from pathlib import Path
@@ -12,8 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simdom"
-#: the engine's public modules: named enums, named columns, DealState
-ENGINE_PUBLIC = {"analysis", "api", "codes", "state", "matches"}
+KERNEL = "_kernel"
 ENGINE_PRIVATE_ATTRS = {"_St", "_G", "_bone", "_work", "_rec"}
 #: what each part of simdom may import (besides itself); a part is a top-level module or package
 ALLOWED = {
@@ -21,7 +22,7 @@ ALLOWED = {
     "present": set(),
     "rules": {"tiles"},
     "results": {"tiles"},
-    "policies": {"engine"},
+    "policies": {"rules", "tiles"},
     "engine": {"rules", "tiles", "policies"},
     "deal": {"engine", "rules", "tiles", "policies", "present"},
     "analyze": {"engine", "deal", "rules", "tiles", "policies", "present", "stats"},
@@ -33,64 +34,153 @@ ALLOWED = {
 }
 
 
-def modules():
-    for p in sorted(ROOT.rglob("*.py")):
-        rel = p.relative_to(ROOT)
+def module_name(rel: Path) -> tuple[str, ...]:
+    parts = ("simdom", *rel.parts[:-1])
+    return parts if rel.name == "__init__.py" else (*parts, rel.stem)
+
+
+def modules(root: Path = ROOT):
+    """(path, part, rel) of every module of simdom under ``root``."""
+    for p in sorted(root.rglob("*.py")):
+        rel = p.relative_to(root)
         yield p, rel.parts[0].removesuffix(".py"), rel
 
 
-def simdom_imports(path: Path, rel: Path):
-    """(part, submodule-or-None, line) for every import of simdom code in the file."""
-    pkg = ["simdom", *rel.parts[:-1]]
+def known_modules(root: Path = ROOT) -> set[tuple[str, ...]]:
+    return {module_name(rel) for _, _, rel in modules(root)}
+
+
+def imports(path: Path, rel: Path, known: set[tuple[str, ...]]):
+    """(imported simdom module, line) for every import in the file, at any depth (inside functions and
+    ``if TYPE_CHECKING`` blocks too): ``from a import b`` counts as importing a.b when that is a module,
+    else a."""
+    me = module_name(rel)
+    pkg = list(me if rel.name == "__init__.py" else me[:-1])
     for node in ast.walk(ast.parse(path.read_text())):
-        names = []
+        targets = []
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = pkg[: len(pkg) - node.level + 1]
-                mod = base + (node.module.split(".") if node.module else [])
+                mod = tuple(base + (node.module.split(".") if node.module else []))
             else:
-                mod = (node.module or "").split(".")
+                mod = tuple((node.module or "").split("."))
             if mod[0] != "simdom":
                 continue
-            if len(mod) == 1:
-                names = [["simdom", a.name] for a in node.names]
-            elif len(mod) == 2:
-                names = [[*mod, a.name] for a in node.names]
-            else:
-                names = [mod]
+            for a in node.names:
+                sub = (*mod, a.name)
+                targets.append(sub if sub in known else mod)
         elif isinstance(node, ast.Import):
-            names = [a.name.split(".") for a in node.names if a.name.split(".")[0] == "simdom"]
-        for n in names:
-            if len(n) >= 2:
-                yield n[1], (n[2] if len(n) > 2 else None), node.lineno
+            targets = [tuple(a.name.split(".")) for a in node.names if a.name.split(".")[0] == "simdom"]
+        for t in targets:
+            yield t, node.lineno
 
 
-@pytest.mark.parametrize("path,part,rel", [m for m in modules() if m[1] != "engine"], ids=lambda x: str(x))
-def test_outside_the_engine_only_named_things_cross_the_boundary(path, part, rel):
-    for target, sub, line in simdom_imports(path, rel):
-        if target == "engine" and sub is not None:
-            assert sub in ENGINE_PUBLIC, (f"{rel}:{line} imports simdom.engine.{sub}: outside the engine use the "
-                                          f"named API ({', '.join(sorted(ENGINE_PUBLIC))})")
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Attribute):
-            assert node.attr not in ENGINE_PRIVATE_ATTRS, (
-                f"{rel}:{node.lineno} reads .{node.attr}, the kernel's integer state: use DealState's methods")
+def graph(root: Path = ROOT) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
+    known = known_modules(root)
+    g = {}
+    for path, _, rel in modules(root):
+        me = module_name(rel)
+        g[me] = {t for t, _ in imports(path, rel, known) if t != me and t in known}
+    return g
 
 
-@pytest.mark.parametrize("path,part,rel", list(modules()), ids=lambda x: str(x))
-def test_no_upward_imports(path, part, rel):
-    assert part in ALLOWED or part == "__init__", f"{rel}: a new part of simdom; add it to ALLOWED and the README"
-    for target, _, line in simdom_imports(path, rel):
-        if target == part or part == "__init__" or target == "__version__":
+def cycles(g) -> list[list[tuple[str, ...]]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index, low, on, stack, out, n = {}, {}, set(), [], [], [0]
+
+    def visit(v):
+        index[v] = low[v] = n[0]
+        n[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(g.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(g):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def boundary_violations(root: Path = ROOT) -> list[str]:
+    known = known_modules(root)
+    bad = []
+    for path, part, rel in modules(root):
+        me = module_name(rel)
+        in_engine = me[:2] == ("simdom", "engine")
+        in_kernel = me[:3] == ("simdom", "engine", KERNEL)
+        for t, line in imports(path, rel, known):
+            if t[:3] == ("simdom", "engine", KERNEL) and not in_engine:
+                bad.append(f"{rel}:{line} imports {'.'.join(t)}: outside the engine use its named façade "
+                           f"(simdom.engine.codes, api, state, matches, analysis, decisions)")
+            if in_kernel and t[:2] == ("simdom", "engine") and t[:3] != ("simdom", "engine", KERNEL):
+                bad.append(f"{rel}:{line} imports {'.'.join(t)}: the kernel may not import the façade above it")
+        if not in_engine:
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Attribute) and node.attr in ENGINE_PRIVATE_ATTRS:
+                    bad.append(f"{rel}:{node.lineno} reads .{node.attr}, the kernel's integer state: use "
+                               f"DealState's methods")
+    return bad
+
+
+def upward_imports(root: Path = ROOT) -> list[str]:
+    known = known_modules(root)
+    bad = []
+    for path, part, rel in modules(root):
+        if part == "__init__":
             continue
-        assert target in ALLOWED.get(part, set()), f"{rel}:{line} imports simdom.{target}: {part} may import " \
-                                                   f"{', '.join(sorted(ALLOWED[part])) or 'nothing of simdom'}"
+        if part not in ALLOWED:
+            bad.append(f"{rel}: a new part of simdom; add it to ALLOWED and the architecture page")
+            continue
+        for t, line in imports(path, rel, known):
+            target = t[1] if len(t) > 1 else "__init__"
+            if target in (part, "__init__", "__version__"):
+                continue
+            if target not in ALLOWED[part]:
+                bad.append(f"{rel}:{line} imports simdom.{target}: {part} may import "
+                           f"{', '.join(sorted(ALLOWED[part])) or 'nothing of simdom'}")
+    return bad
 
 
-def test_the_boundary_check_is_not_vacuous(tmp_path):
-    """A module that reads the kernel's layout would be caught."""
-    bad = tmp_path / "simdom" / "run" / "bad.py"
-    bad.parent.mkdir(parents=True)
-    bad.write_text("from ..engine import layout as L\nfrom simdom.engine.core import place\n")
-    found = list(simdom_imports(bad, Path("run/bad.py")))
-    assert ("engine", "layout", 1) in found and ("engine", "core", 2) in found
+def test_the_kernel_is_reached_only_through_the_engine_facade():
+    assert (ROOT / "engine" / KERNEL / "layout.py").is_file()
+    assert boundary_violations() == []
+
+
+def test_no_upward_imports():
+    assert upward_imports() == []
+
+
+def test_no_import_cycles():
+    found = cycles(graph())
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(".".join(m) for m in c) for c in found)
+
+
+def test_the_checks_catch_planted_violations(tmp_path):
+    """A copy of simdom with a module reaching into the kernel, an upward import and a cycle through an
+    import inside a function: each check names it."""
+    import shutil
+    root = tmp_path / "simdom"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "run" / "bad.py").write_text("from ..engine._kernel import layout as L\n")
+    (root / "results" / "worse.py").write_text("def f():\n    from ..run import bad\n")
+    (root / "tiles_b.py").write_text("")
+    (root / "present.py").write_text((root / "present.py").read_text() + "\ndef g():\n    from . import tiles_b\n")
+    (root / "tiles_b.py").write_text("from .present import g\n")
+    assert any("run/bad.py:1 imports simdom.engine._kernel.layout" in b for b in boundary_violations(root))
+    assert any("results/worse.py:2 imports simdom.run" in b for b in upward_imports(root))
+    assert [("simdom", "present"), ("simdom", "tiles_b")] in cycles(graph(root))

@@ -17,7 +17,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simdom.engine.api import simulate, trace
+from simdom.engine.api import simulate
+from simdom.engine.state import trace
 from simdom.engine.codes import DECISION_COLUMNS, DECISION_VALUE_COLUMNS
 from simdom.rules import preset
 from simdom.run.runner import run

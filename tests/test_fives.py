@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from reference import check
-from simdom.engine.api import batch_of, output_blocks, simulate, trace
+from simdom.engine.api import batch_of, output_blocks, simulate
+from simdom.engine.state import trace
 from simdom.engine.codes import DealEnd, End
 from simdom.engine.state import DealState
 from simdom.deal.replay import replay_record

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from reference import Referee, full_set, parse
-from simdom.engine.api import simulate, trace
+from simdom.engine.api import simulate
+from simdom.engine.state import trace
 from simdom.engine.codes import DealEnd
 from simdom.policies import REGISTRY
 from simdom.rules import PRESETS, preset

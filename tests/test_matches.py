@@ -196,8 +196,8 @@ def test_s12_reproducible_match_from_its_seed():
 
 
 def test_s12_match_kernel_ahead_of_time_and_just_in_time_agree():
-    from simdom.engine import aot
-    from simdom.engine.matchloop import run_matches
+    from simdom.engine._kernel import aot
+    from simdom.engine._kernel.matchloop import run_matches
     if aot.load() is None:
         pytest.skip("the ahead-of-time kernel is not built (or SIMDOM_KERNEL=jit)")
     import simdom.engine.matches as mm

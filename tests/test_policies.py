@@ -13,7 +13,8 @@ import math
 import numpy as np
 import pytest
 
-from simdom.engine.api import simulate, trace
+from simdom.engine.api import simulate
+from simdom.engine.state import trace
 from simdom.engine.codes import End
 from simdom.engine.state import DealState
 from simdom.policies import NEVER, REGISTRY, PolicyError, parse_policy
@@ -270,7 +271,7 @@ def test_policies_see_only_what_their_seat_may_know(name, players):
 # ---- names --------------------------------------------------------------------------------------
 def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
     """The kernel's par[PAR_*] (engine/layout.py) are the positions of the parameters in the registry."""
-    from simdom.engine import layout as L
+    from simdom.engine._kernel import layout as L
     where = {("hold", "until"): L.PAR_UNTIL, ("rollout", "samples"): L.PAR_SAMPLES,
              ("timing", "support"): L.PAR_SUPPORT, ("timing", "lead"): L.PAR_LEAD, ("timing", "wait"): L.PAR_WAIT,
              ("timing", "players"): L.PAR_PLAYERS}

@@ -146,6 +146,26 @@ def from_trace(path: str | Path, deal: int) -> Deal:
 
 def from_seed(rules: Rules, policies: Sequence[Any], seed: int, deal: int) -> Deal:
     """Deal ``deal`` of root ``seed``, played by ``policies`` (as simdom trace and replay play it)."""
-    from ..engine.api import trace
+    from ..engine.state import trace
 
     return from_record(trace(rules, policies, seed, deal), f"deal {deal} of seed {seed}")
+
+
+def load_deal(*, script: "str | Path | None", trace_file: "str | Path | None", deal: "int | None",
+              rules: "Rules | None" = None, policies: "Sequence[Any] | None" = None, seed: int = 1) -> Deal:
+    """The deal a command names: a scripted deal, deal ``deal`` of a trace file, or deal ``deal`` of
+    ``seed`` played by ``policies`` under ``rules``; PositionError naming what is wrong."""
+    if script is not None and trace_file is not None:
+        raise PositionError("--script and --trace both given; allowed: one deal source (--script, --trace, or "
+                            "--rules/--seed/--deal)")
+    if script is not None:
+        if deal is not None:
+            raise PositionError("--deal does not apply to --script (a script holds one deal)")
+        return from_script(script)
+    if trace_file is not None:
+        return from_trace(trace_file, 0 if deal is None else deal)
+    if deal is None:
+        raise PositionError("no deal given; allowed: --script FILE, --trace FILE --deal I, or --seed S --deal I")
+    if deal < 0:
+        raise PositionError(f"--deal {deal}; allowed: an integer >= 0")
+    return from_seed(rules, policies, seed, deal)

@@ -3,14 +3,14 @@
     rules.py     simdom rules                   deal.py    simdom trace, simdom replay
     bench.py     simdom bench                   policies.py  simdom policies
     run.py       simdom run                     stats.py   simdom stats, doubles, compare, report
-    analyze.py   simdom analyze
+    analyze.py   simdom analyze                 solve.py   simdom solve
 """
 from __future__ import annotations
 
 import typer
 
 from .. import __version__
-from . import analyze, bench, deal, guard, policies, rules, run, stats
+from . import analyze, bench, deal, guard, policies, rules, run, solve, stats
 from .common import console, fail
 
 app = typer.Typer(
@@ -46,7 +46,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
         fail(str(e))
 
 
-for _group in (rules, deal, bench, policies, run, stats, analyze):
+for _group in (rules, deal, bench, policies, run, stats, analyze, solve):
     _group.register(app)
 guard.guard_app(app)  # one error line for every command (cli/guard.py)
 guard.one_line_usage_errors()

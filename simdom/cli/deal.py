@@ -50,7 +50,7 @@ def trace_cmd(
     """
     from rich.progress import Progress
 
-    from ..engine.api import trace
+    from ..engine.state import trace
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)
@@ -115,7 +115,7 @@ def replay_cmd(
       simdom replay fives100.jsonl --match 3 --hand 1
       simdom replay -r fives --set target=100 --seed 7 --match 3
     """
-    from ..engine.api import trace
+    from ..engine.state import trace
     from ..deal.records import RecordError
     from ..deal.replay import ReplayError, render, replay_record
     from ..deal.script import ScriptError, check_expectations, load_script, run_script

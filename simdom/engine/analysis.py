@@ -11,9 +11,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..policies import Policy, kernel_arrays, seat_policies
+from ..policies import Policy, seat_policies
 from .api import root_key
-from .codes import End
+from .codes import End, kernel_arrays
 from .state import DealState, _mask_tiles
 
 #: The sampler's result for a world dealt by counting (engine/sampler.py), and for no consistent deal.
@@ -22,7 +22,7 @@ NO_CONSISTENT_DEAL = -1
 
 
 def _kernel():
-    from . import kanalyze
+    from ._kernel import kanalyze
     return kanalyze
 
 
@@ -79,7 +79,7 @@ class MoveRollouts:
         self._key = root_key(seed) ^ np.uint64(salt)
         self._mv_t = np.array([t for t, _ in self.moves], dtype=np.int64)
         self._mv_e = np.array([int(e) for _, e in self.moves], dtype=np.int64)
-        from .work import make_analysis_work
+        from ._kernel.work import make_analysis_work
         self._work = make_analysis_work(state.rules.n_tiles)
 
     def run(self, start: int, count: int) -> Rollouts:
@@ -97,7 +97,7 @@ class MoveRollouts:
 def sample_hidden(state: DealState, seed: int, start: int, count: int, salt: int = 0) -> list[World]:
     """The worlds of rollouts ``start .. start + count - 1`` of the seat to act in ``state``, as
     :class:`MoveRollouts` meets them (with the same seed and salt)."""
-    from .work import make_analysis_work
+    from ._kernel.work import make_analysis_work
     rules = state.rules
     hands = np.zeros((count, rules.players, 2), dtype=np.int64)
     bones = np.zeros((count, rules.n_tiles), dtype=np.int64)

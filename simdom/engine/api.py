@@ -2,8 +2,6 @@
 
 * :func:`simulate` plays a batch of deals and returns their per-seat and per-deal results as named
   columns (:class:`Batch`).
-* :func:`trace` plays one deal and returns its record in the format of RULES.md section 11.
-* :class:`~simdom.engine.state.DealState` steps through one deal move by move.
 * :func:`measure` times the kernel alone.
 
 Outside simdom/engine/ nobody indexes the kernel's arrays: they read ``batch.seats["points"]``,
@@ -16,13 +14,13 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..policies import Policy, kernel_arrays, seat_policies
+from ..policies import Policy, seat_policies
 from ..rules import Rules
-from . import layout as L
-from .aot import run_batch as batch_kernel
-from .codes import Records
-from .tables import compile_rules
-from .work import make_work
+from ._kernel import layout as L
+from ._kernel.aot import run_batch as batch_kernel
+from .codes import Records, kernel_arrays
+from ._kernel.tables import compile_rules
+from ._kernel.work import make_work
 
 #: Behaviour version: changes only when the same rules, policies and seed would give other results.
 SIM_VERSION = 3  # 3: the rollout policy draws its worlds with engine/sampler.py (uniform among the consistent deals)
@@ -159,23 +157,15 @@ def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", se
     return out_batch
 
 
-def trace(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int) -> dict[str, Any]:
-    """Deal ``deal`` of the run with root ``seed``, played by the batch kernel, as a trace record."""
-    from .state import DealState
-    st = DealState.dealt(rules, seed, deal)
-    st.play_out(policies, seed, deal)
-    return st.record(seed=seed, deal=deal)
-
-
 def kernel_kind() -> str:
     """Which compilation of the batch kernel this process uses: ahead-of-time or just-in-time."""
-    from . import aot
+    from ._kernel import aot
     return "ahead-of-time" if aot.load() is not None else "just-in-time"
 
 
 def check_kernel_mode() -> None:
     """Validate $SIMDOM_KERNEL (auto, aot or jit); ValueError naming the allowed values."""
-    from . import aot
+    from ._kernel import aot
     try:
         aot.mode()
     except RuntimeError as e:
@@ -191,10 +181,10 @@ def load_kernel() -> None:
     from pathlib import Path
 
     from ..rules import preset
-    from . import aot
+    from ._kernel import aot
     with contextlib.ExitStack() as stack:
         if aot.load() is None:
-            from .jit import cache_dir
+            from ._kernel.jit import cache_dir
             lock = Path(cache_dir()) / ".simdom-warm.lock"
             try:
                 import fcntl

@@ -9,8 +9,14 @@ in the kernel only.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING, Sequence
 
-from . import layout as K
+import numpy as np
+
+from ._kernel import layout as K
+
+if TYPE_CHECKING:
+    from ..policies import Policy
 
 
 class _Named(IntEnum):
@@ -86,10 +92,21 @@ class PolicyId(IntEnum):
     DEFENSIVE = K.POL_DEFENSIVE
     ROLLOUT = K.POL_ROLLOUT
     TIMING = K.POL_TIMING
+    CLAIRVOYANT = K.POL_CLAIRVOYANT
+    SEARCH = K.POL_SEARCH
 
 
 #: Length of a policy's parameter vector in the kernel.
 N_POLICY_PARAMS = K.N_PARAMS
+
+
+def kernel_arrays(policies: "Sequence[Policy]") -> "tuple[np.ndarray, np.ndarray]":
+    """The kernel's policy ids and parameter vectors (one row per seat) of parsed policies."""
+    ids = np.array([PolicyId[p.name.upper()] for p in policies], dtype=np.int64)
+    par = np.zeros((len(policies), N_POLICY_PARAMS), dtype=np.float64)
+    for i, p in enumerate(policies):
+        par[i, : len(p.values)] = p.values
+    return ids, par
 #: Named outputs of a batch (see :class:`simdom.engine.api.Batch`).
 SEAT_COLUMNS = K.SEAT_COLS
 DEAL_COLUMNS = K.DEAL_COLS

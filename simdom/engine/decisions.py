@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import layout as L
-from .work import make_work
+from ._kernel import layout as L
+from ._kernel.work import make_work
 
 #: Deals per kernel call while recording: the rows' room is one per placement of these deals.
 BLOCK = 2048

@@ -20,25 +20,25 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..policies import Policy, kernel_arrays, seat_policies
+from ..policies import Policy, seat_policies
 from ..rules import Rules
 from ..tiles import tile_name
-from . import layout as L
+from ._kernel import layout as L
 from .api import decode_records, max_records, output_blocks, root_key, row_columns
-from .codes import Act, DealEnd, End, Records
+from .codes import Act, DealEnd, End, Records, kernel_arrays
 from .state import DealState, _mask_tiles
-from .tables import compile_rules
-from .work import make_work
+from ._kernel.tables import compile_rules
+from ._kernel.work import make_work
 
 
 def _steps():
     """The just-in-time match entries (matchloop.py), for stepping and traces."""
-    from . import matchloop
+    from ._kernel import matchloop
     return matchloop
 
 
 def _kernel():
-    from .aot import run_matches
+    from ._kernel.aot import run_matches
     return run_matches()
 
 

@@ -11,22 +11,22 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..policies import Policy, kernel_arrays, parse_policy, seat_policies
+from ..policies import Policy, parse_policy, seat_policies
 from ..rules import Rules
 from ..tiles import parse_tile, tile_name
-from . import layout as L
-from .aot import run_batch as batch_kernel
+from ._kernel import layout as L
+from ._kernel.aot import run_batch as batch_kernel
 from .api import max_records, output_blocks, root_key
-from .codes import Act, DealEnd, End
-from .tables import compile_rules
-from .work import make_work
+from .codes import Act, DealEnd, End, kernel_arrays
+from ._kernel.tables import compile_rules
+from ._kernel.work import make_work
 
 
 def _steps():
     """The just-in-time kernel module (batch.py): the entries that step one deal from Python. The batch
     path (simulate, measure) does not need it and so imports no numba when the ahead-of-time kernel is
     built."""
-    from . import batch
+    from ._kernel import batch
     return batch
 
 
@@ -234,8 +234,8 @@ class DealState:
         """An independent copy of the deal at this point."""
         new = DealState.__new__(DealState)
         new.__dict__.update(self.__dict__)
-        new._work = tuple(w.copy() if isinstance(w, np.ndarray) else tuple(x.copy() for x in w)
-                          for w in self._work)
+        # the deal's arrays are copied; the policies' scratch and solver arrays are work space, shared
+        new._work = tuple(w.copy() for w in self._work[:6]) + tuple(self._work[6:])
         new._St, new._bone = new._work[0], new._work[1]
         new._rec = self._rec.copy()
         new.actions = list(self.actions)
@@ -262,21 +262,23 @@ class DealState:
         self._St[base + L.HCNT] = len(tiles)
         self._St[base + L.HPIPS] = sum(int(self._G[L.PIPS + t]) for t in tiles)
 
-    def choice(self, policy: "str | Policy", key: int) -> tuple[int, End]:
+    def choice(self, policy: "str | Policy", key: int, others: "str | Policy" = "greedy") -> tuple[int, End]:
         """The move ``policy`` chooses for the seat to act among :meth:`legal`, with random streams
-        seeded by ``key`` (a policy never changes the state: tests check it with :meth:`snapshot`)."""
-        from .kpolicies import choose_entry
-        from .work import make_scratch
+        seeded by ``key`` (a policy never changes the state: tests check it with :meth:`snapshot`).
+        ``others``: the other seats' policy (what clairvoyant plays against)."""
+        from ._kernel.kchoose import choose_entry
         moves = self.advance()
         if not moves:
             raise ValueError("the deal is over: no move to choose")
-        ids, par = kernel_arrays([parse_policy(policy)])
+        pols = [parse_policy(others)] * self.rules.players
+        pols[self.turn] = parse_policy(policy)
+        ids, par = kernel_arrays(pols)
         mv_t, mv_e = self._work[4], self._work[5]
         for i, (t, e) in enumerate(moves):
             mv_t[i], mv_e[i] = t, int(e)
         streams = np.random.default_rng(key).integers(0, 2**63, size=L.N_STREAMS, dtype=np.uint64)
-        i = int(choose_entry(self._G, self._St, self.turn, ids[0], par[0], streams, mv_t, mv_e, len(moves),
-                             make_scratch(self.rules.n_tiles)))
+        i = int(choose_entry(self._G, self._St, self._bone, self.turn, ids, par, streams, mv_t, mv_e, len(moves),
+                             self._work[6], self._work[7]))
         return moves[i]
 
     def score_of(self, tile: int, end: int) -> tuple[int, int]:
@@ -325,3 +327,10 @@ class DealState:
             "end_bonus": [self.seat(s).end_bonus for s in range(self.rules.players)],
             "totals": self.totals(),
         }
+
+
+def trace(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int) -> dict[str, Any]:
+    """Deal ``deal`` of the run with root ``seed``, played by the batch kernel, as a trace record."""
+    st = DealState.dealt(rules, seed, deal)
+    st.play_out(policies, seed, deal)
+    return st.record(seed=seed, deal=deal)

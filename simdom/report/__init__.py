@@ -19,7 +19,7 @@ class Written:
 
 def build_report(results: list[Results], out: str | Path, *, force: bool = False) -> Written:
     """Write the balance report for one or more results folders; the suffix (.html or .md) picks the format."""
-    from simdom.report.data import build_sections
+    from simdom.report.build import build_sections
     from simdom.report.html import render_html
     from simdom.report.md import render_md
 

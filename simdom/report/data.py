@@ -1,4 +1,4 @@
-"""The balance report's content: sections of sentences, tables and figures, independent of the format.
+"""The balance report's content model: sections of sentences, tables and figures, independent of the format.
 
 The sentences and tables are those of the commands (simdom.stats.views, views_pairs), so the report
 and the terminal say the same thing. Nothing is pooled across games, rule sets or policies: every
@@ -39,22 +39,6 @@ class Section:
         return self
 
 
-def build_sections(results: list[Results]) -> list[Section]:
-    from simdom.report.sections import doubles, matchups, moves, points, seats, versus
-
-    out = [overview(results), matchups(results), seats(results), points(results), moves(results),
-           doubles(results)]
-    from simdom.report.decisions import decisions
-    d = decisions(results)
-    if d is not None:
-        out.append(d)
-    v = versus(results)
-    if v is not None:
-        out.append(v)
-    from simdom.report.matches import match_sections  # imports this module's Section
-    return out + match_sections(results)
-
-
 def overview(results: list[Results]) -> Section:
     rows = [{"results": r.name, "arm": a["name"], "preset": a.get("preset") or "", "players": r.players,
              "deals": r.n_deals, "rotations": r.rotations, "policies": ", ".join(a["policies"])}
@@ -78,4 +62,4 @@ def fig(name: str, caption: str, png: bytes) -> Figure:
     return Figure(name, caption, png)
 
 
-__all__ = ["Figure", "Section", "build_sections", "overview", "plots", "pl", "fig", "arm_policy_label"]
+__all__ = ["Figure", "Section", "overview", "plots", "pl", "fig", "arm_policy_label"]

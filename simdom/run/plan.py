@@ -1,7 +1,7 @@
 """The plan of a run: everything a worker needs to play a chunk, small and picklable.
 
 A chunk is the deal range ``[c * chunk_size, (c + 1) * chunk_size)`` played for every arm and
-rotation; deal i's randomness comes from the root seed and i alone (see simdom.engine.rng), so the
+rotation; deal i's randomness comes from the root seed and i alone (see simdom.engine._kernel.rng), so the
 rows never depend on the chunking, the workers, their order or the backend. In match mode (``unit =
 "match"``) ``deals`` counts matches and a chunk is a range of match ids; deal h of match m comes from
 the root seed, m and h alone (simdom.engine.matches).

@@ -8,7 +8,7 @@ from .ends import counted_ends
 from .moves import legal_moves, seat_base
 from .greedy import list_index
 from .kdecide import record_decision
-from .kpolicies import choose
+from .kchoose import choose
 from .layout import (ACT_PLAY, BN, BON, BTOP, DCTL_ON, DC_END, DC_FD_MOVE, DC_FD_SEAT, DC_FIRST_SEAT, DC_SP_MOVE,
                      DC_SP_SEAT, DC_TILES_PLACED, DC_WINNER, DDEALT, DRAWS, EB, EMASK, ENDED, FD_MOVE, FD_SEAT,
                      FIRST, HCNT, HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, REC_NONE, R_PLAYERS, SC_BONUS,
@@ -19,14 +19,14 @@ from .rng import seed_deal
 
 
 @kernel
-def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, deal):
+def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, deal):
     """Play the deal in St to its end with the seats' policies; settle it. Returns the new nrec."""
     while True:
         mover, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
         if not mover:
             break
         s = St[TURN] & SMASK  # the masks tell LLVM the ranges: no negative-index checks
-        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, scratch)
+        t, e = choose(G, St, bone, s, pol_ids, pol_params, rng, mv_t, mv_e, scratch, V)
         t &= TMASK
         e &= EMASK
         if scratch[SX_DCTL][DCTL_ON]:  # simdom run --decisions (kdecide.py): the list of moves and the choice
@@ -80,13 +80,13 @@ def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, r
     (ndeals = 1): a scripted deal, or any mid-deal state.
     Returns the number of records written.
     """
-    St, bone, perm, rng, mv_t, mv_e, scratch = work
+    St, bone, perm, rng, mv_t, mv_e, scratch, V = work
     nrec = 0
     for i in range(ndeals):
         seed_deal(rng, root, deal0 + i)
         if fresh:
             deal_random(G, St, bone, perm, rng)
-        nrec = play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, i)
+        nrec = play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, i)
         collect(G, St, seat_out, deal_out, row0 + i * stride)
     return nrec
 

@@ -8,7 +8,7 @@ two ways, not a second copy: the module exports the same ``run_batch`` (batch.py
 (matchloop.py, RULES.md 12) with their argument types fixed, and tests check that both give identical
 results.
 
-``key`` is the engine hash (simdom/engine/__init__.py) plus the CPU it was built for, so editing the
+``key`` is the engine hash (simdom/engine/_kernel/__init__.py) plus the CPU it was built for, so editing the
 engine or moving to another CPU never runs a stale or foreign module: :func:`load` then finds none
 and the caller falls back to the just-in-time kernel (same results, slower start).
 
@@ -18,7 +18,7 @@ The module lives in the cache folder (``$SIMDOM_CACHE_DIR``, default ``~/.cache/
 ``numba.pycc`` is pending deprecation (since numba 0.57, still so in 0.68); pyproject.toml pins numba
 below 0.70, and only that one warning is silenced while building.
 
-    python -m simdom.engine.aot          # build it (``make`` does): ~10 s with a warm numba cache
+    python -m simdom.engine._kernel.aot          # build it (``make`` does): ~10 s with a warm numba cache
     SIMDOM_KERNEL=jit simdom run ...     # never use it; =aot: fail when it is missing
 
 This module imports numba only to build.
@@ -93,7 +93,7 @@ def load() -> ModuleType | None:
     except ImportError as e:
         if m == "aot":
             raise RuntimeError(f"SIMDOM_KERNEL=aot but the ahead-of-time kernel {module_name()} is not built "
-                               f"({e}); build it with `python -m simdom.engine.aot` (make does)") from None
+                               f"({e}); build it with `python -m simdom.engine._kernel.aot` (make does)") from None
         return None
 
 

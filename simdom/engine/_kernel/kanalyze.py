@@ -1,7 +1,7 @@
 """Position analysis in the kernel: every legal move of the seat to act, played out in the same worlds.
 
 A *rollout* j of a position (seat s to act, its legal moves listed) is one world, a deal of what s
-cannot see consistent with what it knows (:func:`~simdom.engine.sampler.sample_world`, from a stream
+cannot see consistent with what it knows (:func:`~simdom.engine._kernel.sampler.sample_world`, from a stream
 keyed by the root key and j), or the true deal with ``perfect``; in it, each candidate move is placed
 and the deal is played to its end by the continuation policies and settled. Every move meets the same
 world and the same policy streams (seeded by the root key and j, as deal j of a batch): common random
@@ -47,8 +47,8 @@ def rollout_moves(G, St, bone, s, mv_t, mv_e, n, pol_ids, pol_params, key, r0, n
     forced draws done). Row r of the outputs is rollout r0 + r, column i move i: ``pts`` int32 the
     seat's final total, ``mar`` int32 its margin over the best other seat, ``win`` float64 its share
     of the win (1/k for k seats tied on top). ``tries`` int64[nr]: the sampler's result per world.
-    ``work``: :func:`simdom.engine.work.make_analysis_work`."""
-    W, P, bone2, pool, deck, loc, aux, dp, rng, pt, pe, rec, scratch = work
+    ``work``: :func:`simdom.engine._kernel.work.make_analysis_work`."""
+    W, P, bone2, pool, deck, loc, aux, dp, rng, pt, pe, rec, scratch, V = work
     u = unseen_tiles(G, St, s, pool)
     aux[AUX_PREP] = 0
     for r in range(nr):
@@ -59,7 +59,7 @@ def rollout_moves(G, St, bone, s, mv_t, mv_e, n, pol_ids, pol_params, key, r0, n
                 P[k] = W[k]
             seed_deal(rng, key, j)
             place(G, P, s, mv_t[i], mv_e[i])
-            play(G, P, bone2, rng, pol_ids, pol_params, pt, pe, scratch, rec, 0, REC_NONE, 0)
+            play(G, P, bone2, rng, pol_ids, pol_params, pt, pe, scratch, V, rec, 0, REC_NONE, 0)
             settle_row(G, P, s, pts, mar, win, r, i)
 
 
@@ -68,7 +68,7 @@ def sample_worlds(G, St, bone, s, key, r0, nr, hands, bones, tries, work):
     """The worlds of rollouts r0 .. r0 + nr - 1 (as :func:`rollout_moves` meets them), for checks:
     ``hands`` int64[nr, players, 2] every seat's hand mask words, ``bones`` int64[nr, nt] the
     boneyard still to draw (from index 0; St[BN] - St[BTOP] entries), ``tries`` the sampler's result."""
-    W, P, bone2, pool, deck, loc, aux, dp, rng, pt, pe, rec, scratch = work
+    W, P, bone2, pool, deck, loc, aux, dp, rng, pt, pe, rec, scratch, V = work
     u = unseen_tiles(G, St, s, pool)
     aux[AUX_PREP] = 0
     for r in range(nr):

@@ -1,4 +1,4 @@
-"""The decorators of kernel functions, and numba's cache folder (see simdom/engine/__init__.py).
+"""The decorators of kernel functions, and numba's cache folder (see simdom/engine/_kernel/__init__.py).
 
 ``_nrt=False``: kernel functions never allocate (the Python layer allocates every array and passes it
 in), so numba's reference counting is switched off. Without it, every call between kernel functions

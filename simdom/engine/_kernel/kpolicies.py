@@ -6,7 +6,8 @@ the tiles played (``St[PLAYED]``), hand counts (``HCNT``), the boneyard size (``
 (``PTS``, ``BON``) and the values each seat was seen unable to play (``VOID``). It never reads another
 seat's ``HAND`` nor ``bone``. Its randomness is its own stream ``1 + s``.
 
-Policy ids and their parameters (``par``: float64[4]) are assigned in :mod:`simdom.policies`.
+Policy ids and their parameters (``par``: float64[4]) are assigned in :mod:`simdom.policies`. The
+policies that search with the solver (clairvoyant, search) are dispatched in kchoose.py, above these.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from .jit import entry, kernel
 
 from .core import finish, forced, next_seat, place, standing
 from .ends import end_bases, end_count, move_value, n_open_ends, score_at
-from .greedy import greedy_move, greedy_pick, list_index
+from .greedy import greedy_move, greedy_pick
 from .moves import legal_moves, n_moves, nth_move, seat_base
 from .layout import (AUX_PREP, BONUS, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, PAR_SAMPLES, PAR_UNTIL,
                      PIPS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, POL_TIMING,
@@ -154,7 +155,7 @@ def margin(G, P, s):
 
 @entry
 def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
-    """Monte Carlo: for each of ``nsamp`` worlds (:func:`~simdom.engine.sampler.sample_world`; world j
+    """Monte Carlo: for each of ``nsamp`` worlds (:func:`~simdom.engine._kernel.sampler.sample_world`; world j
     from its own stream seeded by ``key`` and j, so every move meets the same worlds), place each legal
     move and play to the end with greedy for every seat; the move with the best summed margin wins,
     ties to greedy's choice, then the first listed. Not inlined: compiled once, called once per decision."""
@@ -212,11 +213,3 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
     else:
         i = 0
     return mv_t[i], mv_e[i]
-
-
-@entry
-def choose_entry(G, St, s, pid, par, rng, mv_t, mv_e, n, scratch):
-    """:func:`choose` called from Python (tests): the index of the chosen move in the list of seat s's
-    n legal moves in mv_t/mv_e (listed again by the policies that need a list)."""
-    t, e = choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch)
-    return list_index(mv_t, mv_e, n, t, e)

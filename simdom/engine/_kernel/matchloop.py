@@ -10,73 +10,17 @@ from __future__ import annotations
 from .jit import entry, kernel
 
 from .batch import collect
-from .core import deal_random, finish, forced, next_seat, place, record, round_bonus, seat_total
+from .sides import n_sides, partners, settle, side_of
+from .core import deal_random, forced, next_seat, place, record, seat_total
 from .moves import seat_base
-from .kpolicies import choose
-from .layout import (ACT_PLAY, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, CNT_DEALS, CNT_RECORDS, EB, EMASK, ENDED,
-                     END_DOMINO, END_TARGET, FIRST, FORCED, HPIPS, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD,
+from .kchoose import choose
+from .layout import (ACT_PLAY, CNT_DEALS, CNT_RECORDS, EB, EMASK, ENDED,
+                     END_DOMINO, END_TARGET, FIRST, FORCED, MAX_SIDES, MD_BEFORE, MD_CRED, MD_HAND, MD_LEAD,
                      MD_MATCH, MEND_DEAL, MEND_EXACT, MM_DEALS, MM_MATCH, MM_SCORE, MM_WINNER, M_BEFORE, M_CRED,
-                     M_SCORE, M_WON, NEXT_HAND_WINNER, NEXT_ROTATE, OUT_FIXED, OUT_OPP_PIPS, REC_NONE,
-                     R_BLOCK_MODE, R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TARGET,
-                     R_TEAMS, SMASK, TEAMS_PARTNERS, TURN, WINNER)
+                     M_SCORE, M_WON, NEXT_HAND_WINNER, NEXT_ROTATE, REC_NONE,
+                     R_MATCH_END, R_MAX_DEALS, R_NEXT_LEAD, R_PLAYERS, R_TARGET,
+                     SMASK, TURN, WINNER)
 from .rng import match_deal_key, seed_key
-
-
-@kernel
-def partners(G):
-    return G[R_TEAMS] == TEAMS_PARTNERS
-
-
-@kernel
-def side_of(G, s):
-    """The side of seat s: itself, or with partners seat s % 2 (seats 0, 2 = side 0; 1, 3 = side 1)."""
-    return s & 1 if partners(G) else s
-
-
-@kernel
-def n_sides(G):
-    return 2 if partners(G) else G[R_PLAYERS]
-
-
-@kernel
-def finish_sides(G, St):
-    """Settle a partners' deal (RULES.md 12, 'Partners'): the end bonus goes to the hand winner's side,
-    written on the seat that dominoed, or in a blocked deal on the winning side's seat with the fewest
-    pips (the lower seat on a tie), which becomes St[WINNER]. opponents_pips is the other side's two
-    hands; in a blocked deal the side with fewer pips wins (a tie: no winner)."""
-    p0 = St[seat_base(0) + HPIPS] + St[seat_base(2) + HPIPS]
-    p1 = St[seat_base(1) + HPIPS] + St[seat_base(3) + HPIPS]
-    if St[ENDED] == END_DOMINO:
-        w = St[WINNER]
-        opp = p1 if (w & 1) == 0 else p0
-        mode = G[R_OUT_MODE]
-        if mode == OUT_FIXED:
-            St[seat_base(w) + EB] = G[R_OUT_N]
-        elif mode == OUT_OPP_PIPS:
-            St[seat_base(w) + EB] = round_bonus(G, opp)
-        return
-    if p0 == p1:
-        St[WINNER] = -1
-        return
-    ws = 0 if p0 < p1 else 1
-    own = p0 if ws == 0 else p1
-    opp = p1 if ws == 0 else p0
-    w = ws if St[seat_base(ws) + HPIPS] <= St[seat_base(ws + 2) + HPIPS] else ws + 2
-    St[WINNER] = w
-    mode = G[R_BLOCK_MODE]
-    if mode == BLOCK_OPP_PIPS:
-        St[seat_base(w) + EB] = round_bonus(G, opp)
-    elif mode == BLOCK_OPP_MINUS_OWN:
-        St[seat_base(w) + EB] = round_bonus(G, opp - own)
-
-
-@kernel
-def settle(G, St):
-    """The end of a deal of these rules: by seat (section 7) or, with partners, by side."""
-    if partners(G):
-        finish_sides(G, St)
-    else:
-        finish(G, St)
 
 
 @kernel
@@ -135,7 +79,7 @@ def credit_deal_end(G, St, M):
 
 
 @kernel
-def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec, rec_mode, deal, M):
+def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, deal, M):
     """Play the deal in St as a deal of the match in M. Under immediate / exact, each placement's
     points and bonus are credited as they arise, and a placement that wins the match stops the deal
     there (St[ENDED] = END_TARGET: no further action, no end bonus). Returns the new nrec."""
@@ -145,7 +89,7 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
         if not mover:
             break
         s = St[TURN] & SMASK
-        t, e = choose(G, St, s, pol_ids[s], pol_params[s], rng, mv_t, mv_e, scratch)
+        t, e = choose(G, St, bone, s, pol_ids, pol_params, rng, mv_t, mv_e, scratch, V)
         t &= 127
         e &= EMASK
         pts, bonus, k, ssum = place(G, St, s, t, e)
@@ -203,7 +147,7 @@ def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_o
     counts[CNT_DEALS], counts[CNT_RECORDS]: deals and records written. ``work``: make_work arrays;
     M: int64[M_SIZE].
     """
-    St, bone, perm, rng, mv_t, mv_e, scratch = work
+    St, bone, perm, rng, mv_t, mv_e, scratch, V = work
     cap = deal_out.shape[1]
     maxd = G[R_MAX_DEALS]
     ns = n_sides(G)
@@ -221,7 +165,7 @@ def run_matches(G, pol_ids, pol_params, root, match0, nmatches, seat_out, deal_o
                 M[M_CRED + j] = 0
             seed_key(rng, match_deal_key(root, match, h))
             deal_led_by(G, St, bone, perm, rng, lead)
-            nrec = play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, rec, nrec,
+            nrec = play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec,
                                    rec_mode, d, M)
             collect(G, St, seat_out, deal_out, d)
             row = mdeal_out[d]

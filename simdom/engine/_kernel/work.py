@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .layout import AUX_SIZE, DCTL_SIZE, DEC_COLS, DEC_VALS, N_STREAMS, REC_COLS, ST_SIZE, dp_size
+from .layout import (AUX_SIZE, DCTL_SIZE, FR_SIZE, DEC_COLS, DEC_VALS, N_PARAMS, N_STREAMS, REC_COLS, ST_SIZE, SV_SIZE,
+                     dp_size)
+
+
+#: transposition-table entries (2^bits) of the solver inside policies (clairvoyant, search): 2 MB
+POLICY_TABLE_BITS = 16
 
 
 def make_work(nt: int, decisions: int = 0) -> tuple:
-    """Every array the kernel needs for one deal at a time: (St, bone, perm, rng, mv_t, mv_e, scratch).
+    """Every array the kernel needs for one deal at a time: (St, bone, perm, rng, mv_t, mv_e, scratch, V).
     ``decisions``: room for that many first-double decision rows (kdecide.py; recording stays off until
-    the caller switches it on in the control vector)."""
+    the caller switches it on in the control vector). V: the solver's arrays (:func:`make_solver`) for
+    the policies that search (clairvoyant, search), sharing the scratch."""
+    scratch = make_scratch(nt, decisions)
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64), np.zeros(nt, dtype=np.int64),
             np.zeros(N_STREAMS, dtype=np.uint64), np.zeros(4 * nt + 4, dtype=np.int64),
-            np.zeros(4 * nt + 4, dtype=np.int64), make_scratch(nt, decisions))
+            np.zeros(4 * nt + 4, dtype=np.int64), scratch, make_solver(nt, POLICY_TABLE_BITS, scratch))
 
 
 def make_scratch(nt, decisions: int = 0):
@@ -42,13 +49,33 @@ def make_scratch(nt, decisions: int = 0):
 
 def make_analysis_work(nt: int) -> tuple:
     """Work arrays of the position analysis (kanalyze.py): (W, P, bone2, pool, deck, loc, aux, dp, rng,
-    pt, pe, rec, scratch): a world and a playout state, its boneyard, the unseen tiles, the sampler's
+    pt, pe, rec, scratch, V): a world and a playout state, its boneyard, the unseen tiles, the sampler's
     deck, stream, counts and counting tables, the policy streams, a move list, an unused record row,
-    the policies' scratch."""
+    the policies' scratch and solver arrays."""
     m = 4 * nt + 4
+    scratch = make_scratch(nt)
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64),
             np.zeros(nt, dtype=np.int64), np.zeros(nt, dtype=np.int64), np.zeros(1, dtype=np.uint64),
             np.zeros(AUX_SIZE + 2 * nt, dtype=np.int64), np.zeros(dp_size(nt), dtype=np.float64),
             np.zeros(N_STREAMS, dtype=np.uint64),
             np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros((1, REC_COLS), dtype=np.int32),
-            make_scratch(nt))
+            scratch, make_solver(nt, POLICY_TABLE_BITS, scratch))
+
+
+def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> tuple:
+    """Work arrays of the exact solver (solve.py): (stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng,
+    scratch, fr, fk, rt, re, rv): the states on the path and the moves at each depth (one more than the tiles), the
+    transposition table of 2^table_bits entries (keys; lower bound, upper bound, best move), the
+    controls (layout.SV_*), each seat's side, the seats' policies (against mode), their streams and
+    scratch (``scratch``, or new), the search's frame per depth (layout.FR_*) and its table key, and a
+    move list with a value per move (the root's, for the policies). The caller sets ctl, sides, ids and par."""
+    depth = nt + 2
+    m = 4 * nt + 4
+    return (np.zeros((depth, ST_SIZE), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
+            np.zeros((depth, m), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
+            np.zeros(1 << table_bits, dtype=np.uint64), np.zeros((1 << table_bits, 3), dtype=np.int64),
+            np.zeros(SV_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros((4, N_PARAMS), dtype=np.float64), np.zeros(N_STREAMS, dtype=np.uint64),
+            make_scratch(nt) if scratch is None else scratch,
+            np.zeros((depth, FR_SIZE), dtype=np.int64), np.zeros(depth, dtype=np.uint64),
+            np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64))

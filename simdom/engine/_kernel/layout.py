@@ -3,7 +3,7 @@
 The kernel works on three kinds of plain arrays:
 
 * ``G``: the game, one flat read-only int64[G_SIZE] table built once per rule set by
-  :func:`simdom.engine.tables.compile_rules` (one array, so the kernel holds one pointer for all of it):
+  :func:`simdom.engine._kernel.tables.compile_rules` (one array, so the kernel holds one pointer for all of it):
 
   - ``G[R_*]``                  the rule parameters as integers (offsets ``R_*`` below, from 0)
   - ``G[TA + t]``, ``G[TB + t]``  low and high half of tile t
@@ -114,11 +114,15 @@ REC_COLS = len(REC_NAMES)
 #: Policy ids (simdom.policies assigns them to names) and the length of a policy's parameter vector.
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
 POL_TIMING = 6
+POL_CLAIRVOYANT, POL_SEARCH = 7, 8
 N_PARAMS = 4
 #: a policy's parameters par[PAR_*], in the order of its Params in simdom.policies
 PAR_UNTIL = 0                                               # hold
 PAR_SAMPLES = 0                                             # rollout
 PAR_SUPPORT, PAR_LEAD, PAR_WAIT, PAR_PLAYERS = range(4)     # timing
+PAR_AGAINST = 0                                             # clairvoyant: 0 the seats' policies, 1 minimax
+PAR_WORLDS, PAR_MODEL, PAR_DEPTH = range(3)                 # search
+MODEL_GREEDY, MODEL_MINIMAX = 0, 1                          # search:model
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
 RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4
@@ -205,6 +209,21 @@ DEC_COLS = len(DEC_NAMES)
 DEC_VAL_NAMES = ("rollout_double", "rollout_other", "hold_gain", "hold_gain_win")
 DV_DOUBLE, DV_OTHER, DV_GAIN, DV_GAIN_WIN = range(4)
 DEC_VALS = len(DEC_VAL_NAMES)
+
+# ---- the exact solver (solve.py) ------------------------------------------------------------------
+#: ctl int64[SV_SIZE]: nodes searched, the value (BY_MARGIN / BY_POINTS), against mode (0: paranoid,
+#: 1: the other seats play their policies), the root seat and its side, more than two sides by margin
+#: (the scores then enter the key), the table's salt for this problem, the horizon (placements after
+#: which greedy plays the deal out; 0: none, exact)
+SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON = range(8)
+SV_SIZE = 8
+BY_MARGIN, BY_POINTS = 0, 1
+#: a frame's kind: a node with one move (or a policy's), whose value is its child's; a node searched
+KIND_PASS, KIND_FULL = 0, 1
+#: frame fields fr[d, FR_*]: window now and as entered, best value and its move, next move, moves,
+#: maximising, table slot, offset, table hit, kind, seat
+FR_A, FR_B, FR_A0, FR_B0, FR_BEST, FR_BI, FR_I, FR_N, FR_MAXI, FR_SLOT, FR_OFF, FR_HIT, FR_KIND, FR_S = range(14)
+FR_SIZE = 14
 
 assert R_SIZE <= TA
 assert len(SEAT_COLS) == SC_LOST_FD + 1 and len(DEAL_COLS) == DC_WINNER + 1 and len(REC_NAMES) == RC_S + 1

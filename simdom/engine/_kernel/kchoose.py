@@ -1,0 +1,113 @@
+"""The policy dispatch of the deal loops: the policies that search with the solver (clairvoyant, search),
+else the one-move policies of kpolicies.py.
+
+* ``clairvoyant`` (not a fair player: it reads every hand and the boneyard) plays the best move of the
+  exact solver against the other seats' own policies (deterministic ones, checked in Python), or with
+  ``against=minimax`` under the paranoid assumption;
+* ``search`` (fair: it reads only what its seat may know) is determinised search: ``worlds`` deals of
+  the hidden tiles sampled consistently with what the seat has seen (sampler.py, as rollout and
+  analyze sample them), each solved by the solver for every legal move: exactly against greedy
+  opponents (``model=greedy``), or under minimax to a horizon of ``depth`` placements with greedy
+  playing out beyond it (``model=minimax``); the move with the best summed margin wins, ties to
+  greedy's choice, then the first listed. Its worlds come from its seat's stream.
+
+The solver inside a deal loop (solve.py) asks kpolicies.choose for the other seats, never this
+module: the two searching policies cannot be an opponent model.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import entry, kernel
+
+from .greedy import greedy_pick, list_index
+from .kpolicies import choose as choose_basic
+from .layout import (AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_MODEL, PAR_WORLDS,
+                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, R_PLAYERS, SV_AGAINST, SV_BY, SV_HORIZON,
+                     SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
+from .moves import legal_moves
+from .rng import GAMMA, mix64, next64
+from .sampler import sample_world, unseen_tiles
+from .sides import side_of
+from .solve import solve_best, solve_root
+
+
+@kernel
+def set_sides(G, V):
+    """Each seat's side (its own, or partners') for the solver: what its values are about."""
+    sides = V[7]
+    for o in range(G[R_PLAYERS]):
+        sides[o] = side_of(G, o)
+
+
+@entry
+def clairvoyant_pick(G, St, bone, s, ids, par, V):
+    """(tile, end): the solver's best move for seat s against the other seats' policies (or minimax)."""
+    ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
+    ctl[SV_BY] = BY_MARGIN
+    ctl[SV_HORIZON] = 0
+    ctl[SV_AGAINST] = 1 if par[s, PAR_AGAINST] == 0 else 0
+    set_sides(G, V)
+    for o in range(G[R_PLAYERS]):
+        vids[o] = ids[o]
+        for k in range(par.shape[1]):
+            vpar[o, k] = par[o, k]
+    b = solve_best(G, St, bone, V, rt, re, rv)
+    return rt[b], re[b]
+
+
+@entry
+def search_pick(G, St, s, worlds, model, depth, key, mv_t, mv_e, n, scratch, V):
+    """The index among seat s's n legal moves (mv_t, mv_e) of the move with the best margin summed over
+    ``worlds`` sampled deals, each solved (see the module)."""
+    W, bone2, pool, deck, loc, aux, dp, acc = (scratch[SX_W], scratch[SX_BONE], scratch[SX_POOL], scratch[SX_DECK],
+                                               scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
+    ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
+    ctl[SV_BY] = BY_MARGIN
+    ctl[SV_AGAINST] = 1 if model == MODEL_GREEDY else 0
+    ctl[SV_HORIZON] = 0 if model == MODEL_GREEDY else depth
+    set_sides(G, V)
+    for o in range(G[R_PLAYERS]):
+        vids[o] = POL_GREEDY
+        for k in range(vpar.shape[1]):
+            vpar[o, k] = 0.0
+    aux[AUX_PREP] = 0  # a new position: the sampler's counting tables are built again if needed
+    for i in range(n):
+        acc[i] = 0.0
+    u = unseen_tiles(G, St, s, pool)
+    for j in range(worlds):
+        loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
+        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
+        m = solve_root(G, W, bone2, V, rt, re, rv)
+        for i in range(m):  # the same list as (mv_t, mv_e): the same hand and layout in every world
+            acc[i] += rv[i]
+    best = greedy_pick(G, St, mv_t, mv_e, n, False, scratch)
+    for i in range(n):
+        if acc[i] > acc[best]:
+            best = i
+    return best
+
+
+@kernel
+def choose(G, St, bone, s, ids, par, rng, mv_t, mv_e, scratch, V):
+    """(tile, end): the move seat s's policy ids[s] (parameters par[s]) chooses; seat s holds a legal
+    move. ``bone``: the true boneyard (only clairvoyant reads it)."""
+    pid = ids[s]
+    if pid == POL_CLAIRVOYANT or pid == POL_SEARCH:
+        n = legal_moves(G, St, s, mv_t, mv_e)
+        if n == 1:
+            return mv_t[0], mv_e[0]
+        if pid == POL_CLAIRVOYANT:
+            return clairvoyant_pick(G, St, bone, s, ids, par, V)
+        i = search_pick(G, St, s, np.int64(par[s, PAR_WORLDS]), np.int64(par[s, PAR_MODEL]),
+                        np.int64(par[s, PAR_DEPTH]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch, V)
+        return mv_t[i], mv_e[i]
+    return choose_basic(G, St, s, pid, par[s], rng, mv_t, mv_e, scratch)
+
+
+@entry
+def choose_entry(G, St, bone, s, ids, par, rng, mv_t, mv_e, n, scratch, V):
+    """:func:`choose` called from Python (DealState.choice, tests): the index of the chosen move in the
+    list of seat s's n legal moves in mv_t/mv_e (listed again by the policies that need a list)."""
+    t, e = choose(G, St, bone, s, ids, par, rng, mv_t, mv_e, scratch, V)
+    return list_index(mv_t, mv_e, n, t, e)

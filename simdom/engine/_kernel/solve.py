@@ -1,0 +1,378 @@
+"""The exact solver of an open deal: every hand and the boneyard order known (the double-dummy problem).
+
+Alpha-beta over the placements (draws and passes are forced, RULES.md 5, and played by core.forced),
+with a transposition table and move ordering, as DDS does for bridge:
+
+* ``paranoid`` mode: the side of the root seat maximises its final value, every other seat minimises
+  it (exact for two sides, partnerships included; for three or four sides the paranoid bound);
+* ``against`` mode: only the root seat chooses; every other seat plays its policy (a deterministic
+  one: greedy, heavy, hold, timing, defensive), so the value is the best a clairvoyant player can
+  do against those players.
+
+The value is ``by`` margin (the side's deal total minus the highest other side's total, end bonus
+included) or points (the side's own deal total). A deal state fully determines its future, so the
+table holds the value of the future (the value minus what is already scored, when the value is
+additive: points, or the margin between two sides; else the state's score differences are part of
+the key). Bounds are stored as a (lower, upper) pair, the best move as a tile and an end.
+
+Work arrays (:func:`simdom.engine._kernel.work.make_solver`), a tuple ``V``:
+``stk`` int64[depth, ST_SIZE] the states on the path, ``mt``/``me``/``mk`` int64[depth, 4 nt + 4] the
+moves (tiles, ends, ordering keys) at each depth, ``ttk`` uint64[2^b] the table's keys, ``ttv``
+int64[2^b, 3] its lower bound, upper bound and best move, ``ctl`` int64[SV_SIZE] the controls
+(layout.SV_*), ``sides`` int64[4] each seat's side, ``ids``/``par`` the seats' policies (against
+mode), ``rng`` uint64[N_STREAMS], the policies' scratch, the frames of the iterative search
+(``fr``, ``fk``) and a root move list with values (``rt``, ``re``, ``rv``).
+
+With a horizon (ctl[SV_HORIZON] = h > 0, the search policy's minimax model), a position h placements
+below the root is valued by greedy playing the deal out for every seat; the value is then not exact.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import entry, kernel
+from .core import forced, place, seat_total
+from .ends import move_value
+from .greedy import greedy_move
+from .kpolicies import choose
+from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
+                     FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, PIPS, PTS, BON,
+                     REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
+                     SV_HORIZON, SV_ROOT, SV_SALT, SV_SIDE, TMASK, TURN, USED, VOID, BY_POINTS, SX_REC)
+from .moves import legal_moves, seat_base
+from .sides import settle
+
+from .rng import GAMMA, mix64
+
+INF = 1 << 40
+
+
+@kernel
+def side_totals_value(G, P, V):
+    """The root side's final value of the settled deal P (by margin or by points)."""
+    ctl, sides = V[6], V[7]
+    root = ctl[SV_SIDE]
+    own = 0
+    t0 = 0
+    t1 = 0
+    t2 = 0
+    t3 = 0
+    for s in range(G[R_PLAYERS]):
+        v = seat_total(P, s)
+        k = sides[s]
+        if k == root:
+            own += v
+        if k == 0:
+            t0 += v
+        elif k == 1:
+            t1 += v
+        elif k == 2:
+            t2 += v
+        else:
+            t3 += v
+    if ctl[SV_BY] == BY_POINTS:
+        return own
+    best = -INF
+    nsides = 0
+    for s in range(G[R_PLAYERS]):
+        nsides = max(nsides, sides[s] + 1)
+    for k in range(nsides):
+        if k != root:
+            tk = t0 if k == 0 else t1 if k == 1 else t2 if k == 2 else t3
+            best = max(best, tk)
+    return own - best
+
+
+@kernel
+def offset(G, P, V):
+    """What the root side's value already holds of the scores so far, when the value is additive
+    (points; the margin between two sides), else 0 (the scores then enter the key)."""
+    ctl, sides = V[6], V[7]
+    if ctl[SV_MULTI] or ctl[SV_AGAINST]:
+        return 0
+    root = ctl[SV_SIDE]
+    own = 0
+    other = 0
+    for s in range(G[R_PLAYERS]):
+        v = seat_total(P, s)
+        if sides[s] == root:
+            own += v
+        else:
+            other += v
+    if ctl[SV_BY] == BY_POINTS:
+        return own
+    return own - other
+
+
+@kernel
+def mixin(h, x):
+    return mix64(h ^ (np.uint64(x & 0xFFFFFFFFFFFF) + GAMMA))
+
+
+@kernel
+def node_key(G, P, V):
+    """64-bit key of everything that decides the future value of P (and, when the value is not
+    additive, the score differences; in against mode what the policies read too)."""
+    ctl, sides = V[6], V[7]
+    h = np.uint64(ctl[SV_SALT])
+    n = G[R_PLAYERS]
+    for s in range(n):
+        b = seat_base(s) + HAND
+        h = mixin(h, P[b])
+        h = mixin(h, P[b + 1])
+    h = mixin(h, P[BTOP] | (P[TURN] << 8) | (P[NPASS] << 12) | ((P[FORCED] + 1) << 16) | (P[LONE] << 24)
+              | ((P[SPIN] + 1) << 25) | (P[SPAT] << 30) | (P[SPAT + 1] << 31) | (P[COV] << 32)
+              | (P[COV + 1] << 33) | (P[ARMS] << 34) | (P[USED] << 35) | (P[USED + 1] << 36)
+              | ((1 if P[FD_MOVE] == 0 else 0) << 37) | (P[ENDED] << 38))
+    h = mixin(h, P[EV] | (P[EV + 1] << 4) | (P[EV + 2] << 8) | (P[EV + 3] << 12) | (P[ED] << 16)
+              | (P[ED + 1] << 17) | (P[ED + 2] << 18) | (P[ED + 3] << 19))
+    if ctl[SV_AGAINST]:
+        h = mixin(h, P[FIRST])
+        for s in range(n):
+            b = seat_base(s)
+            h = mixin(h, P[b + VOID] | ((P[b + PTS] + P[b + BON]) << 20))
+    elif ctl[SV_MULTI]:
+        own = 0
+        for s in range(n):
+            if sides[s] == ctl[SV_SIDE]:
+                own += seat_total(P, s)
+        for s in range(n):
+            h = mixin(h, seat_total(P, s) - own + (1 << 20))
+    return h
+
+
+@kernel
+def order_moves(G, P, n, mt, me, mk, best_t, best_e):
+    """Sort the n moves best first: the table's best move, then by immediate points (scoring and the
+    first-double bonus), then the heavier tile."""
+    for i in range(n):
+        t = mt[i]
+        k = move_value(G, P, t, me[i]) * 256 + G[PIPS + t]
+        if t == best_t and me[i] == best_e:
+            k = 1 << 40
+        mk[i] = k
+    for i in range(1, n):  # insertion sort, descending keys (lists are short)
+        kt = mk[i]
+        tt = mt[i]
+        te = me[i]
+        j = i
+        while j > 0 and mk[j - 1] < kt:
+            mk[j] = mk[j - 1]
+            mt[j] = mt[j - 1]
+            me[j] = me[j - 1]
+            j -= 1
+        mk[j] = kt
+        mt[j] = tt
+        me[j] = te
+
+
+@kernel
+def push_child(G, V, d, s, t, e):
+    """Start the child of stk[d] where seat s places t on e, with the window of frame d."""
+    stk, fr = V[0], V[12]
+    P = stk[d]
+    Q = stk[d + 1]
+    for j in range(ST_SIZE):
+        Q[j] = P[j]
+    place(G, Q, s, t, e)
+    fr[d + 1, FR_A] = fr[d, FR_A]
+    fr[d + 1, FR_B] = fr[d, FR_B]
+
+
+@entry
+def search(G, bone, V, d0, alpha0, beta0):
+    """The value of stk[d0] for the root side, searched in the window (alpha0, beta0) (fail-soft
+    alpha-beta). Iterative, with one frame per depth (fr[d, FR_*]): numba cannot cache a recursive
+    function (numba issue 6061), and an explicit stack has no recursion limit."""
+    stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng, scratch, fr, fk = V[:14]
+    hz = ctl[SV_HORIZON]
+    mask = ttk.shape[0] - 1
+    d = d0
+    fr[d, FR_A] = alpha0
+    fr[d, FR_B] = beta0
+    ret = 0
+    enter = True
+    while True:
+        if enter:
+            P = stk[d]
+            mover, _ = forced(G, P, bone, scratch[SX_REC], 0, REC_NONE, 0)
+            if not mover:
+                settle(G, P)
+                ret = side_totals_value(G, P, V)
+                enter = False
+                continue
+            ctl[SV_NODES] += 1
+            if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat
+                while mover:
+                    q = P[TURN] & SMASK
+                    t, e = greedy_move(G, P, q, False)
+                    place(G, P, q, t & TMASK, e)
+                    mover, _ = forced(G, P, bone, scratch[SX_REC], 0, REC_NONE, 0)
+                settle(G, P)
+                ret = side_totals_value(G, P, V)
+                enter = False
+                continue
+            s = P[TURN] & SMASK
+            fr[d, FR_S] = s
+            if ctl[SV_AGAINST] and s != ctl[SV_ROOT]:
+                t, e = choose(G, P, s, ids[s], par[s], rng, mt[d], me[d], scratch)
+                fr[d, FR_KIND] = KIND_PASS
+                push_child(G, V, d, s, t & TMASK, e)
+                d += 1
+                continue
+            n = legal_moves(G, P, s, mt[d], me[d])
+            if n == 1:
+                fr[d, FR_KIND] = KIND_PASS
+                push_child(G, V, d, s, mt[d, 0], me[d, 0])
+                d += 1
+                continue
+            alpha = fr[d, FR_A]
+            beta = fr[d, FR_B]
+            key = node_key(G, P, V)
+            if hz > 0:
+                key = mixin(key, hz - d)
+            slot = np.int64(key & np.uint64(mask))
+            off = offset(G, P, V)
+            best_t = -1
+            best_e = -1
+            hit = ttk[slot] == key
+            if hit:
+                lo = ttv[slot, 0] + off
+                hi = ttv[slot, 1] + off
+                if lo >= beta or lo == hi:
+                    ret = lo
+                    enter = False
+                    continue
+                if hi <= alpha:
+                    ret = hi
+                    enter = False
+                    continue
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
+                best_t = ttv[slot, 2] >> 3
+                best_e = ttv[slot, 2] & 7
+            order_moves(G, P, n, mt[d], me[d], mk[d], best_t, best_e)
+            maxi = sides[s] == ctl[SV_SIDE]
+            fk[d] = key
+            fr[d, FR_KIND] = KIND_FULL
+            fr[d, FR_A] = alpha
+            fr[d, FR_B] = beta
+            fr[d, FR_A0] = alpha
+            fr[d, FR_B0] = beta
+            fr[d, FR_BEST] = -INF if maxi else INF
+            fr[d, FR_BI] = 0
+            fr[d, FR_I] = 0
+            fr[d, FR_N] = n
+            fr[d, FR_MAXI] = 1 if maxi else 0
+            fr[d, FR_SLOT] = slot
+            fr[d, FR_OFF] = off
+            fr[d, FR_HIT] = 1 if hit else 0
+            push_child(G, V, d, s, mt[d, 0], me[d, 0])
+            d += 1
+            continue
+        # returning ret, the value of node d, to its parent
+        if d == d0:
+            return ret
+        d -= 1
+        if fr[d, FR_KIND] == KIND_PASS:
+            continue
+        i = fr[d, FR_I]
+        if fr[d, FR_MAXI]:
+            if ret > fr[d, FR_BEST]:
+                fr[d, FR_BEST] = ret
+                fr[d, FR_BI] = i
+                if ret > fr[d, FR_A]:
+                    fr[d, FR_A] = ret
+        else:
+            if ret < fr[d, FR_BEST]:
+                fr[d, FR_BEST] = ret
+                fr[d, FR_BI] = i
+                if ret < fr[d, FR_B]:
+                    fr[d, FR_B] = ret
+        i += 1
+        fr[d, FR_I] = i
+        if fr[d, FR_A] < fr[d, FR_B] and i < fr[d, FR_N]:
+            push_child(G, V, d, fr[d, FR_S], mt[d, i], me[d, i])
+            d += 1
+            enter = True
+            continue
+        best = fr[d, FR_BEST]
+        slot = fr[d, FR_SLOT]
+        off = fr[d, FR_OFF]
+        lo = -INF
+        hi = INF
+        if best <= fr[d, FR_A0]:
+            hi = best
+        elif best >= fr[d, FR_B0]:
+            lo = best
+        else:
+            lo = best
+            hi = best
+        if fr[d, FR_HIT] and ttk[slot] == fk[d]:
+            lo = max(lo, ttv[slot, 0] + off)
+            hi = min(hi, ttv[slot, 1] + off)
+        ttk[slot] = fk[d]
+        ttv[slot, 0] = lo - off if lo > -INF else -INF
+        ttv[slot, 1] = hi - off if hi < INF else INF
+        bi = fr[d, FR_BI]
+        ttv[slot, 2] = (mt[d, bi] << 3) | me[d, bi]
+        ret = best
+
+
+@kernel
+def salt_of(G, bone, V, nb):
+    """The table's salt for one problem: the boneyard, the root seat and side, the value and mode, and
+    in against mode the seats' policies."""
+    ctl, ids, par = V[6], V[8], V[9]
+    h = mix64(np.uint64(ctl[SV_ROOT] + 8 * ctl[SV_SIDE] + 64 * ctl[SV_BY] + 128 * ctl[SV_AGAINST]) + GAMMA)
+    if ctl[SV_AGAINST]:
+        for s in range(G[R_PLAYERS]):
+            h = mixin(h, ids[s])
+            for k in range(par.shape[1]):
+                h = mixin(h, np.int64(par[s, k] * 1024.0))
+    for i in range(nb):
+        h = mixin(h, bone[i & TMASK])
+    return h
+
+
+@entry
+def solve_root(G, St, bone, V, out_t, out_e, out_v):
+    """Exact value of every legal move of the seat to act in St (which must hold a choice, after the
+    forced draws and passes). Fills out_t/out_e/out_v in the move order of moves.py; returns how many.
+    ctl[SV_BY] and ctl[SV_AGAINST] say what to solve; the root seat and side are set here."""
+    stk, scratch = V[0], V[11]
+    sides, ctl = V[7], V[6]
+    P = stk[0]
+    for i in range(ST_SIZE):
+        P[i] = St[i]
+    mover, _ = forced(G, P, bone, scratch[SX_REC], 0, REC_NONE, 0)
+    if not mover:
+        return 0
+    s = P[TURN] & SMASK
+    ctl[SV_ROOT] = s
+    ctl[SV_SIDE] = sides[s]
+    nsides = 0
+    for o in range(G[R_PLAYERS]):
+        nsides = max(nsides, sides[o] + 1)
+    ctl[SV_MULTI] = 1 if (nsides > 2 and ctl[SV_BY] != BY_POINTS) else 0
+    ctl[SV_SALT] = np.int64(salt_of(G, bone, V, bone.shape[0]) & np.uint64(0x7FFFFFFFFFFFFFFF))
+    n = legal_moves(G, P, s, out_t, out_e)
+    Q = stk[1]
+    for i in range(n):
+        for j in range(ST_SIZE):
+            Q[j] = P[j]
+        place(G, Q, s, out_t[i], out_e[i])
+        out_v[i] = search(G, bone, V, 1, -INF, INF)
+    return n
+
+
+@entry
+def solve_best(G, St, bone, V, out_t, out_e, out_v):
+    """The index of the best move of the seat to act (the first listed among equals), after
+    :func:`solve_root`."""
+    n = solve_root(G, St, bone, V, out_t, out_e, out_v)
+    b = 0
+    for i in range(1, n):
+        if out_v[i] > out_v[b]:
+            b = i
+    return b

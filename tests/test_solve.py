@@ -1,0 +1,139 @@
+"""The exact solver (simdom.engine.solver) against brute force (tests/brute.py, built on the independent
+referee's model of the rules): every legal move's value, exactly, on small sets and late positions."""
+import pytest
+
+from brute import Game, brute_values
+from reference import parse
+from simdom.engine.codes import End
+from simdom.engine.solver import Solver, sides_of
+from simdom.engine.state import DealState, trace
+from simdom.policies import PolicyError
+from simdom.rules import preset
+from simdom.tiles import parse_tile, tile_name
+
+SMALL = [  # (preset, players, overrides): sets small enough for brute force from the lead
+    ("threes", 2, dict(max_pip=3, hand_size=3, min_ends=2, divisors=[3])),
+    ("threes", 3, dict(max_pip=3, hand_size=3, min_ends=2, divisors=[3])),
+    ("fives", 2, dict(max_pip=4, hand_size=4, lead="any")),
+    ("fives", 3, dict(max_pip=3, hand_size=2, lead="any")),
+    ("all-fives", 2, dict(max_pip=4, hand_size=4)),
+    ("muggins", 2, dict(max_pip=4, hand_size=4)),
+    ("fives-and-threes", 2, dict(max_pip=4, hand_size=4)),
+    ("fives", 4, dict(max_pip=3, hand_size=2, lead="any", target=100, teams="partners")),
+    ("threes", 4, dict(max_pip=4, hand_size=2, min_ends=2, target=100, teams="partners")),
+]
+
+
+def named(values: dict, mp: int) -> dict:
+    return {(tile_name(t, mp), e.label if hasattr(e, "label") else e): v for (t, e), v in values.items()}
+
+
+def solver_values(solver, state, by, against=None) -> dict:
+    sol = solver.solve(state, by=by, against=against)
+    mp = state.rules.max_pip
+    return {(tile_name(m.tile, mp), m.end.label): m.value for m in sol.moves}
+
+
+def positions(rules, seed, deal, policy="random"):
+    """The positions of one deal (played by ``policy``): (record, state, n placements played)."""
+    rec = trace(rules, policy, seed, deal)
+    plays = [a for a in rec["actions"] if a["act"] == "play"]
+    st = DealState(rules, [[_t(x, rules) for x in h] for h in rec["hands"]],
+                   [_t(x, rules) for x in rec["boneyard"]], rec["first"])
+    for i, a in enumerate(plays):
+        if st.advance() == []:
+            break
+        yield rec, st, i
+        st.play(_t(a["tile"], rules), End.parse(a["end"]))
+
+
+def _t(text, rules):
+    return parse_tile(text, rules.max_pip)
+
+
+def brute_at(rec, i, by, sides, against=None):
+    g = Game(rec, partners=len(set(sides)) == 2 and len(sides) == 4)
+    for a in [a for a in rec["actions"] if a["act"] == "play"][:i]:
+        g.forced()
+        g.play(parse(a["tile"]), a["end"])
+    return brute_values(g, by, sides, against)
+
+
+@pytest.mark.parametrize("name,players,over", SMALL, ids=lambda x: str(x))
+def test_solver_equals_brute_force_on_small_sets(name, players, over):
+    rules = preset(name, players, **over)
+    solver = Solver(rules, table_bits=12)  # a small table: collisions of slots are exercised too
+    sides = sides_of(rules)
+    checked = 0
+    for deal in range(6):
+        for rec, st, i in positions(rules, 7, deal):
+            for by in ("margin", "points"):
+                assert solver_values(solver, st, by) == brute_at(rec, i, by, sides), (name, deal, i, by)
+                checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("name,players", [("threes", 2), ("threes", 4), ("fives", 2), ("fives", 3),
+                                          ("all-fives", 4)])
+def test_solver_equals_brute_force_late_in_double_six_deals(name, players):
+    rules = preset(name, players)
+    solver = Solver(rules)
+    sides = sides_of(rules)
+    checked = 0
+    for deal in range(12):
+        for rec, st, i in positions(rules, 11, deal, "greedy"):
+            left = sum(len(st.hand(s)) for s in range(players)) + st.boneyard_left
+            if left <= 10:
+                assert solver_values(solver, st, "margin") == brute_at(rec, i, "margin", sides), (deal, i)
+                checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("name,players,over", SMALL[:5], ids=lambda x: str(x))
+@pytest.mark.parametrize("policy", ["greedy", "heavy"])
+def test_against_a_policy_equals_brute_force(name, players, over, policy):
+    rules = preset(name, players, **over)
+    solver = Solver(rules, table_bits=12)
+    sides = sides_of(rules)
+    for deal in range(5):
+        for rec, st, i in positions(rules, 3, deal):
+            assert solver_values(solver, st, "margin", policy) == brute_at(rec, i, "margin", sides, policy)
+
+
+def test_against_greedy_is_at_least_the_minimax_value_and_what_greedy_got():
+    """Against fixed opponents the clairvoyant mover does at least as well as against the worst
+    opponents (the paranoid value), and at least as well as greedy did in the deal greedy played."""
+    for name, players in (("threes", 4), ("fives", 2), ("threes", 2)):
+        rules = preset(name, players)
+        solver = Solver(rules)
+        for deal in range(10):
+            st = DealState.dealt(rules, 5, deal)
+            st.advance()
+            seat = st.turn
+            vs = solver.solve(st, by="margin", against="greedy").value
+            para = solver.solve(st, by="margin").value
+            played = st.copy()
+            played.play_out("greedy", 5, deal)
+            tot = played.totals()
+            got = tot[seat] - max(t for s, t in enumerate(tot) if s != seat)
+            assert vs >= para and vs >= got, (name, deal, vs, para, got)
+
+
+def test_against_refuses_policies_with_randomness_and_bad_counts():
+    st = DealState.dealt(preset("threes", 4), 1, 0)
+    for bad in ("random", "rollout:samples=4"):
+        with pytest.raises(PolicyError, match="randomness cannot be solved against; allowed: greedy"):
+            Solver(st.rules).solve(st, against=bad)
+    with pytest.raises(PolicyError, match="3 --against policies for 4 players"):
+        Solver(st.rules).solve(st, against=["greedy"] * 3)
+    with pytest.raises(ValueError, match="by = 'pts'; allowed: margin, points"):
+        Solver(st.rules).solve(st, by="pts")
+
+
+def test_solution_is_ordered_best_first_and_counts_nodes():
+    st = DealState.dealt(preset("threes", 2), 2, 3)
+    sol = Solver(st.rules).solve(st)
+    vals = [m.value for m in sol.moves]
+    assert vals == sorted(vals, reverse=True) and sol.value == vals[0]
+    assert sol.nodes > 0 and sol.seat == st.turn and sol.move == 1
+    assert {(m.tile, m.end) for m in sol.moves} == set(st.advance())
