@@ -1,10 +1,10 @@
-"""The architecture, checked: one engine boundary, no upward imports, small modules (README Architecture).
+"""The architecture, checked: one engine boundary, no upward imports, small modules (docs/architecture.md).
 
 * Only simdom/engine/ knows the kernel's integer layouts: outside it, no module imports the kernel's
   modules (layout, core, batch, kpolicies, tables, work, rng, bits, jit, aot) or touches the arrays a
   DealState keeps (``_St``, ``_G``, ``_bone``, ``_work``, ``_rec``); they use the named API (api, codes,
   state). A change of an integer layout therefore changes code in simdom/engine/ only.
-* Each package imports only the packages below it (the flow of the README's picture).
+* Each package imports only the packages below it (the flow of docs/architecture.md's picture).
 """
 import ast
 from pathlib import Path
@@ -79,7 +79,7 @@ def test_outside_the_engine_only_named_things_cross_the_boundary(path, part, rel
 
 @pytest.mark.parametrize("path,part,rel", list(modules()), ids=lambda x: str(x))
 def test_no_upward_imports(path, part, rel):
-    assert part in ALLOWED or part == "__init__", f"{rel}: a new part of simdom; add it to ALLOWED and the README"
+    assert part in ALLOWED or part == "__init__", f"{rel}: a new part of simdom; add it to ALLOWED and docs/architecture.md"
     for target, _, line in simdom_imports(path, rel):
         if target == part or part == "__init__" or target == "__version__":
             continue

@@ -209,13 +209,13 @@ def _pydantic_message(path: str, exc: ValidationError) -> str:
             lines.append(f"{path}: unknown field {where!r} in {parent}; allowed: {allowed}")
             continue
         if err["type"] == "missing":
-            lines.append(f"{path}: field {where!r} is missing; allowed: {_HINTS.get(key, 'see the README')}")
+            lines.append(f"{path}: field {where!r} is missing; allowed: {_HINTS.get(key, 'see docs/scenarios.md')}")
             continue
         leaf = next((str(p) for p in reversed(err["loc"]) if isinstance(p, str) and p in _HINTS), key)
         value = err.get("input")
         shown = f" = {value!r}" if not isinstance(value, (dict, list)) or len(repr(value)) < 80 else ""
         lines.append(f"{path}: field {where!r}{shown} is invalid ({err['msg']}); "
-                     f"allowed: {_HINTS.get(leaf, 'see the README')}")
+                     f"allowed: {_HINTS.get(leaf, 'see docs/scenarios.md')}")
     return "\n".join(lines)
 
 
