@@ -1,6 +1,6 @@
 """Scripted deals: fixed hands, boneyard order, first seat and a list of moves, replayed by the engine.
 
-A scripted deal is a small TOML file (the repo ships scenarios/seed-game.deal.toml, RULES.md 9)::
+A scripted deal is a small TOML file (the repo ships scenarios/seed-game.deal.toml, docs/rules.md 9)::
 
     name = "the seed game"
     rules = "threes"                 # a preset

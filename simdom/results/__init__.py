@@ -10,7 +10,7 @@ A results folder (default ``results/<scenario name>/``) holds::
     moves/part-00000.parquet        with --moves: one row per placement
     decisions/part-00000.parquet    with --decisions: one row per first-double decision
 
-A run whose rules play matches (RULES.md 12, target > 0) is in *match mode* (manifest ``unit =
+A run whose rules play matches (docs/rules.md 12, target > 0) is in *match mode* (manifest ``unit =
 "match"``): a chunk is a range of match ids, and the folder also holds::
 
     matches/part-00000.parquet      one row per arm, match and rotation

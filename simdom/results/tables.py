@@ -177,7 +177,7 @@ def tables_of(unit: str) -> dict[str, TableSpec]:
 
 
 def sides_of(rules: dict[str, Any], players: int) -> int:
-    """The sides of a match under these rules (RULES.md 12): 2 with partners, else one per seat."""
+    """The sides of a match under these rules (docs/rules.md 12): 2 with partners, else one per seat."""
     return 2 if rules.get("teams") == "partners" else players
 
 
@@ -198,7 +198,7 @@ def schema_tables() -> str:
     return "\n\n".join([schema_markdown(t) for t in TABLES.values()] + [
         "**Match mode** (rules with `target > 0`, manifest `unit = \"match\"`): `deals` counts matches, a "
         "chunk is a range of match ids, and the key `deal` of every table is replaced by `match` and `hand`. "
-        "Side j is seat j, or with partners the seats j and j + 2 (RULES.md 12).",
+        "Side j is seat j, or with partners the seats j and j + 2 (docs/rules.md 12).",
         schema_markdown(MATCHES),
         schema_markdown(MATCH_DEALS, new, f"**deals/part-NNNNN.parquet** in match mode: {MATCH_DEALS.rows}: the "
                                           "first table's columns, `deal` replaced by these"),

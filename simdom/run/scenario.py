@@ -3,7 +3,7 @@
 A scenario names a study: the rules (a preset plus overrides), the players, the policy of each seat,
 optional *arms* (variants of the seat policies or of the rules that all play the same deals),
 optional seat rotation, the number of deals, the seed and the chunk size. When the rules play
-matches (``target > 0``, RULES.md 12; every arm or none), ``deals`` is the number of matches and a
+matches (``target > 0``, docs/rules.md 12; every arm or none), ``deals`` is the number of matches and a
 chunk is a range of match ids::
 
     name = "threes-doubles"
@@ -14,7 +14,7 @@ chunk is a range of match ids::
     seed = 2024
 
     [rules]
-    preset = "threes"          # then any RULES.md section 8 parameter, e.g. min_ends = 2
+    preset = "threes"          # then any docs/rules.md section 8 parameter, e.g. min_ends = 2
 
     [[arms]]
     name = "K=5"

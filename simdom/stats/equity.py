@@ -1,4 +1,4 @@
-"""The match-equity table and the comparison of two match-mode folders (RULES.md 12, issue 11.4).
+"""The match-equity table and the comparison of two match-mode folders (docs/rules.md 12, issue 11.4).
 
 * :func:`equity_table`: P(win the match | own side's score, opponent's score) before a deal, estimated
   from the deal rows (every deal of every match is one observation per side: the scores before it and
