@@ -8,12 +8,12 @@ STAMP  := $(VENV)/.installed-stamp
 # headless Chromium (Debian package) for the report's browser test (tests/test_report_browser.py)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast bench clean venv kernel chromium
+.PHONY: run test test-fast bench docs clean venv kernel chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,docs]'
 	touch $(STAMP)
 
 kernel: $(STAMP)
@@ -37,6 +37,10 @@ test-fast: kernel
 
 bench: kernel
 	$(BIN)/python bench/run_bench.py
+
+# the docs site (mkdocs.yml over docs/) into build/site, every warning an error
+docs: $(STAMP)
+	$(BIN)/python -m mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) build *.egg-info

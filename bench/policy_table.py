@@ -1,4 +1,4 @@
-"""The README's policy table, from the shipped scenario (scenarios/policies.toml) played in one process.
+"""The policy table of docs/policies.md, from the shipped scenario (scenarios/policies.toml) played in one process.
 
 Each arm of the scenario puts one policy (player 0) against greedy players; with rotation, every deal
 is played once with player 0 in each seat, exactly as `simdom run` plays it (seat s holds player
@@ -8,7 +8,7 @@ into one observation, with 95% intervals (Student t; Wilson on the design-effect
 win rate, as `simdom stats`), and the paired differences against the all-greedy arm of the same rules
 on the same deals. The last column is the speed of the arm's deals (one core, this machine).
 
-    .venv/bin/python bench/policy_table.py                      # the README table (markdown)
+    .venv/bin/python bench/policy_table.py                      # the docs table (markdown)
     .venv/bin/python bench/policy_table.py --deals 500          # a quick look
     simdom run scenarios/policies.toml && simdom stats results/policies --by arm,policy   # the same numbers
 """

@@ -8,7 +8,7 @@
    deals) and the peak memory of its process tree (< 300 MB).
 3. `simdom stats` over 10 and 30 million deals (peak memory < 1 GB; time linear in the deals) and
    `simdom report`.
-4. Matches (RULES.md 12): deals per second inside whole matches (`simdom bench --set target=T`)
+4. Matches (docs/rules.md 12): deals per second inside whole matches (`simdom bench --set target=T`)
    against single deals of the same rules, alternating over the rounds (target: ratio >= 0.8):
    fives 4 players greedy to 100 (deal_end, the seed's match), and to 100 with partners under exact;
    threes 4 players greedy to 61, immediate.

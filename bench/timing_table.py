@@ -1,4 +1,4 @@
-"""The README's table of the `timing` policy (issue 10), from the results of the shipped scenarios
+"""The table of the `timing` policy in docs/doubles.md (issue 10), from the results of the shipped scenarios
 scenarios/timing-{2,3,4}p-vs-{greedy,random,rollout}.toml:
 
     for f in scenarios/timing-*p-vs-*.toml; do simdom run $f; done

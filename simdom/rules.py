@@ -1,7 +1,7 @@
-"""The rules of a deal: one frozen, validated object and the preset registry (RULES.md sections 1-8
+"""The rules of a deal: one frozen, validated object and the preset registry (docs/rules.md sections 1-8
 and 12).
 
-Every parameter of RULES.md section 8, and the five match parameters of section 12 (``target``,
+Every parameter of docs/rules.md section 8, and the five match parameters of section 12 (``target``,
 ``match_end``, ``next_lead``, ``teams``, ``max_deals``), is a field under exactly its name. ``Rules`` validates itself
 on construction; a bad value raises :class:`RulesError` naming the parameter and the allowed values.
 
@@ -52,7 +52,7 @@ class BlockBonus(str, Enum):
 
 
 class MatchEnd(str, Enum):
-    """How a match is won (RULES.md 12), when ``target`` T > 0."""
+    """How a match is won (docs/rules.md 12), when ``target`` T > 0."""
     DEAL_END = "deal_end"  #: after each deal, the highest side with >= T wins; a tie for highest plays on
     IMMEDIATE = "immediate"  #: a side wins the moment its score reaches >= T, even mid-deal
     EXACT = "exact"  #: every credit all or nothing: a side wins on reaching exactly T, never passing it
@@ -135,7 +135,7 @@ def _mode_n(name: str, value: Any, plain: tuple[str, ...], prefixed: str, n_min:
 
 @dataclass(frozen=True)
 class Rules:
-    """A fully resolved, validated rule set (RULES.md section 8) for a given number of players."""
+    """A fully resolved, validated rule set (docs/rules.md section 8) for a given number of players."""
 
     max_pip: int = 6
     hand_size: tuple[int, int, int] = (6, 6, 5)
@@ -225,7 +225,7 @@ class Rules:
         return self.out_bonus == "opponents_pips" or self.block_bonus != BlockBonus.NONE.value
 
     def _check_match(self) -> None:
-        """The five match parameters (RULES.md 12). With target 0 there is no match: the other four,
+        """The five match parameters (docs/rules.md 12). With target 0 there is no match: the other four,
         once valid, are reset to their defaults (they take effect only when target > 0)."""
         s = object.__setattr__
         s(self, "target", _int("target", self.target, 0))
@@ -304,11 +304,11 @@ class Rules:
 
     @property
     def is_match(self) -> bool:
-        """A match (RULES.md 12): target > 0."""
+        """A match (docs/rules.md 12): target > 0."""
         return self.target > 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The resolved parameters in the form of RULES.md section 11 (trace ``rules`` object); for a
+        """The resolved parameters in the form of docs/rules.md section 11 (trace ``rules`` object); for a
         match (target > 0) also the five match parameters of section 12."""
         d = {
             "max_pip": self.max_pip,
@@ -334,10 +334,10 @@ class Rules:
         return d
 
 
-#: The match parameters of RULES.md section 12 (``target`` first).
+#: The match parameters of docs/rules.md section 12 (``target`` first).
 MATCH_PARAMETERS: tuple[str, ...] = ("target", "match_end", "next_lead", "teams", "max_deals")
 _MATCH_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules) if f.name in MATCH_PARAMETERS}
-#: The parameters of a deal: RULES.md section 8 and ``players`` (the keys of a section 11 ``rules`` object).
+#: The parameters of a deal: docs/rules.md section 8 and ``players`` (the keys of a section 11 ``rules`` object).
 PARAMETERS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules)
                                     if f.name != "preset" and f.name not in MATCH_PARAMETERS)
 #: Every parameter a preset, a scenario or ``--set`` may give.
@@ -368,7 +368,7 @@ for _p in _PRESET_TABLE.values():
     _p.setdefault("max_pip", 6)
     _p.setdefault("boneyard_reserve", (0, 0, 0))
 
-#: Where each preset comes from (RULES.md section 8).
+#: Where each preset comes from (docs/rules.md section 8).
 PRESET_SOURCES = {
     "threes": "seeds 000, 002 (тройное домино)",
     "fives": "seed 001 (пятёрочка)",
@@ -414,7 +414,7 @@ def preset(name: str, players: int = 4, **overrides: Any) -> Rules:
 
 def from_dict(d: Mapping[str, Any]) -> Rules:
     """Rebuild rules from :meth:`Rules.to_dict` output (a trace's ``rules`` object, with or without the
-    match parameters of RULES.md 12)."""
+    match parameters of docs/rules.md 12)."""
     d = dict(d)
     _check_names(d)
     return Rules(**d)

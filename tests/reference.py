@@ -1,6 +1,6 @@
-"""An independent referee for deal traces, written from RULES.md alone (it never imports simdom.engine).
+"""An independent referee for deal traces, written from docs/rules.md alone (it never imports simdom.engine).
 
-Given a trace record (RULES.md section 11), :func:`check` rebuilds the deal, replays every action and
+Given a trace record (docs/rules.md section 11), :func:`check` rebuilds the deal, replays every action and
 returns the list of problems it finds (empty: the deal follows the rules). It checks
 
 * the deal: a full set, each tile once, hands of ``hand_size[n]`` tiles, the rest in the boneyard;
@@ -55,14 +55,14 @@ def per_players(value: Any, n: int) -> int:
 
 
 def round_bonus(p: int, q: int, divisor: int) -> int:
-    """RULES.md 7: P to the nearest multiple of q, halfway up; then divided, rounding down."""
+    """docs/rules.md 7: P to the nearest multiple of q, halfway up; then divided, rounding down."""
     r = p % q
     rounded = p - r + (q if 2 * r >= q else 0)
     return rounded // divisor
 
 
 def first_double_bonus(schedule: Sequence[Sequence[Any]], move: int) -> int:
-    """RULES.md 4: the points of the first pair whose last_move is at least the move number."""
+    """docs/rules.md 4: the points of the first pair whose last_move is at least the move number."""
     for last, pts in schedule:
         if last is None or last >= move:
             return int(pts)
@@ -70,7 +70,7 @@ def first_double_bonus(schedule: Sequence[Sequence[Any]], move: int) -> int:
 
 
 def placement_points(rules: dict, k: int, s: int) -> int:
-    """RULES.md 4: what a placement leaving k counted ends summing to s earns."""
+    """docs/rules.md 4: what a placement leaving k counted ends summing to s earns."""
     divs = list(rules["divisors"])
     if k < rules["min_ends"] or s <= 0:
         return 0
@@ -89,7 +89,7 @@ def placement_points(rules: dict, k: int, s: int) -> int:
 
 @dataclass
 class Layout:
-    """The layout of RULES.md section 3, modelled as tiles on a line and two arms."""
+    """The layout of docs/rules.md section 3, modelled as tiles on a line and two arms."""
 
     rules: dict
     line: list[Tile] = field(default_factory=list)  # oriented (left half, right half), left to right
@@ -132,7 +132,7 @@ class Layout:
         return 2 * v if double and self.rules["double_counts"] == "both" else v
 
     def counted(self) -> list[int]:
-        """The counts of the counted ends (RULES.md 3, 'Counting the ends'); k = len, S = sum."""
+        """The counts of the counted ends (docs/rules.md 3, 'Counting the ends'); k = len, S = sum."""
         if not self.line:
             return []
         left, right = self.line[0], self.line[-1]
@@ -222,7 +222,7 @@ class Referee:
                  free_lead: bool = False, partners: bool = False, on_play=None):
         self.rec = record
         self.partial = partial  # the record may stop before the deal ends (a scripted prefix)
-        # a deal of a match (RULES.md 12, see reference_match.py): ``free_lead``, next_lead chose the
+        # a deal of a match (docs/rules.md 12, see reference_match.py): ``free_lead``, next_lead chose the
         # leader, who leads any tile; ``partners``, the end bonus is settled by side; ``on_play(seat,
         # points, bonus)`` returns True when that placement's credit wins the match: the deal ends there
         self.free_lead = free_lead
@@ -442,7 +442,7 @@ class Referee:
 
 
 def partners_end_bonus(R: dict, ended: str, domino_seat: int | None, left: list[int]) -> list[int]:
-    """RULES.md 12, 'Partners' and 'Match traces': seats 0, 2 against 1, 3. After a domino the
+    """docs/rules.md 12, 'Partners' and 'Match traces': seats 0, 2 against 1, 3. After a domino the
     dominoing seat's side earns the bonus, opponents_pips being the other side's two hands; in a
     blocked deal the side with fewer pips wins (a tie: nobody), opponents_minus_own is the other
     side's pips minus its own, and the bonus is written on its seat with fewer pips (lower seat on a tie)."""
@@ -470,7 +470,7 @@ def partners_end_bonus(R: dict, ended: str, domino_seat: int | None, left: list[
 
 
 def check(record: dict, policies: "str | Sequence[str] | None" = None, partial: bool = False) -> list[str]:
-    """The problems of one trace record (empty list: it follows RULES.md). ``policies``: one per seat
+    """The problems of one trace record (empty list: it follows docs/rules.md). ``policies``: one per seat
     (or one for all) to also check the choices of greedy, heavy and hold:until=K. ``partial``: the
     record may stop before the end of the deal."""
     return Referee(record, policies, partial).run()

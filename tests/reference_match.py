@@ -1,4 +1,4 @@
-"""An independent referee for match traces (RULES.md 12), written from RULES.md alone: it never imports
+"""An independent referee for match traces (docs/rules.md 12), written from docs/rules.md alone: it never imports
 simdom. Each deal is checked by the deal referee of reference.py (with the deal's free lead, partners'
 end bonus and the placement that wins the match as hooks); this module keeps the match's score:
 
@@ -29,7 +29,7 @@ def sides_of(rules: dict) -> list[list[int]]:
 
 
 class MatchReferee:
-    """Replays the deal records of one match; ``problems`` lists what breaks RULES.md."""
+    """Replays the deal records of one match; ``problems`` lists what breaks docs/rules.md."""
 
     def __init__(self, records: Sequence[dict], policies: "str | Sequence[str] | None" = None):
         self.records = list(records)
@@ -79,7 +79,7 @@ class MatchReferee:
             if over:
                 self.bad(f"{where}: the match was over after deal {h - 1}")
                 return
-            # -- who leads (RULES.md 12, next_lead)
+            # -- who leads (docs/rules.md 12, next_lead)
             free, want = False, None
             if prev is not None and next_lead == "hand_winner" and prev["end"] == "domino":
                 free, want = True, prev["actions"][-1]["seat"]
@@ -161,7 +161,7 @@ class MatchReferee:
 
 
 def check_match(records: Sequence[dict], policies: "str | Sequence[str] | None" = None) -> list[str]:
-    """The problems of one match's deal records (empty: it follows RULES.md 12)."""
+    """The problems of one match's deal records (empty: it follows docs/rules.md 12)."""
     return MatchReferee(records, policies).run()
 
 

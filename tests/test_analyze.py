@@ -1,6 +1,6 @@
-"""`simdom analyze` (issue 10): re-deals consistent with what the mover knows (RULES.md 2, 5 and 7: hand
+"""`simdom analyze` (issue 10): re-deals consistent with what the mover knows (docs/rules.md 2, 5 and 7: hand
 counts, the tiles seen, the values a seat showed void by drawing or passing), common random numbers,
-a forced answer, the seed game's move 10 (RULES.md 9), the JSON shape, reproducibility and errors.
+a forced answer, the seed game's move 10 (docs/rules.md 9), the JSON shape, reproducibility and errors.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The architecture, checked: one engine boundary, no upward imports, no import cycles (docs: architecture).
+"""The architecture, checked: one engine boundary, no upward imports, no import cycles (docs/architecture.md).
 
 * The compiled kernel and every integer layout live in simdom/engine/_kernel/; the boundary is that
   folder, not a list: outside simdom/engine/ no module imports anything under ``_kernel`` or touches the

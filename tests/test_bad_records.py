@@ -1,6 +1,6 @@
 """Tampered records, manifests and results folders (issue 12.4 and 12.6): each is refused with one error line
 naming where (file, line, field, action index, part) and what is allowed, exit code 2, no traceback, and
-every file left as it was (tests/badinput.py). RULES.md sections 11 and 12 give the record formats."""
+every file left as it was (tests/badinput.py). docs/rules.md sections 11 and 12 give the record formats."""
 from __future__ import annotations
 
 import shutil

@@ -186,7 +186,7 @@ def test_installed_script_trace_and_replay(tmp_path):
 
 @pytest.mark.parametrize("damage", ["duplicated tile", "hand too long", "short boneyard"])
 def test_s2_replay_refuses_a_record_that_is_not_a_deal_of_its_rules(written, tmp_path, damage):
-    """RULES.md 2 and 11: a record's hands hold hand_size[n] tiles each and the boneyard the rest of the
+    """docs/rules.md 2 and 11: a record's hands hold hand_size[n] tiles each and the boneyard the rest of the
     set, each tile once. `simdom replay` says it checks the record; a broken deal must not replay."""
     rec = json.loads(written.read_text().splitlines()[0])
     if damage == "duplicated tile":

@@ -1,4 +1,4 @@
-"""Matches on the command line (RULES.md 12): simdom trace --matches, replay --match, bench with a target."""
+"""Matches on the command line (docs/rules.md 12): simdom trace --matches, replay --match, bench with a target."""
 import json
 import sys
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""First-double decisions (issue 10, items 3-4): the kernel records a decision exactly where RULES.md 4's
+"""First-double decisions (issue 10, items 3-4): the kernel records a decision exactly where docs/rules.md 4's
 bonus makes one (the first double not yet placed, a double and another tile both playable), with the
 situation as the mover sees it; recording changes no deal; the decisions table agrees with the moves
 and deals tables and is the same for 1 and 2 workers; the `timing` policy follows its documented rule

@@ -84,7 +84,7 @@ def test_a_parser_error_is_one_line_pointing_to_help():
 
 
 def test_s8_set_takes_json_values_and_null_cells():
-    """The README's own --set example: a null cell in first_double_bonus."""
+    """The --set example of docs/commands.md: a null cell in first_double_bonus."""
     r = CliRunner().invoke(app, ["rules", "threes", "--json", "--set", "first_double_bonus=[[4,2],[8,4],[null,8]]",
                                  "--set", "hand_size={2 = 6, 3 = 6, 4 = 5}", "--set", "lead=tile:0-0"])
     assert r.exit_code == 0, r.output

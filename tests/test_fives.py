@@ -1,4 +1,4 @@
-"""The Fives family and the rule parameters, on hand-built deals: RULES.md sections 2-7 and 10.
+"""The Fives family and the rule parameters, on hand-built deals: docs/rules.md sections 2-7 and 10.
 
 Each deal is given explicitly (hands, boneyard top first, the first seat), stepped with DealState,
 and its record is also checked by the independent referee (tests/reference.py). Points and end
@@ -352,7 +352,7 @@ def test_s6_lead_tile_override_with_fallback():
 
 
 def test_s6_the_holder_of_the_lead_tile_must_lead_even_when_first_is_another_seat():
-    """RULES.md 6: 'the seat holding A-B must lead that tile'. A DealState given first = 0 while
+    """docs/rules.md 6: 'the seat holding A-B must lead that tile'. A DealState given first = 0 while
     seat 1 holds 5-5 must not let seat 0 lead anything else (raise, or let the holder lead)."""
     r = preset("fives", players=2)
     hands = ["0-1 0-2 0-3 0-4 0-5 0-6 1-1", "5-5 1-2 1-3 1-4 1-5 1-6 2-2"]

@@ -1,4 +1,4 @@
-"""Property tests of the layout (RULES.md section 3) on random deals and random moves via DealState.
+"""Property tests of the layout (docs/rules.md section 3) on random deals and random moves via DealState.
 
 At every step the engine is compared with the referee's independent layout model (tests/reference.py):
 the legal moves (in order), the open ends, the counted ends after every placement, the points and

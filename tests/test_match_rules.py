@@ -1,4 +1,4 @@
-"""The five match parameters of RULES.md section 12 as fields of the rules object: defaults, validation,
+"""The five match parameters of docs/rules.md section 12 as fields of the rules object: defaults, validation,
 the trace's rules object with and without a match, and `--set` on the command line."""
 import dataclasses
 import json

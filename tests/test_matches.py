@@ -1,4 +1,4 @@
-"""RULES.md section 12 over many matches played by the match kernel (run_matches): the independent
+"""docs/rules.md section 12 over many matches played by the match kernel (run_matches): the independent
 referee (reference_match.py) replays traces of every preset x end rule x lead rule x teams; the
 per-deal and per-match columns keep their invariants; leads, max_deals, reproducibility."""
 import itertools
@@ -39,7 +39,7 @@ def traces(rules, policies, seed, matches):
                          ids=["-".join(map(str, c)) for c in CASES])
 def test_s12_reference_referee_replays_the_traces(name, match_end, next_lead, teams, players):
     """Every preset x end rule x lead rule x teams: traces of whole matches (to 61, and to 150 with a
-    short max_deals so that some end undecided) follow RULES.md 12 by the independent referee, which
+    short max_deals so that some end undecided) follow docs/rules.md 12 by the independent referee, which
     also checks the choices of the deterministic policies (greedy, heavy, hold) by the deal's points."""
     pols = POLICIES[players]
     for target, max_deals, seed in ((61, 200, 3), (150, 3, 4)):

@@ -1,14 +1,16 @@
-"""Every command example in the README's code blocks runs (issue 12.5): each `simdom ...` line of a
-```sh or ```bash block is run as the real command in a temporary folder holding a copy of scenarios/.
+"""Every command example of the README and of the docs pages (docs/*.md) runs (issue 12.5, issue 21.4): each
+`simdom ...` line of a ```sh or ```bash block, and each `$ simdom ...` line of any code block (a command shown
+with its output), is run as the real command in a temporary folder holding a copy of scenarios/, one folder
+per page, the page's commands in order.
 
-Scaled down so that the whole README runs in about a minute, and nothing else is changed:
+Scaled down so that every page runs in about a minute, and nothing else is changed:
 * `simdom run` gets `--deals 400` (`--deals N` replaced), `--quiet`, and an `--out` outside the temporary
   folder is moved into it (`/data/balance4` -> `data/balance4`);
 * `simdom bench --seconds S` measures 0.3 s;
-* the dask example runs against a local cluster started by the test (its address replaces the README's),
-  into its own folder (an earlier example wrote results/threes-doubles with other tables);
+* the dask example runs against a local cluster started by the test (its address replaces the page's),
+  into its own folder (an earlier example may have written the scenario's folder with other tables);
 * a results folder that a statistics example reads (`results/NAME`) is written first by
-  `simdom run scenarios/NAME.toml --deals 400` when no earlier example wrote it.
+  `simdom run scenarios/NAME.toml --deals 400` when no earlier example of the page wrote it.
 """
 from __future__ import annotations
 
@@ -27,15 +29,28 @@ SIMDOM = str(Path(sys.executable).with_name("simdom"))
 DEALS = "400"
 
 
-def readme_commands() -> list[list[str]]:
-    """The `simdom` command lines of the README's sh and bash code blocks, in order, as argument lists."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+README = ROOT / "README.md"
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+
+
+def page_commands(page: Path) -> list[list[str]]:
+    """The `simdom` command lines of a page's code blocks, in order, as argument lists: every `simdom ...`
+    line of its sh and bash blocks, and every `$ simdom ...` line of any block."""
+    text = page.read_text(encoding="utf-8")
     out = []
-    for block in re.findall(r"```(?:sh|bash)\n(.*?)```", text, flags=re.S):
+    for lang, block in re.findall(r"^```(\w*)\n(.*?)^```", text, flags=re.S | re.M):
         for line in block.splitlines():
-            if line.strip().startswith("simdom "):
+            line = line.strip()
+            if lang in ("sh", "bash") and line.startswith("simdom "):
                 out.append(shlex.split(line, comments=True))
+            elif line.startswith("$ simdom "):
+                out.append(shlex.split(line[2:], comments=True))
     return out
+
+
+def readme_commands() -> list[list[str]]:
+    """The README's command lines (see :func:`page_commands`)."""
+    return page_commands(README)
 
 
 def scaled(argv: list[str], scheduler: str | None) -> list[str]:
@@ -65,17 +80,30 @@ def folders_read(argv: list[str]) -> list[str]:
     return [a.split(":")[0] for a in argv[2:] if a.startswith("results/")]
 
 
+def cli_commands() -> set[str]:
+    """The names of simdom's commands, from the Typer app."""
+    from typer.main import get_command
+
+    from simdom.cli import app
+    return set(get_command(app).commands)
+
+
 def test_the_readme_has_examples_of_every_command():
     commands = {argv[1] for argv in readme_commands()}
     assert {"rules", "trace", "replay", "bench", "run", "stats", "doubles", "compare", "report"} <= commands
 
 
-@pytest.mark.slow
-def test_every_readme_command_example_runs(tmp_path):
+def test_the_docs_show_an_example_of_every_command():
+    shown = {argv[1] for page in [README, *DOCS] for argv in page_commands(page)}
+    assert cli_commands() - shown == set(), "commands with no example in README.md or docs/"
+
+
+def run_examples(commands: list[list[str]], tmp_path: Path) -> None:
+    """Run the commands in order in tmp_path (a copy of scenarios/ beside them), each as the test's docstring
+    says; every one must exit 0 with no traceback, and every file an example writes must be there."""
     shutil.copytree(ROOT / "scenarios", tmp_path / "scenarios")
     env = {**os.environ, "COLUMNS": "100"}
     cluster = None
-    commands = readme_commands()
     try:
         if any("--scheduler" in argv for argv in commands):
             from distributed import LocalCluster
@@ -95,8 +123,26 @@ def test_every_readme_command_example_runs(tmp_path):
     finally:
         if cluster is not None:
             cluster.close()
-    written = [argv[argv.index(flag) + 1] for argv in commands for flag in ("-o", "--output")
-               if flag in argv and argv[1] != "run"]
-    assert written, "the README shows no example writing a file"
-    for name in written:                                   # every file an example writes is there
+    for name in files_written(commands):                  # every file an example writes is there
         assert (tmp_path / name).stat().st_size > 100, name
+
+
+def files_written(commands: list[list[str]]) -> list[str]:
+    """The files the commands write with -o/--output (simdom run's --out is a folder)."""
+    return [argv[argv.index(flag) + 1] for argv in commands for flag in ("-o", "--output")
+            if flag in argv and argv[1] != "run"]
+
+
+def test_the_readme_shows_a_command_writing_a_file():
+    assert files_written(readme_commands()), "the README shows no example writing a file"
+
+
+@pytest.mark.slow
+def test_every_readme_command_example_runs(tmp_path):
+    run_examples(readme_commands(), tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", [p for p in DOCS if page_commands(p)], ids=lambda p: p.name)
+def test_every_command_example_of_a_docs_page_runs(page, tmp_path):
+    run_examples(page_commands(page), tmp_path)

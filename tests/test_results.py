@@ -1,18 +1,44 @@
-"""The results folder format (simdom/results/): the README's schema section is generated from it, the
-manifest is validated on read, and a part's check names what is wrong."""
+"""The results folder format (simdom/results/): the schema tables of docs/results.md are generated from it,
+the manifest is validated on read, and a part's check names what is wrong."""
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from simdom import results as fmt
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / fmt.SCHEMA_PAGE
 
 
-def test_readme_schema_section_is_generated_from_the_format_module():
-    text = README.read_text()
-    section = text.split(fmt.README_BEGIN)[1].split(fmt.README_END)[0].strip()
-    assert section == fmt.readme_schema(), "README out of date: run `python -m simdom.results --readme README.md`"
+def test_the_docs_schema_section_is_generated_from_the_format_module():
+    text = PAGE.read_text(encoding="utf-8")
+    section = text.split(fmt.SCHEMA_BEGIN)[1].split(fmt.SCHEMA_END)[0].strip()
+    assert section == fmt.schema_tables(), "docs/results.md out of date: run `python -m simdom.results --docs`"
+
+
+def test_the_schema_tool_rewrites_the_docs_page_between_its_markers(tmp_path):
+    page = tmp_path / "results.md"
+    page.write_text(f"# Results\n\nbefore\n\n{fmt.SCHEMA_BEGIN}\nold table\n{fmt.SCHEMA_END}\n\nafter\n")
+    tool = [sys.executable, "-m", "simdom.results", "--docs"]
+    done = subprocess.run([*tool, str(page)], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "updated\n"), done.stderr
+    text = page.read_text()
+    assert text.startswith("# Results\n\nbefore\n\n") and text.endswith(f"{fmt.SCHEMA_END}\n\nafter\n")
+    assert fmt.schema_tables() in text and "old table" not in text
+    again = subprocess.run([*tool, str(page)], capture_output=True, text=True)
+    assert again.stdout == "up to date\n"
+
+
+def test_the_schema_tool_refuses_a_page_without_markers_in_one_line(tmp_path):
+    page = tmp_path / "plain.md"
+    page.write_text("# no markers here\n")
+    done = subprocess.run([sys.executable, "-m", "simdom.results", "--docs", str(page)], capture_output=True, text=True)
+    assert done.returncode == 2 and "no schema markers" in done.stderr and len(done.stderr.splitlines()) == 1
+    assert page.read_text() == "# no markers here\n"
+    bad = subprocess.run([sys.executable, "-m", "simdom.results", "--readme"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--docs" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_every_column_is_documented_and_per_seat_columns_expand():

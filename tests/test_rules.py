@@ -1,9 +1,9 @@
-"""Rules validation and the presets: RULES.md sections 1, 2, 4, 6, 7, 8 and 11 (the rules object)."""
+"""Rules validation and the presets: docs/rules.md sections 1, 2, 4, 6, 7, 8 and 11 (the rules object)."""
 import pytest
 
 from simdom.rules import PARAMETERS, PRESETS, Rules, RulesError, from_dict, preset
 
-# RULES.md section 8, typed from the table (hand_size / boneyard_reserve keyed by players).
+# docs/rules.md section 8, typed from the table (hand_size / boneyard_reserve keyed by players).
 SECTION_8 = {
     "threes": dict(max_pip=6, hand_size={"2": 6, "3": 6, "4": 5}, boneyard_reserve={"2": 0, "3": 0, "4": 0},
                    draw="until_playable", lead="any", spinner="first_double", arms_open="immediately",

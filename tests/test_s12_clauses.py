@@ -1,4 +1,4 @@
-"""RULES.md section 12, clause by clause, on scripted deals: exact hands, a match position (the sides'
+"""docs/rules.md section 12, clause by clause, on scripted deals: exact hands, a match position (the sides'
 scores before the deal) and the moves, stepped through the engine (MatchDeal, MatchState: the
 kernel's own credit, end and next-lead functions). Each expected number is worked out in the test
 from the clause. The match loop itself (run_matches) is checked over many matches in test_matches.py."""
@@ -25,7 +25,7 @@ def step(ms, st, move):
     return ms.play(st, parse_tile(tile, st.rules.max_pip), End.parse(end))
 
 
-# Fives, 2 players (RULES.md 10): 5-5 leads (10), 0-5 on L (10: the spinner still counts 10), 0-0 on
+# Fives, 2 players (docs/rules.md 10): 5-5 leads (10), 0-5 on L (10: the spinner still counts 10), 0-0 on
 # L (10: an inline double counts both halves, 0), 3-5 on R (0 + 3 = 3: nothing), 0-2 on L (2 + 3 = 5).
 FIVES_HANDS = [["5-5", "0-0", "0-2", "1-1", "1-2", "1-3", "1-4"],
                ["0-5", "3-5", "2-2", "2-3", "2-4", "3-3", "3-4"]]

@@ -1,4 +1,4 @@
-"""`simdom run` in match mode (RULES.md 12, issue 11.3): a scenario with target > 0 plays ``deals``
+"""`simdom run` in match mode (docs/rules.md 12, issue 11.3): a scenario with target > 0 plays ``deals``
 matches; its matches table and deal rows are what simulate_matches / trace_match give; the rows never
 depend on workers, chunking or backend; resume recomputes only what is missing or damaged; readers
 check a deals part against its matches part."""

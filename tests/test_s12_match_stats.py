@@ -1,4 +1,4 @@
-"""Match statistics (RULES.md 12, issue 11.4): intervals clustered by match cover the known truth of a
+"""Match statistics (docs/rules.md 12, issue 11.4): intervals clustered by match cover the known truth of a
 synthetic match model with the real structure; the match-equity table of a real run is monotone and
 its two sides' cells are complementary; `simdom stats`, `compare` and `report` answer on match results;
 bad input gets one line and exit code 2."""

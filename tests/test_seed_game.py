@@ -1,4 +1,4 @@
-"""The seed game of RULES.md section 9 (Threes, 4 players): the golden test.
+"""The seed game of docs/rules.md section 9 (Threes, 4 players): the golden test.
 
 Every move's points and bonus, the ends and counted ends after it, the totals after move 10
 (10/0/6/6) and the alternative moves the seed states, through DealState, the shipped script file,

@@ -3,7 +3,7 @@ rate where the seats are equal by construction, its power on the real turn-order
 coverage of the intervals of many small runs against one large reference run.
 
 A small run is a range of DEALS consecutive deals of one run: deal i's randomness comes from the root
-seed and i alone (RULES.md section 11, contract 4), so disjoint ranges are independent runs, exactly as
+seed and i alone (docs/rules.md section 11, contract 4), so disjoint ranges are independent runs, exactly as
 runs with other seeds would be."""
 from __future__ import annotations
 

@@ -115,7 +115,7 @@ def from_script(path: str | Path) -> Deal:
 
 
 def from_record(record: dict[str, Any], label: str) -> Deal:
-    """A deal record of RULES.md section 11 (a trace line), checked against its schema and re-played by the
+    """A deal record of docs/rules.md section 11 (a trace line), checked against its schema and re-played by the
     engine first (simdom.deal.replay): a tampered record is refused, not analysed."""
     try:
         replay_record(record, label)

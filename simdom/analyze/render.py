@@ -10,7 +10,7 @@ from .. import present as P
 from .evaluate import Analysis, MoveValue
 
 UNITS = {"points": "points", "margin": "points of margin", "win": "percentage points of win rate"}
-#: the JSON fields of a move, in order (RULES-independent; README "simdom analyze")
+#: the JSON fields of a move, in order (RULES-independent; docs/analysis.md)
 MOVE_FIELDS = ("tile", "end", "played", "mean_points", "mean_points_lo", "mean_points_hi", "diff_vs_best",
                "diff_vs_best_lo", "diff_vs_best_hi", "win_rate", "win_rate_lo", "win_rate_hi", "win_diff_vs_best",
                "win_diff_vs_best_lo", "win_diff_vs_best_hi", "mean_margin", "mean_margin_lo", "mean_margin_hi",

@@ -1,4 +1,4 @@
-"""`simdom trace` and `simdom replay`: deals as JSON Lines traces (RULES.md section 11), and one deal
+"""`simdom trace` and `simdom replay`: deals as JSON Lines traces (docs/rules.md section 11), and one deal
 move by move, re-played by the engine."""
 from __future__ import annotations
 
@@ -34,9 +34,9 @@ def trace_cmd(
     overrides: Optional[List[str]] = SET_OPT,
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
-    """Write deals as JSON Lines traces (RULES.md section 11), or whole matches with --matches.
+    """Write deals as JSON Lines traces (docs/rules.md section 11), or whole matches with --matches.
 
-    One line per deal; with --matches (RULES.md section 12), one line per deal with its match object,
+    One line per deal; with --matches (docs/rules.md section 12), one line per deal with its match object,
     matches 0, 1, 2, ...
 
     Any deal can be reproduced from its seed and number: [bold]simdom replay --seed S --deal I[/];
@@ -92,7 +92,7 @@ def replay_cmd(
     deal: Optional[int] = typer.Option(None, "--deal", min=0, max=2**63 - 1,
                                        help="Deal number (default: the file's first deal, or 0)."),
     match: Optional[int] = typer.Option(None, "--match", min=0,
-                                        help="Match id: show a whole match (RULES.md 12) hand by hand."),
+                                        help="Match id: show a whole match (docs/rules.md 12) hand by hand."),
     hand: Optional[int] = typer.Option(None, "--hand", min=0, help="With --match: also show this deal move by move."),
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal file (TOML)."),
     rules: str = RULES_OPT,

@@ -1,4 +1,4 @@
-"""Matches (RULES.md 12) for `simdom trace --matches` and `simdom replay --match` (cli/deal.py)."""
+"""Matches (docs/rules.md 12) for `simdom trace --matches` and `simdom replay --match` (cli/deal.py)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from .common import console, fail, make_policies, make_rules
 def check_trace_options(r, matches: Optional[int], first_deal: int) -> None:
     """`simdom trace`: --matches needs a target, and a target needs --matches."""
     if matches is not None and not r.is_match:
-        fail("--matches needs a match: rules with target > 0 (RULES.md 12); allowed: --set target=T, "
+        fail("--matches needs a match: rules with target > 0 (docs/rules.md 12); allowed: --set target=T, "
              "e.g. --set target=100, or --deals for single deals")
     if matches is not None and first_deal:
         fail("--first-deal applies to single deals; allowed with --matches: matches 0 .. M - 1 of --seed")
@@ -56,7 +56,7 @@ def replay_match(trace_file: Optional[Path], match: Optional[int], hand: Optiona
     else:
         r = make_rules(rules, players, overrides)
         if not r.is_match:
-            fail("--match needs a match: rules with target > 0 (RULES.md 12); allowed: --set target=T, "
+            fail("--match needs a match: rules with target > 0 (docs/rules.md 12); allowed: --set target=T, "
                  "e.g. --set target=100")
         recs = trace_match(r, make_policies(policy, players), seed, match)
     try:

@@ -1,4 +1,4 @@
-"""`simdom stats` and `simdom compare` on match-mode results (RULES.md 12), called by simdom.cli.stats
+"""`simdom stats` and `simdom compare` on match-mode results (docs/rules.md 12), called by simdom.cli.stats
 when a folder plays matches; what they say is simdom.stats.matchviews."""
 from __future__ import annotations
 

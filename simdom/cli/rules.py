@@ -41,7 +41,7 @@ def rules_cmd(
     overrides: Optional[List[str]] = SET_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print the resolved rules as JSON."),
 ) -> None:
-    """List the rule presets, or print one preset's parameters (RULES.md section 8).
+    """List the rule presets, or print one preset's parameters (docs/rules.md section 8).
 
     [bold]Examples[/]
 
@@ -60,7 +60,7 @@ def rules_cmd(
                          "bonuses": _bonuses(r), "source": PRESET_SOURCES[p]})
         ans = P.Answer([f"{len(PRESETS)} presets: {', '.join(PRESETS)}. `simdom rules NAME` prints one preset's "
                         "every parameter; --set PARAMETER=VALUE changes any of them."])
-        ans.add(P.Table("Rule presets (RULES.md section 8); S = the counted ends' sum", rows,
+        ans.add(P.Table("Rule presets (docs/rules.md section 8); S = the counted ends' sum", rows,
                         [P.Col(k) for k in ("preset", "hands", "draw", "lead", "layout", "scores", "bonuses")]))
         ans.notes.append("hands: tiles each for 2/3/4 players. Sources: "
                          + "; ".join(f"{p}: {PRESET_SOURCES[p]}" for p in PRESETS) + ".")
@@ -74,7 +74,7 @@ def rules_cmd(
         return
     ans = P.Answer([f"{name}, {players} players{' (with overrides)' if overrides else ''}: {r.hand} tiles each, "
                     f"{_layout(r)}, a placement scores {_scores(r)}; bonuses: {_bonuses(r)}."])
-    ans.add(P.Table("Every parameter (RULES.md sections 8 and 12)",
+    ans.add(P.Table("Every parameter (docs/rules.md sections 8 and 12)",
                     [{"parameter": k, "value": json.dumps(v) if not isinstance(v, str) else v} for k, v in d.items()],
                     [P.Col("parameter"), P.Col("value")]))
     P.show(ans, console)

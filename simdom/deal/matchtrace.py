@@ -1,4 +1,4 @@
-"""Match traces (RULES.md 12): read a file's matches, replay a match deal by deal through the engine,
+"""Match traces (docs/rules.md 12): read a file's matches, replay a match deal by deal through the engine,
 and show it with the scoreboard after each deal.
 
 A match record is re-stepped with the engine (:class:`~simdom.engine.matches.MatchDeal` for the deals,

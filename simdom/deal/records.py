@@ -1,4 +1,4 @@
-"""Trace records as declared schemas: a deal record (RULES.md section 11) and a match deal record
+"""Trace records as declared schemas: a deal record (docs/rules.md section 11) and a match deal record
 (section 12), validated before anything is replayed.
 
 :func:`check_record` validates a parsed JSON record: every field present (nothing is filled with a
@@ -48,7 +48,7 @@ class PerPlayers(_Strict):
 
 
 class RulesRecord(_Strict):
-    """The ``rules`` object of a deal record: every parameter of RULES.md section 8, with ``players``."""
+    """The ``rules`` object of a deal record: every parameter of docs/rules.md section 8, with ``players``."""
     max_pip: int
     hand_size: PerPlayers
     boneyard_reserve: PerPlayers
@@ -101,7 +101,7 @@ Action = Annotated[Union[Play, Draw, Pass], Field(discriminator="act")]
 
 
 class DealRecord(_Strict):
-    """One line of a deal trace (RULES.md 11)."""
+    """One line of a deal trace (docs/rules.md 11)."""
     rules: RulesRecord
     deal: Count
     seed: Union[Annotated[int, Field(ge=0, le=U64)], str, None]
@@ -126,7 +126,7 @@ class MatchObject(_Strict):
 
 
 class MatchDealRecord(DealRecord):
-    """One line of a match trace (RULES.md 12): a deal record whose rules hold the match parameters, with
+    """One line of a match trace (docs/rules.md 12): a deal record whose rules hold the match parameters, with
     its ``match`` object."""
     rules: MatchRulesRecord
     end: Literal["domino", "blocked", "target"]
@@ -140,7 +140,7 @@ _HINTS = {
     "points": "an integer >= 0", "bonus": "an integer >= 0", "hands": "one list of tiles per seat",
     "boneyard": "a list of tiles, top first", "actions": "a list of play, draw and pass objects",
     "end_bonus": "one integer >= 0 per seat", "totals": "one integer >= 0 per seat",
-    "match": "the match object of RULES.md 12: id, hand, sides, before, credited, after, over, winner",
+    "match": "the match object of docs/rules.md 12: id, hand, sides, before, credited, after, over, winner",
     "winner": "a side index or null", "over": "true or false",
     "2": "an integer >= 0", "3": "an integer >= 0", "4": "an integer >= 0",
 }
@@ -169,19 +169,19 @@ def _hint(path: str) -> str:
         return "domino, blocked (in a match also target), or null (a scripted deal that stops early)"
     leaf = path.rsplit(".", 1)[-1].split("[")[0]
     if path.startswith("rules."):
-        return _HINTS.get(leaf, "a value as RULES.md section 8 gives it") if leaf in ("2", "3", "4") else \
-            "a value as RULES.md section 8 gives it (see simdom rules PRESET --json)"
-    return _HINTS.get(leaf, "see RULES.md sections 11 and 12")
+        return _HINTS.get(leaf, "a value as docs/rules.md section 8 gives it") if leaf in ("2", "3", "4") else \
+            "a value as docs/rules.md section 8 gives it (see simdom rules PRESET --json)"
+    return _HINTS.get(leaf, "see docs/rules.md sections 11 and 12")
 
 
 def _schema_problem(where: str, e: ValidationError) -> RecordError:
     err = e.errors()[0]
     path = _path(err["loc"])
     if err["type"] == "missing":
-        return RecordError(f"{where}: field {path} is missing; every field of RULES.md sections 11-12 is required "
+        return RecordError(f"{where}: field {path} is missing; every field of docs/rules.md sections 11-12 is required "
                            "(nothing is filled with a default)")
     if err["type"] == "extra_forbidden":
-        return RecordError(f"{where}: unknown field {path}; allowed: the fields of RULES.md sections 11-12"
+        return RecordError(f"{where}: unknown field {path}; allowed: the fields of docs/rules.md sections 11-12"
                            + (f" ({', '.join(PARAMETERS)}; with target > 0 also {', '.join(MATCH_PARAMETERS)})"
                               if path.startswith("rules.") else ""))
     if err["type"] in ("model_type", "model_attributes_type") and not err["loc"]:

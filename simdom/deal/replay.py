@@ -1,4 +1,4 @@
-"""Replay a deal record (RULES.md section 11) move by move through the engine, for a person.
+"""Replay a deal record (docs/rules.md section 11) move by move through the engine, for a person.
 
 The record is re-stepped with :class:`~simdom.engine.api.DealState`: every play must be legal, and
 the draws, passes, points and bonuses the engine produces must be the ones recorded, so a replay is

@@ -1,6 +1,6 @@
 """Scripted deals: fixed hands, boneyard order, first seat and a list of moves, replayed by the engine.
 
-A scripted deal is a small TOML file (the repo ships scenarios/seed-game.deal.toml, RULES.md 9)::
+A scripted deal is a small TOML file (the repo ships scenarios/seed-game.deal.toml, docs/rules.md 9)::
 
     name = "the seed game"
     rules = "threes"                 # a preset
@@ -84,10 +84,10 @@ def _problem(where: str, e: ValidationError) -> ScriptError:
     if err["type"] == "extra_forbidden":
         return ScriptError(f"{where}: unknown field {path!r}; allowed: {', '.join(ScriptModel.model_fields)}")
     if err["type"] == "missing":
-        return ScriptError(f"{where}: missing field {path!r}; allowed: {_HINTS.get(top, 'see the README')}")
+        return ScriptError(f"{where}: missing field {path!r}; allowed: {_HINTS.get(top, 'see docs/commands.md, Scripted deals')}")
     value = repr(err.get("input"))
     return ScriptError(f"{where}: field {path} = {value if len(value) < 40 else value[:37] + '...'} is invalid "
-                       f"({err['msg'].lower()}); allowed: {_HINTS.get(top, 'see the README')}")
+                       f"({err['msg'].lower()}); allowed: {_HINTS.get(top, 'see docs/commands.md, Scripted deals')}")
 
 
 def load_script(path: str | Path) -> Script:

@@ -1,4 +1,4 @@
-"""The report's match sections (RULES.md 12): who wins the match, how long it lasts, what the first lead
+"""The report's match sections (docs/rules.md 12): who wins the match, how long it lasts, what the first lead
 is worth, whether a policy's edge per deal carries over to the match, and the match-equity heatmaps.
 Every estimate is clustered by match (simdom.stats.matches, simdom.stats.equity)."""
 from __future__ import annotations
@@ -24,7 +24,7 @@ def match_sections(results: list[Results]) -> list[Section]:
 
 def _wins(results: list[Results]) -> Section:
     sec = Section("Matches: who wins, and how long a match lasts", [
-        "A match is played deal after deal until a side reaches the target (RULES.md 12). Match win "
+        "A match is played deal after deal until a side reaches the target (docs/rules.md 12). Match win "
         "probabilities and deals per match carry 95% intervals clustered by match: a match's arms, rotations, "
         "seats and deals are one unit. The fair share of a side is 1/sides."])
     for r in results:

@@ -1,5 +1,5 @@
 """The results folder (a package; one home for the format): its layout, format version, typed manifest, the schema of every table, the
-atomic writer, the check of a part, and the README's schema tables (one source for all of them).
+atomic writer, the check of a part, and the schema tables of docs/results.md (one source for all of them).
 
 A results folder (default ``results/<scenario name>/``) holds::
 
@@ -10,7 +10,7 @@ A results folder (default ``results/<scenario name>/``) holds::
     moves/part-00000.parquet        with --moves: one row per placement
     decisions/part-00000.parquet    with --decisions: one row per first-double decision
 
-A run whose rules play matches (RULES.md 12, target > 0) is in *match mode* (manifest ``unit =
+A run whose rules play matches (docs/rules.md 12, target > 0) is in *match mode* (manifest ``unit =
 "match"``): a chunk is a range of match ids, and the folder also holds::
 
     matches/part-00000.parquet      one row per arm, match and rotation
@@ -23,19 +23,20 @@ and ``hand`` (the deal's 0-based number in its match); the deals table's rows of
 contiguous, in play order. Each part's Parquet footer holds
 the run's settings hash, its chunk number and its row count; pages carry CRC checksums.
 
-    folder.py     names, FORMAT, ResultsError          tables.py   every table's columns and schemas, README
+    folder.py     names, FORMAT, ResultsError          tables.py   every table's columns and schemas, docs
     manifest.py   the typed Manifest, settings hash    parts.py    atomic writer, part checks, encode()
 """
 from .folder import FORMAT, KIND, LOCK, MANIFEST, META_KEY, PART, ResultsError
 from .manifest import ArmEntry, Manifest, manifest_settings, parse_manifest, read_manifest, settings_hash
 from .parts import PARQUET, atomic_open, encode, inspect_part, part_path, read_part, strings, write_atomic
-from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, README_BEGIN, README_END,
-                     SEATS, TABLES, Column, TableSpec, readme_schema, schema_markdown, sides_of, tables_of,
-                     update_readme)
+from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, SCHEMA_BEGIN, SCHEMA_END,
+                     SCHEMA_PAGE, SEATS, TABLES, Column, TableSpec, schema_markdown, schema_tables, sides_of,
+                     tables_of, update_schema_page)
 
 __all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsError", "ArmEntry", "Manifest",
            "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
            "encode", "inspect_part", "part_path", "read_part", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
            "DECISIONS",
-           "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "README_BEGIN", "README_END", "SEATS", "TABLES",
-           "Column", "TableSpec", "readme_schema", "schema_markdown", "sides_of", "tables_of", "update_readme"]
+           "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "SCHEMA_BEGIN", "SCHEMA_END", "SCHEMA_PAGE",
+           "SEATS", "TABLES", "Column", "TableSpec", "schema_markdown", "schema_tables", "sides_of", "tables_of",
+           "update_schema_page"]

@@ -14,7 +14,7 @@ from .tables import sides_of, tables_of
 
 # ---- the manifest -------------------------------------------------------------------------------------
 class ArmEntry(BaseModel):
-    """One arm of the run: its resolved rules (RULES.md section 11 form) and one policy per player."""
+    """One arm of the run: its resolved rules (docs/rules.md section 11 form) and one policy per player."""
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(min_length=1)
     rules: dict[str, Any]

@@ -1,5 +1,5 @@
 """The results tables: each table's columns (one declaration per column: name, type, meaning), their
-schemas in both modes, and the README's schema section generated from them."""
+schemas in both modes, and the schema tables of docs/results.md generated from them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -177,12 +177,12 @@ def tables_of(unit: str) -> dict[str, TableSpec]:
 
 
 def sides_of(rules: dict[str, Any], players: int) -> int:
-    """The sides of a match under these rules (RULES.md 12): 2 with partners, else one per seat."""
+    """The sides of a match under these rules (docs/rules.md 12): 2 with partners, else one per seat."""
     return 2 if rules.get("teams") == "partners" else players
 
 
 def schema_markdown(table: TableSpec, columns: tuple[Column, ...] | None = None, head: str | None = None) -> str:
-    """The README's table of one results table's columns (``_s`` marks per-seat columns, ``_j``
+    """The docs' table of one results table's columns (``_s`` marks per-seat columns, ``_j``
     per-side ones); ``columns``: only these."""
     lines = [head or f"**{table.name}/part-NNNNN.parquet**: {table.rows} ({table.option})", "",
              "| column | type | null | meaning |", "| --- | --- | --- | --- |"]
@@ -192,28 +192,33 @@ def schema_markdown(table: TableSpec, columns: tuple[Column, ...] | None = None,
     return "\n".join(lines)
 
 
-def readme_schema() -> str:
-    """Every table's schema as the README shows it (tests/test_results.py keeps them equal)."""
+def schema_tables() -> str:
+    """Every table's schema as docs/results.md shows it (tests/test_results.py keeps them equal)."""
     new = tuple(c for c in MATCH_DEALS.columns if c not in DEALS.columns)
     return "\n\n".join([schema_markdown(t) for t in TABLES.values()] + [
         "**Match mode** (rules with `target > 0`, manifest `unit = \"match\"`): `deals` counts matches, a "
         "chunk is a range of match ids, and the key `deal` of every table is replaced by `match` and `hand`. "
-        "Side j is seat j, or with partners the seats j and j + 2 (RULES.md 12).",
+        "Side j is seat j, or with partners the seats j and j + 2 (docs/rules.md 12).",
         schema_markdown(MATCHES),
         schema_markdown(MATCH_DEALS, new, f"**deals/part-NNNNN.parquet** in match mode: {MATCH_DEALS.rows}: the "
                                           "first table's columns, `deal` replaced by these"),
     ])
 
 
-README_BEGIN, README_END = "<!-- schema:begin -->", "<!-- schema:end -->"
+#: the page of the docs that holds the schema tables, between the markers
+SCHEMA_PAGE = Path("docs/results.md")
+SCHEMA_BEGIN, SCHEMA_END = "<!-- schema:begin -->", "<!-- schema:end -->"
 
 
-def update_readme(path: Path) -> bool:
-    """Write :func:`readme_schema` between the README's schema markers; True if the file changed."""
-    text = Path(path).read_text()
-    head, _, rest = text.partition(README_BEGIN)
-    _, _, tail = rest.partition(README_END)
-    new = f"{head}{README_BEGIN}\n{readme_schema()}\n{README_END}{tail}"
+def update_schema_page(path: Path = SCHEMA_PAGE) -> bool:
+    """Write :func:`schema_tables` between the page's schema markers; True if the file changed.
+    A page without both markers raises ValueError (nothing is written)."""
+    text = Path(path).read_text(encoding="utf-8")
+    head, begin, rest = text.partition(SCHEMA_BEGIN)
+    _, end, tail = rest.partition(SCHEMA_END)
+    if not (begin and end):
+        raise ValueError(f"{path}: no schema markers; allowed: a page holding {SCHEMA_BEGIN} and {SCHEMA_END}")
+    new = f"{head}{SCHEMA_BEGIN}\n{schema_tables()}\n{SCHEMA_END}{tail}"
     if new != text:
-        Path(path).write_text(new)
+        Path(path).write_text(new, encoding="utf-8")
     return new != text

@@ -1,4 +1,4 @@
-"""The worker side of a match-mode run (RULES.md 12, ``target > 0``): a chunk of match ids played for
+"""The worker side of a match-mode run (docs/rules.md 12, ``target > 0``): a chunk of match ids played for
 every arm and rotation, returned as one Parquet part per table (matches, deals, and seats / moves when
 asked) plus the summary sums.
 

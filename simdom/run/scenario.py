@@ -3,7 +3,7 @@
 A scenario names a study: the rules (a preset plus overrides), the players, the policy of each seat,
 optional *arms* (variants of the seat policies or of the rules that all play the same deals),
 optional seat rotation, the number of deals, the seed and the chunk size. When the rules play
-matches (``target > 0``, RULES.md 12; every arm or none), ``deals`` is the number of matches and a
+matches (``target > 0``, docs/rules.md 12; every arm or none), ``deals`` is the number of matches and a
 chunk is a range of match ids::
 
     name = "threes-doubles"
@@ -14,7 +14,7 @@ chunk is a range of match ids::
     seed = 2024
 
     [rules]
-    preset = "threes"          # then any RULES.md section 8 parameter, e.g. min_ends = 2
+    preset = "threes"          # then any docs/rules.md section 8 parameter, e.g. min_ends = 2
 
     [[arms]]
     name = "K=5"
@@ -209,13 +209,13 @@ def _pydantic_message(path: str, exc: ValidationError) -> str:
             lines.append(f"{path}: unknown field {where!r} in {parent}; allowed: {allowed}")
             continue
         if err["type"] == "missing":
-            lines.append(f"{path}: field {where!r} is missing; allowed: {_HINTS.get(key, 'see the README')}")
+            lines.append(f"{path}: field {where!r} is missing; allowed: {_HINTS.get(key, 'see docs/scenarios.md')}")
             continue
         leaf = next((str(p) for p in reversed(err["loc"]) if isinstance(p, str) and p in _HINTS), key)
         value = err.get("input")
         shown = f" = {value!r}" if not isinstance(value, (dict, list)) or len(repr(value)) < 80 else ""
         lines.append(f"{path}: field {where!r}{shown} is invalid ({err['msg']}); "
-                     f"allowed: {_HINTS.get(leaf, 'see the README')}")
+                     f"allowed: {_HINTS.get(leaf, 'see docs/scenarios.md')}")
     return "\n".join(lines)
 
 

@@ -1,11 +1,11 @@
-"""The match-equity table and the comparison of two match-mode folders (RULES.md 12, issue 11.4).
+"""The match-equity table and the comparison of two match-mode folders (docs/rules.md 12, issue 11.4).
 
 * :func:`equity_table`: P(win the match | own side's score, opponent's score) before a deal, estimated
   from the deal rows (every deal of every match is one observation per side: the scores before it and
   whether that side went on to win), with scores binned in ``bins`` equal steps of the target; per arm
   and policy, each cell with a 95% Wilson interval clustered by match (the deals of a match, its sides
   and rotations are one cluster). With more than two sides the opponent's score is the highest other
-  side's (README, Decisions).
+  side's (docs/decisions.md).
 * :func:`compare_matches`: two match-mode folders (or arms) side by side at the match level: deals per
   match, unfinished share, the first lead's value, the skill gap in match wins; paired by match when the
   two runs share their matches (same seed), unpaired (cross-covariance ~0) otherwise.

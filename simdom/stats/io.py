@@ -8,7 +8,7 @@ the highest total), ``bonus`` (the first-double bonus: the tier of the first dou
 seat that placed it), ``end_bonus``, ``play_points``, ``went_out``, ``leader`` and ``turn`` (the seat's
 order of play counted from the leader, 0 = the leader).
 
-A match-mode folder (manifest ``unit = "match"``, RULES.md 12) has the same long view with the match's
+A match-mode folder (manifest ``unit = "match"``, docs/rules.md 12) has the same long view with the match's
 columns added (simdom.stats.matchview: ``match``, ``hand``, ``side``, ``before``, ``opp_before``,
 ``credited``, ``match_won``; ``win`` is by side; ``deal`` is a deal id whose blocks are whole matches,
 so every estimate is clustered by match), and :attr:`Results.matches`, one row per arm, match,
@@ -84,7 +84,7 @@ class Results:
 
     @property
     def arms(self) -> list[dict[str, Any]]:
-        """The arms in the scenario's order: name, rules (RULES.md section 11 form), preset, policies."""
+        """The arms in the scenario's order: name, rules (docs/rules.md section 11 form), preset, policies."""
         return [a.model_dump() for a in self.manifest.arms]
 
     def arm(self, name: str) -> dict[str, Any]:
@@ -126,7 +126,7 @@ class Results:
 
 
 def _tier(move: pl.Expr, pairs: list) -> pl.Expr:
-    """The first-double bonus of a first double placed at ``move`` (RULES.md 4)."""
+    """The first-double bonus of a first double placed at ``move`` (docs/rules.md 4)."""
     expr = pl.lit(0)
     for last, pts in reversed(pairs):
         expr = pl.when(move <= last).then(pl.lit(pts)).otherwise(expr) if last is not None else pl.lit(pts)

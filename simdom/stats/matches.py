@@ -1,4 +1,4 @@
-"""Match statistics (RULES.md 12, issue 11.4) over match-mode results folders.
+"""Match statistics (docs/rules.md 12, issue 11.4) over match-mode results folders.
 
 Every estimate has a 95% interval clustered by match: the cluster is a block of consecutive match ids,
 holding every arm, rotation, seat and deal of its matches (simdom.stats.clusters). Nothing is pooled

@@ -1,4 +1,4 @@
-"""The long views of a match-mode results folder (RULES.md 12; manifest ``unit = "match"``).
+"""The long views of a match-mode results folder (docs/rules.md 12; manifest ``unit = "match"``).
 
 * :func:`deal_view`: one row per arm, match, rotation, hand and seat, with the columns of the deal-mode
   long view (simdom.stats.io) plus ``match``, ``hand``, ``side``, the side's match scores ``before``

@@ -1,4 +1,4 @@
-"""What `simdom stats` and `simdom compare` say about match results (RULES.md 12): the answer in
+"""What `simdom stats` and `simdom compare` say about match results (docs/rules.md 12): the answer in
 sentences, then compact tables (simdom.present), from the estimates of simdom.stats.matches and .equity."""
 from __future__ import annotations
 
