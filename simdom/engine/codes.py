@@ -70,7 +70,7 @@ class Act(_Named):
 
 
 class DealEnd(_Named):
-    """How a deal ended (RULES.md sections 7 and 12)."""
+    """How a deal ended (docs/rules.md sections 7 and 12)."""
 
     PLAYING = K.END_PLAYING  #: not ended yet
     DOMINO = K.END_DOMINO  #: a player placed the last tile of the hand

@@ -1,8 +1,8 @@
-"""Matches and partnerships (RULES.md 12): the Python layer over the match kernel (matchloop.py).
+"""Matches and partnerships (docs/rules.md 12): the Python layer over the match kernel (matchloop.py).
 
 * :func:`simulate_matches` plays whole matches and returns named columns: one row per deal, in play
   order, and one row per match.
-* :func:`trace_match` plays one match and returns its deal records (RULES.md 12, "Match traces").
+* :func:`trace_match` plays one match and returns its deal records (docs/rules.md 12, "Match traces").
 * :class:`MatchState` and :class:`MatchDeal` step a match deal by deal from Python (replays): the
   credits, the end rules and the next lead are the kernel's own functions.
 * :func:`measure_matches` times the match kernel on one core.
@@ -44,7 +44,7 @@ def _kernel():
 
 def check_match(rules: Rules) -> None:
     if not rules.is_match:
-        raise ValueError("rules: target = 0 is not a match; allowed: target > 0 (RULES.md 12), "
+        raise ValueError("rules: target = 0 is not a match; allowed: target > 0 (docs/rules.md 12), "
                          "e.g. --set target=100")
 
 
@@ -129,7 +129,7 @@ def _columns(rules: Rules, seat, deal, mdeal, match) -> tuple[dict, dict]:
 
 def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, match0: int = 0,
                      n_matches: int = 1, records: "bool | Records" = False) -> MatchBatch:
-    """Play matches ``match0 .. match0 + n_matches - 1`` of the run with root ``seed`` (RULES.md 12).
+    """Play matches ``match0 .. match0 + n_matches - 1`` of the run with root ``seed`` (docs/rules.md 12).
     ``records``: True (every action, for traces) or a :class:`~simdom.engine.codes.Records` mode
     (``Records.PLAYS``: the placements, for the moves table)."""
     check_match(rules)
@@ -168,7 +168,7 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
 
 
 def _actions(rec: dict[str, np.ndarray], rows: np.ndarray, max_pip: int) -> list[dict[str, Any]]:
-    """Action records (named columns, the given rows) as the trace's action objects (RULES.md 11)."""
+    """Action records (named columns, the given rows) as the trace's action objects (docs/rules.md 11)."""
     out: list[dict[str, Any]] = []
     for i in rows:
         seat, act, t = int(rec["seat"][i]), int(rec["act"][i]), int(rec["tile"][i])
@@ -185,7 +185,7 @@ def _actions(rec: dict[str, np.ndarray], rows: np.ndarray, max_pip: int) -> list
 
 def match_object(rules: Rules, match: int, hand: int, before: Sequence[int], credited: Sequence[int], *, over: bool,
                  winner: int | None) -> dict[str, Any]:
-    """The ``match`` object of a deal record (RULES.md 12, "Match traces")."""
+    """The ``match`` object of a deal record (docs/rules.md 12, "Match traces")."""
     return {"id": int(match), "hand": int(hand), "sides": sides(rules), "before": [int(x) for x in before],
             "credited": [int(x) for x in credited], "after": [int(b) + int(c) for b, c in zip(before, credited)],
             "over": bool(over), "winner": None if winner is None else int(winner)}
@@ -258,7 +258,7 @@ class MatchDeal(DealState):
         return None if w < 0 else w
 
     def stop_at_target(self) -> None:
-        """A placement's credit won the match: the deal ends here, no end bonus (RULES.md 12)."""
+        """A placement's credit won the match: the deal ends here, no end bonus (docs/rules.md 12)."""
         self._St[L.ENDED] = L.END_TARGET
         self._St[L.WINNER] = -1
         self.settled = True
@@ -358,7 +358,7 @@ class MatchState:
         return None if v < 0 else v
 
     def match_object(self, match: int) -> dict[str, Any]:
-        """The current deal's ``match`` object (RULES.md 12)."""
+        """The current deal's ``match`` object (docs/rules.md 12)."""
         return match_object(self.rules, match, self.deals - 1, self.before, self.credited, over=self.over,
                             winner=self.winner)
 

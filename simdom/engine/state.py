@@ -31,7 +31,7 @@ def _steps():
 
 
 def check_deal(rules: Rules, hands: Sequence[Sequence[int]], boneyard: Sequence[int], first: int) -> None:
-    """Raise ValueError unless the hands and boneyard are a deal of ``rules`` (RULES.md 2 and 6):
+    """Raise ValueError unless the hands and boneyard are a deal of ``rules`` (docs/rules.md 2 and 6):
     every tile of the set exactly once, ``hand_size[n]`` tiles per seat, and the holder of the lead
     tile (lead = tile:A-B) leading."""
     n, mp = rules.players, rules.max_pip
@@ -171,7 +171,7 @@ class DealState:
         return {End(e).label: int(self._St[L.EV + e]) for e in range(n)}
 
     def counted(self) -> tuple[int, int]:
-        """(k, S): the counted ends and their sum (RULES.md 3)."""
+        """(k, S): the counted ends and their sum (docs/rules.md 3)."""
         k, s = _steps().step_counted(self._G, self._St)
         return int(k), int(s)
 
@@ -311,7 +311,7 @@ class DealState:
         return [self.seat(s).total for s in range(self.rules.players)]
 
     def record(self, seed: Any = None, deal: int = 0) -> dict[str, Any]:
-        """The deal in the trace format of RULES.md section 11 (``end`` null while unfinished)."""
+        """The deal in the trace format of docs/rules.md section 11 (``end`` null while unfinished)."""
         self.settle()
         mp = self.rules.max_pip
         ended = self.ended

@@ -5,7 +5,7 @@ compiled code from numba's cache (~0.5-0.9 s). `simdom run`'s workers and `simdo
 load ``_kernel_<key>.so`` from the cache folder, built from the same source by numba's ahead-of-time
 compiler (``numba.pycc``) for this machine's CPU: a millisecond, no numba. It is one engine compiled
 two ways, not a second copy: the module exports the same ``run_batch`` (batch.py) and ``run_matches``
-(matchloop.py, RULES.md 12) with their argument types fixed, and tests check that both give identical
+(matchloop.py, docs/rules.md 12) with their argument types fixed, and tests check that both give identical
 results.
 
 ``key`` is the engine hash (simdom/engine/_kernel/__init__.py) plus the CPU it was built for, so editing the

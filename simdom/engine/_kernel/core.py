@@ -1,4 +1,4 @@
-"""The rules of RULES.md sections 2-7 as numba functions over the integer state of ``layout.py``: the
+"""The rules of docs/rules.md sections 2-7 as numba functions over the integer state of ``layout.py``: the
 deal, the turn (draws, passes, placements) and the settlement. What the open ends count and score is
 in ends.py, a seat's legal moves in moves.py.
 
@@ -207,7 +207,7 @@ def round_bonus(G, p):
 
 @kernel
 def finish(G, St):
-    """Settle the end of the deal: hand winner and end bonus (RULES.md section 7)."""
+    """Settle the end of the deal: hand winner and end bonus (docs/rules.md section 7)."""
     n = G[R_PLAYERS]
     total = 0
     for o in range(n):
@@ -291,7 +291,7 @@ def start(G, St, first):
 
 @kernel
 def deal_random(G, St, bone, perm, rng):
-    """Shuffle (stream 0), deal the hands, lay the boneyard, choose who leads (RULES.md 2 and 6)."""
+    """Shuffle (stream 0), deal the hands, lay the boneyard, choose who leads (docs/rules.md 2 and 6)."""
     n = G[R_PLAYERS]
     nt = perm.shape[0]
     for i in range(nt):

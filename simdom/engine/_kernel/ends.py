@@ -1,5 +1,5 @@
 """The open ends of the layout: which ends are open, what they count, and what a placement scores
-(RULES.md 3 'Counting the ends' and 4), as numba functions over the state of ``layout.py``.
+(docs/rules.md 3 'Counting the ends' and 4), as numba functions over the state of ``layout.py``.
 
 An end's *base* is what the other counted ends make once a tile lies on it: a placement that leaves
 count c on end e makes k ends summing to S + c, with (k, S) = :func:`end_base` (G, St, e).
@@ -15,7 +15,7 @@ from .layout import (ARMS, BONUS, ED, EV, E_LEAD, FD_MOVE, LONE, NPL, R_DBL_BOTH
 
 @kernel
 def score_at(G, k, s):
-    """Points of a placement that leaves k counted ends summing to s (RULES.md 4): G's SCORE table."""
+    """Points of a placement that leaves k counted ends summing to s (docs/rules.md 4): G's SCORE table."""
     return G[SCORE + ((k & SCORE_KS - 1) << SCORE_SHIFT) + (s & SCORE_ROW - 1)]
 
 
@@ -44,7 +44,7 @@ def arm_count(G, St, j):
 
 @kernel
 def counted_ends(G, St):
-    """(k, S): the number of counted ends of the layout and their sum (RULES.md 3, 'Counting the ends')."""
+    """(k, S): the number of counted ends of the layout and their sum (docs/rules.md 3, 'Counting the ends')."""
     if St[NPL] == 0:
         return 0, 0
     k, s = line_part(G, St)

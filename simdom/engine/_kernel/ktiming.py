@@ -1,6 +1,6 @@
 """The first-double decision in the kernel: what a seat knows of it, and the situational `timing` policy.
 
-A *first-double decision* (RULES.md 4, the first-double bonus) is a turn where the deal's first double
+A *first-double decision* (docs/rules.md 4, the first-double bonus) is a turn where the deal's first double
 is not yet placed and the seat to act has a legal move placing a double and a legal move placing a
 tile that is not a double. Its two candidates are greedy's ranking restricted to each class
 (:func:`class_best`): the best double now, and the best other move (what ``hold`` plays).

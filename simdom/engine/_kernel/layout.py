@@ -20,7 +20,7 @@ The kernel works on three kinds of plain arrays:
 * ``St``: the state of one deal, an int64[ST_SIZE] vector (offsets below). Hands are bit masks of two
   64-bit words (the double-twelve set has 91 tiles); tile t is bit ``t % 64`` of word ``t // 64``.
 * ``bone``: int64[NT], the boneyard in drawing order; ``St[BTOP]`` is the next tile to draw.
-* ``M``: the state of one match (RULES.md 12), an int64[M_SIZE] vector (offsets ``M_*`` below): the
+* ``M``: the state of one match (docs/rules.md 12), an int64[M_SIZE] vector (offsets ``M_*`` below): the
   side scores, the scores before the current deal, what the current deal credited, the winner.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ G_SIZE = SCORE + SCORE_KS * SCORE_ROW
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \
     R_ARMS_AFTER, R_DBL_BOTH, R_MIN_ENDS, R_POINTS_MODE, R_POINTS_N, R_OUT_MODE, R_OUT_N, \
     R_BLOCK_MODE, R_ROUND, R_DIV, R_SMAX = range(21)
-# the match parameters of RULES.md 12 (target 0: no match, the others then at their defaults)
+# the match parameters of docs/rules.md 12 (target 0: no match, the others then at their defaults)
 R_TARGET, R_MATCH_END, R_NEXT_LEAD, R_TEAMS, R_MAX_DEALS = range(21, 26)
 R_SIZE = 26
 
@@ -92,9 +92,9 @@ ST_SIZE = SEAT0 + 4 * SB
 
 # ---- how a deal ended (St[ENDED]) ---------------------------------------------------------------
 END_PLAYING, END_DOMINO, END_BLOCKED = 0, 1, 2
-END_TARGET = 3  # a deal of a match stopped by a placement whose credit won the match (RULES.md 12)
+END_TARGET = 3  # a deal of a match stopped by a placement whose credit won the match (docs/rules.md 12)
 
-# ---- match state M (RULES.md 12) ---------------------------------------------------------------
+# ---- match state M (docs/rules.md 12) ---------------------------------------------------------------
 MAX_SIDES = 4
 M_SCORE = 0     # [4] each side's match score
 M_BEFORE = 4    # [4] each side's score before the current deal
@@ -138,7 +138,7 @@ DEAL_COLS = ("first_seat", "first_double_move", "first_double_seat", "spinner_mo
              "end", "tiles_placed", "winner")
 DC_FIRST_SEAT, DC_FD_MOVE, DC_FD_SEAT, DC_SP_MOVE, DC_SP_SEAT, DC_END, DC_TILES_PLACED, DC_WINNER = range(8)
 
-# ---- per-deal and per-match outputs of a match batch (RULES.md 12) -------------------------------
+# ---- per-deal and per-match outputs of a match batch (docs/rules.md 12) -------------------------------
 # mdeal_out[d] (int32): the deal's place in its match and the side scores around it
 MD_MATCH = 0    # match number under the root key
 MD_HAND = 1     # 0-based deal number within the match

@@ -1,4 +1,4 @@
-"""Matches and partnerships (RULES.md 12) in the kernel: the match loop of deals, side scores and
+"""Matches and partnerships (docs/rules.md 12) in the kernel: the match loop of deals, side scores and
 credits, the three end rules, the lead of the next deal, and partners' end bonus by side.
 
 A deal of a match is played by the same rules functions as a single deal (core.py) and the same
@@ -106,7 +106,7 @@ def play_match_deal(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, 
 
 @kernel
 def next_leader(G, St):
-    """Who leads the deal after the one in St (RULES.md 12, next_lead): a seat, leading any tile, or
+    """Who leads the deal after the one in St (docs/rules.md 12, next_lead): a seat, leading any tile, or
     -1 for the rules' lead (section 6)."""
     mode = G[R_NEXT_LEAD]
     if mode == NEXT_HAND_WINNER:

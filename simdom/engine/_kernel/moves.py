@@ -1,4 +1,4 @@
-"""A seat's legal moves (RULES.md 5): the tiles of its hand that fit each open end, as masks.
+"""A seat's legal moves (docs/rules.md 5): the tiles of its hand that fit each open end, as masks.
 
 A hand is two 64-bit mask words (tile t is bit ``t % 64`` of word ``t // 64``); the tiles that show
 value v are ``G[VM + 2 v + w]``. The moves are always taken in one order: by end L, R, U, D, and

@@ -3,7 +3,7 @@
 Deal ``i``'s randomness depends on the root key and ``i`` alone: stream 0 shuffles and draws the lot,
 stream ``1 + s`` is seat ``s``'s policy stream. Chunking, workers, arms and rotations never enter.
 
-In a match (RULES.md 12), deal ``h`` of match ``m`` has its own 64-bit key, :func:`match_deal_key`
+In a match (docs/rules.md 12), deal ``h`` of match ``m`` has its own 64-bit key, :func:`match_deal_key`
 (root key, m, h), distinct from the single deals' keys; :func:`seed_key` turns a key into the same
 streams.
 """

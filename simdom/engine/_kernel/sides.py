@@ -28,7 +28,7 @@ def n_sides(G):
 
 @kernel
 def finish_sides(G, St):
-    """Settle a partners' deal (RULES.md 12, 'Partners'): the end bonus goes to the hand winner's side,
+    """Settle a partners' deal (docs/rules.md 12, 'Partners'): the end bonus goes to the hand winner's side,
     written on the seat that dominoed, or in a blocked deal on the winning side's seat with the fewest
     pips (the lower seat on a tie), which becomes St[WINNER]. opponents_pips is the other side's two
     hands; in a blocked deal the side with fewer pips wins (a tie: no winner)."""

@@ -1,6 +1,6 @@
 """The exact solver of an open deal: every hand and the boneyard order known (the double-dummy problem).
 
-Alpha-beta over the placements (draws and passes are forced, RULES.md 5, and played by core.forced),
+Alpha-beta over the placements (draws and passes are forced, docs/rules.md 5, and played by core.forced),
 with a transposition table and move ordering, as DDS does for bridge:
 
 * ``paranoid`` mode: the side of the root seat maximises its final value, every other seat minimises

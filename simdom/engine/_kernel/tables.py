@@ -19,7 +19,7 @@ NO_LIMIT = 1 << 30
 
 
 def score_table(R, divisors):
-    """SCORE[k, S]: a placement scores when k >= min_ends, S > 0 and some divisor divides S (RULES.md 4)."""
+    """SCORE[k, S]: a placement scores when k >= min_ends, S > 0 and some divisor divides S (docs/rules.md 4)."""
     smax = R[R_SMAX]
     out = np.zeros((5, smax + 1), dtype=np.int64)
     for k in range(5):
