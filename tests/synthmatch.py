@@ -177,6 +177,8 @@ def write(folder: Path, m: Model) -> Path:
     h = man.settings_hash = fmt.settings_hash(fmt.manifest_settings(man))  # as simdom run's: the readers check it
     for t, spec, cols in (("deals", fmt.MATCH_DEALS, deals), ("matches", fmt.MATCHES, matches)):
         (folder / t).mkdir(parents=True, exist_ok=True)
-        fmt.write_atomic(fmt.part_path(folder, t, 0), fmt.encode(spec, P, cols, h, 0, S))
+        data = fmt.encode(spec, P, cols, h, 0, S)
+        fmt.write_atomic(fmt.part_path(folder, t, 0), data)
+        man.record(t, 0, data)
     (folder / fmt.MANIFEST).write_text(json.dumps(man.model_dump()))
     return folder

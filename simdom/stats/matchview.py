@@ -16,8 +16,6 @@
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import polars as pl
 
 from simdom import results as fmt
@@ -102,17 +100,3 @@ def match_view(matches: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
         side_led_first=_first_side(manifest) == pl.col("side"),
     ).drop([f"score_{j}" for j in range(S)])
     return lf.join(_policies(manifest), on=["arm", "player"], how="left")
-
-
-def expected_rows(root: Path, m: fmt.Manifest, check) -> dict[int, int]:
-    """Verify every matches part with ``check(table, chunk, rows) -> (pyarrow table | None, problem)``
-    and return each chunk's deals (the rows of its deals part); raise fmt.ResultsError on a problem."""
-    out = {}
-    for c in range(m.n_chunks):
-        plays = (min(m.deals, (c + 1) * m.chunk_size) - c * m.chunk_size) * len(m.arms) * m.rotations
-        table, problem = check("matches", c, plays)
-        if problem:
-            raise fmt.ResultsError(f"{root}: matches/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
-                                   "run `simdom run` on it again to recompute that chunk")
-        out[c] = int(table.column("deals").to_numpy().sum())
-    return out

@@ -297,10 +297,14 @@ def write_results(path: str | os.PathLike, spec: SynthSpec, *, complete: bool = 
     for t in m.tables:
         (root / t).mkdir(parents=True, exist_ok=True)
     done: list[int] = []
+    final = manifest(spec, list(range(m.n_chunks)))
     for c in range(m.n_chunks if stop_after is None else stop_after):
         for t, data in _parts(spec, c, m).items():
             fmt.write_atomic(fmt.part_path(root, t, c), data)
+            final.record(t, c, data)
         done.append(c)
     finished = complete and stop_after is None
-    fmt.write_atomic(root / fmt.MANIFEST, manifest(spec, done, complete=finished).to_json())
+    final.chunks_done, final.complete = done, finished
+    final.finished = final.finished if finished else None
+    fmt.write_atomic(root / fmt.MANIFEST, final.to_json())
     return root
