@@ -1,5 +1,5 @@
 """Synthetic match-mode results folders with exactly known answers, for the coverage test of the match
-statistics (simdom.stats.matches, simdom.stats.equity).
+statistics (simdom.stats.matches.tables, simdom.stats.matches.equity).
 
 The folder has the real structure: matches of a variable number of deals, two arms playing the same
 shuffles (common random numbers: one uniform per match and deal, shared by every arm and rotation),

@@ -26,6 +26,7 @@ ALLOWED = {
     "deal": {"engine", "rules", "tiles", "policies", "present"},
     "analyze": {"engine", "deal", "rules", "tiles", "policies", "present", "stats"},
     "stats": {"results", "rules", "tiles", "present"},
+    "testing": {"results", "rules", "tiles", "stats"},
     "run": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal"},
     "report": {"stats", "results", "rules", "tiles", "present"},
     "cli": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal", "run", "report",
@@ -94,3 +95,14 @@ def test_the_boundary_check_is_not_vacuous(tmp_path):
     bad.write_text("from ..engine import layout as L\nfrom simdom.engine.core import place\n")
     found = list(simdom_imports(bad, Path("run/bad.py")))
     assert ("engine", "layout", 1) in found and ("engine", "core", 2) in found
+
+
+def test_the_statistical_primitives_import_without_the_readers():
+    """run/ and analyze/ take intervals and tests from simdom.stats.inference; importing it loads no
+    reader, table or view of simdom.stats."""
+    import subprocess
+    import sys
+    code = ("import sys, simdom.stats.inference, simdom.run.summary, simdom.analyze.evaluate; "
+            "print(sorted(m for m in sys.modules if m.startswith('simdom.stats.') and m != 'simdom.stats.inference'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out

@@ -26,7 +26,7 @@ from simdom.run.plan import Plan
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict
 from simdom.run.worker import play_chunk
-from simdom.stats.io import open_results
+from simdom.stats.read.folder import open_results
 
 #: partners to exactly 61 (every match parameter at work), two arms on the same matches, rotation
 SMALL = {

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from simdom.stats.estimators import (diff_test, holm, wald_equal, mean_ci, paired_diff_ci, two_proportion_test, welch,
+from simdom.stats.inference import (diff_test, holm, wald_equal, mean_ci, paired_diff_ci, two_proportion_test, welch,
                                      wilson, wilson_clustered)
-from simdom.stats.moments import influence, se_of
+from simdom.stats.estimate.moments import influence, se_of
 
 
 def test_wilson_matches_textbook_value():
@@ -105,7 +105,7 @@ def test_cluster_influence_paired_vs_unpaired():
 def test_t_quantile_matches_scipy_on_both_sides_of_the_expansion(level):
     """Below T_EXPANSION_DF the quantile is scipy's; from it on, the expansion around the normal quantile."""
     from scipy import stats
-    from simdom.stats.estimators import T_EXPANSION_DF, t_quantile
+    from simdom.stats.inference import T_EXPANSION_DF, t_quantile
     for df in (1, 2, 5, 30, T_EXPANSION_DF - 1, T_EXPANSION_DF, 137, 1000, 10**5, 10**9):
         assert t_quantile(df, level) == pytest.approx(stats.t.ppf(0.5 + level / 2, df), rel=1e-8), df
     many = np.array([T_EXPANSION_DF, 500, np.inf])
@@ -116,7 +116,7 @@ def test_t_quantile_matches_scipy_on_both_sides_of_the_expansion(level):
 def test_t_quantile_on_many_clusters_does_not_import_scipy():
     import subprocess
     import sys
-    code = ("import sys; from simdom.stats.estimators import t_quantile, t_interval; "
+    code = ("import sys; from simdom.stats.inference import t_quantile, t_interval; "
             "t_interval(1.0, 0.1, 40000); print(round(float(t_quantile(40000)), 6), 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1.960023", "False"]  # scipy: t.ppf(0.975, 40000) = 1.960023

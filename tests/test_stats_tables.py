@@ -8,11 +8,11 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.stats import register
-from simdom.stats.compare import compare_table
-from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
-from simdom.stats.io import open_results
-from simdom.stats.synth import move_score_rate
-from simdom.stats.tables import moves_table, stats_table
+from simdom.stats.tables.compare import compare_table
+from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
+from simdom.stats.read.folder import open_results
+from simdom.testing import move_score_rate
+from simdom.stats.tables.stats import moves_table, stats_table
 from synthdata import mix_spec, sweep_spec, truth, write
 
 runner = CliRunner()

@@ -7,8 +7,6 @@ chunk, and its rows come back identical."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -20,9 +18,8 @@ from simdom import results as fmt
 from simdom.results import ResultsError
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict
-from simdom.stats.io import open_results
+from simdom.stats.read.folder import open_results
 
-SIMDOM = str(Path(sys.executable).with_name("simdom"))
 DEALS = {"name": "tamper", "players": 4, "rotation": True, "deals": 600, "seed": 3, "chunk_size": 200,
          "policies": ["greedy", "random", "greedy", "random"],
          "arms": [{"name": "threes", "rules": {"preset": "threes"}}, {"name": "fives", "rules": {"preset": "fives"}}]}
@@ -42,12 +39,6 @@ def match_folder(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("tamper") / "match"
     run(from_dict(MATCH, "m.toml"), out, workers=1)
     return out
-
-
-def copy(src: Path, dst: Path) -> Path:
-    import shutil
-    shutil.copytree(src, dst)
-    return dst
 
 
 def rewrite(folder: Path, table: str, chunk: int, change, *, forge: bool = False) -> None:
@@ -134,22 +125,22 @@ def _refused(folder: Path, *words: str) -> str:
 
 @pytest.mark.parametrize("name,table,chunk,change,check", DEAL_CASES, ids=[c[0] for c in DEAL_CASES])
 def test_a_rewritten_part_is_refused_by_its_hash_and_a_forged_record_by_its_values(
-        deal_folder, tmp_path, name, table, chunk, change, check):
-    f = copy(deal_folder, tmp_path / "plain")
+        deal_folder, copy_of, name, table, chunk, change, check):
+    f = copy_of(deal_folder, "plain")
     rewrite(f, table, chunk, change(f))
     _refused(f, fmt.part_key(table, chunk), "is not the file simdom wrote")
-    g = copy(deal_folder, tmp_path / "forged")
+    g = copy_of(deal_folder, "forged")
     rewrite(g, table, chunk, change(g), forge=True)
     _refused(g, fmt.part_key(table, chunk), f"'{check}")
 
 
 @pytest.mark.parametrize("name,table,chunk,change,check", MATCH_CASES, ids=[c[0] for c in MATCH_CASES])
-def test_a_match_folder_whose_matches_and_deals_disagree_is_refused(match_folder, tmp_path, name, table, chunk,
+def test_a_match_folder_whose_matches_and_deals_disagree_is_refused(match_folder, copy_of, name, table, chunk,
                                                                      change, check):
-    f = copy(match_folder, tmp_path / "plain")
+    f = copy_of(match_folder, "plain")
     rewrite(f, table, chunk, change(f))
     _refused(f, fmt.part_key(table, chunk), "is not the file simdom wrote")
-    g = copy(match_folder, tmp_path / "forged")
+    g = copy_of(match_folder, "forged")
     rewrite(g, table, chunk, change(g), forge=True)
     _refused(g, check)
 
@@ -167,8 +158,8 @@ def test_the_untouched_folders_are_accepted_and_their_records_are_their_parts(de
     assert res.matches.select("match").collect().height == 2 * 90 * 1
 
 
-def test_a_part_missing_from_the_records_or_a_damaged_record_is_refused(deal_folder, tmp_path):
-    f = copy(deal_folder, tmp_path / "f")
+def test_a_part_missing_from_the_records_or_a_damaged_record_is_refused(deal_folder, copy_of):
+    f = copy_of(deal_folder, "f")
     m = json.loads((f / fmt.MANIFEST).read_text())
     del m["parts"]["seats/part-00001.parquet"]
     (f / fmt.MANIFEST).write_text(json.dumps(m))
@@ -178,8 +169,8 @@ def test_a_part_missing_from_the_records_or_a_damaged_record_is_refused(deal_fol
     _refused(f, "parts records seats/part-00001.parquet", "another deal range")
 
 
-def test_a_folder_of_the_old_format_gets_a_clear_error(deal_folder, tmp_path):
-    f = copy(deal_folder, tmp_path / "f")
+def test_a_folder_of_the_old_format_gets_a_clear_error(deal_folder, copy_of):
+    f = copy_of(deal_folder, "f")
     m = json.loads((f / fmt.MANIFEST).read_text())
     m["format"] = 2
     del m["parts"]
@@ -188,15 +179,13 @@ def test_a_folder_of_the_old_format_gets_a_clear_error(deal_folder, tmp_path):
 
 
 @pytest.mark.parametrize("command", [["stats"], ["seats"], ["doubles"], ["compare", "{f}", "{f}"], ["report"]])
-def test_every_reader_names_the_part_and_its_check_in_one_line_exit_2(deal_folder, tmp_path, command):
-    f = tmp_path / "f"
-    if not f.exists():
-        copy(deal_folder, f)
-        rewrite(f, "deals", 1, setcol("points_0", lambda c: pc.multiply(c, pa.scalar(10, pa.int16()))), forge=True)
+def test_every_reader_names_the_part_and_its_check_in_one_line_exit_2(deal_folder, tmp_path, copy_of, cli, command):
+    f = copy_of(deal_folder, "f")
+    rewrite(f, "deals", 1, setcol("points_0", lambda c: pc.multiply(c, pa.scalar(10, pa.int16()))), forge=True)
     args = [a.format(f=f) for a in command] if len(command) > 1 else [*command, str(f)]
     if command == ["report"]:
         args += ["-o", str(tmp_path / "r.html")]
-    p = subprocess.run([SIMDOM, *args], capture_output=True, text=True, timeout=120)
+    p = cli(*args, timeout=120)
     assert p.returncode == 2, (p.stdout, p.stderr)
     lines = [x for x in p.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and "deals/part-00001.parquet" in lines[0] and "'points_0 within the rules" in lines[0], \
@@ -204,13 +193,13 @@ def test_every_reader_names_the_part_and_its_check_in_one_line_exit_2(deal_folde
     assert not (tmp_path / "r.html").exists()
 
 
-def test_a_resume_recomputes_a_rewritten_or_forged_chunk_and_its_rows_come_back(deal_folder, match_folder, tmp_path):
+def test_a_resume_recomputes_a_rewritten_or_forged_chunk_and_its_rows_come_back(deal_folder, match_folder, copy_of):
     for folder, scen, tables, table, change in (
             (deal_folder, DEALS, ("deals", "seats", "moves"), "deals",
              setcol("points_0", lambda c: pc.multiply(c, pa.scalar(10, pa.int16())))),
             (match_folder, MATCH, ("deals",), "matches", setcol("winner", lambda c: pc.subtract(
                 pa.scalar(1, pa.int8()), c)))):
-        f = copy(folder, tmp_path / folder.name)
+        f = copy_of(folder, folder.name)
         rewrite(f, table, 1, change)
         rewrite(f, table, 2, change, forge=True)
         summary = run(from_dict(scen, "t.toml"), f, tables=tables, workers=1)
@@ -221,8 +210,8 @@ def test_a_resume_recomputes_a_rewritten_or_forged_chunk_and_its_rows_come_back(
         assert open_results(f).manifest.parts == open_results(folder).manifest.parts
 
 
-def test_read_checked_names_what_is_wrong(deal_folder, tmp_path):
-    f = copy(deal_folder, tmp_path / "f")
+def test_read_checked_names_what_is_wrong(deal_folder, copy_of):
+    f = copy_of(deal_folder, "f")
     m = fmt.read_manifest(f)
     assert fmt.read_checked(f, m, "deals", 0, m.rows("deals", 0))[1] is None
     assert fmt.read_checked(f, m, "deals", 0, m.rows("deals", 0) + 1)[1] == \

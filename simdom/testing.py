@@ -275,11 +275,11 @@ def _parts(spec: SynthSpec, c: int, m: fmt.Manifest) -> dict[str, bytes]:
 
 
 def in_memory(spec: SynthSpec):
-    """A :class:`simdom.stats.io.Results` over the spec's rows without a folder: the parts are encoded
+    """A :class:`simdom.stats.read.folder.Results` over the spec's rows without a folder: the parts are encoded
     as `simdom run` writes them, read back from memory and given the long view a folder gets."""
     import polars as pl
 
-    from simdom.stats.io import Results, move_view, seat_view
+    from simdom.stats.read.folder import Results, move_view, seat_view
 
     m = manifest(spec)
     parts = [_parts(spec, c, m) for c in range(m.n_chunks)]

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import wilson_clustered
-from simdom.stats.io import Results
+from simdom.stats.inference import wilson_clustered
+from simdom.stats.read.folder import Results
 
 
 def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, step: int | None = None,

@@ -150,7 +150,7 @@ def wald_equal(est, z) -> tuple[float, int, float]:
     """Cluster-robust Wald test that all ``k`` estimates are equal: (statistic, df, p-value).
 
     ``est`` holds k estimates (e.g. win shares by position), ``z`` the clusters' influences on them
-    (G x k, see simdom.stats.moments.influence). The k - 1 contrasts est_j - est_last carry the whole
+    (G x k, see simdom.stats.estimate.moments.influence). The k - 1 contrasts est_j - est_last carry the whole
     hypothesis (win shares sum to 1, so their covariance is singular; the contrasts' is not). The
     statistic W = c' V^-1 c is chi-square with df = k - 1 for many clusters; the p-value uses Hotelling's
     F form, F = W / df * (G - df) / (G - 1) on (df, G - df) degrees of freedom, which holds its level

@@ -18,9 +18,9 @@ import polars as pl
 
 from simdom import present as P
 
-from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
-from simdom.stats.io import Results, ResultsError
-from simdom.stats.moments import ROWS, cluster_sums, influence, se_of, wide
+from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
+from simdom.stats.read.folder import Results, ResultsError
+from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
 
 SIDES = ("A", "B")
 ALL = "all players"

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import t_interval, wilson_clustered
-from simdom.stats.io import Results
-from simdom.stats.moments import ROWS, Moments, cluster_moments, ratio_pairs
+from simdom.stats.inference import t_interval, wilson_clustered
+from simdom.stats.read.folder import Results
+from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
 
 #: --by columns of `simdom stats` (``leader``: the seat led the deal; ``turn``: 0 = the leader, 1 = next)
 BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "turn", "first_seat", "leader", "end", "went_out",
@@ -118,7 +118,7 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     results = [results] if isinstance(results, Results) else list(results)
     missing = [str(r.path) for r in results if r.moves is None]
     if missing:
-        from simdom.stats.io import ResultsError
+        from simdom.stats.read.folder import ResultsError
         raise ResultsError(f"{', '.join(missing)}: no move data; run the scenario with `simdom run --moves`")
     frames = [r.moves.with_columns(pl.lit(r.name).alias(RESULTS_KEY)) for r in results]
     lf = frames[0] if len(frames) == 1 else pl.concat(frames)

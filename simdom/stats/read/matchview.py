@@ -1,7 +1,7 @@
 """The long views of a match-mode results folder (RULES.md 12; manifest ``unit = "match"``).
 
 * :func:`deal_view`: one row per arm, match, rotation, hand and seat, with the columns of the deal-mode
-  long view (simdom.stats.io) plus ``match``, ``hand``, ``side``, the side's match scores ``before``
+  long view (simdom.stats.read.folder) plus ``match``, ``hand``, ``side``, the side's match scores ``before``
   the deal and ``credited`` in it, ``opp_before`` (the highest other side's score before the deal),
   ``side_led`` (the seat's side led the deal) and ``match_won`` (1 if the seat's side won the
   match). ``win`` is *by side*: 1/k when the seat's
@@ -60,7 +60,7 @@ def _side_cols(prefix: str, S: int, side: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 def deal_view(wide: pl.LazyFrame, manifest: fmt.Manifest, seat_view) -> pl.LazyFrame:
     """The per-seat long view of a match-mode deals table (see the module doc); ``seat_view`` is the
-    deal-mode builder (simdom.stats.io.seat_view), applied to the rows with a ``deal`` id."""
+    deal-mode builder (simdom.stats.read.folder.seat_view), applied to the rows with a ``deal`` id."""
     P, S = manifest.players, manifest.sides
     partners = [a.name for a in manifest.arms if a.rules.get("teams") == "partners"]
     wide = wide.with_columns(deal=pl.col("match") * stride(manifest) + pl.col("hand"))

@@ -9,7 +9,7 @@ seat that placed it), ``end_bonus``, ``play_points``, ``went_out``, ``leader`` a
 order of play counted from the leader, 0 = the leader).
 
 A match-mode folder (manifest ``unit = "match"``, RULES.md 12) has the same long view with the match's
-columns added (simdom.stats.matchview: ``match``, ``hand``, ``side``, ``before``, ``opp_before``,
+columns added (simdom.stats.read.matchview: ``match``, ``hand``, ``side``, ``before``, ``opp_before``,
 ``credited``, ``match_won``; ``win`` is by side; ``deal`` is a deal id whose blocks are whole matches,
 so every estimate is clustered by match), and :attr:`Results.matches`, one row per arm, match,
 rotation and seat.
@@ -25,7 +25,7 @@ import polars as pl
 
 from simdom import results as fmt
 from simdom.results import ResultsError
-from simdom.stats.moments import block_size
+from simdom.stats.estimate.moments import block_size
 
 __all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
 
@@ -74,10 +74,10 @@ class Results:
 
     @property
     def block(self) -> int:
-        """Deals per cluster (see simdom.stats.moments); in match mode, deal ids per cluster: a block of
+        """Deals per cluster (see simdom.stats.estimate.moments); in match mode, deal ids per cluster: a block of
         whole matches."""
         if self.unit == "match":
-            from simdom.stats.matchview import stride
+            from simdom.stats.read.matchview import stride
             return stride(self.manifest) * self.match_block
         return block_size(self.n_deals)
 
@@ -227,7 +227,7 @@ def open_results(path: str | Path) -> Results:
     parts = {t: pl.scan_parquet([io.BytesIO(d) for d in data]) for t, data in read.items()}  # from memory
     matches = None
     if m.unit == "match":
-        from simdom.stats.matchview import deal_view, match_view
+        from simdom.stats.read.matchview import deal_view, match_view
         deals = deal_view(parts["deals"], m, seat_view)
         matches = match_view(parts["matches"], m)
     else:
@@ -236,7 +236,7 @@ def open_results(path: str | Path) -> Results:
     seats = parts.get("seats")
     decisions = move_view(parts["decisions"], m) if "decisions" in parts else None
     if m.unit == "match":  # the deal id of the long view (blocks of whole matches) on every table
-        from simdom.stats.matchview import stride
+        from simdom.stats.read.matchview import stride
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)
         seats = None if seats is None else seats.with_columns(did)
