@@ -1,4 +1,5 @@
-"""Interval estimates and tests, on numpy arrays (vectorised over table rows).
+"""The statistical primitives: interval estimates, tests and multiplicity, on numpy arrays (vectorised
+over table rows); run/ and analyze/ import this module alone (it loads no reader).
 
 Conventions: ``level`` is the confidence level (0.95); every function returns plain numpy arrays
 or floats; ``df = inf`` gives the normal approximation.
@@ -57,13 +58,15 @@ def t_interval(est, se, df, level: float = LEVEL) -> tuple[np.ndarray, np.ndarra
 
 
 def mean_ci(x, level: float = LEVEL) -> tuple[float, float, float]:
-    """Mean of independent observations with a Student t interval: (mean, lo, hi)."""
+    """Mean of independent observations with a Student t interval: (mean, lo, hi) (scipy's one-sample t)."""
     x = np.asarray(x, float)
-    m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
-    lo, hi = t_interval(m, se, len(x) - 1, level)
-    return float(m), float(lo), float(hi)
+    ci = st.ttest_1samp(x, 0.0).confidence_interval(level)
+    return float(x.mean()), float(ci.low), float(ci.high)
 
 
+# Written here, not scipy's binomtest(k, n).proportion_ci("wilson"): that takes integer counts, one cell per
+# call and the normal quantile; this takes effective (non-integer) n and t quantiles, vectorised (1,000 cells:
+# 8 ms here, 302 ms with scipy, equal to 1e-16 where both apply).
 def wilson(p, n, level: float = LEVEL, df=np.inf) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a proportion ``p`` observed on ``n`` (possibly effective) trials.
 
@@ -115,35 +118,19 @@ def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np
 
 
 def paired_diff_ci(a, b, level: float = LEVEL) -> tuple[float, float, float, float]:
-    """Mean of a - b over pairs, its t interval and p-value: (diff, lo, hi, p)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    m, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
-    lo, hi, p = diff_test(m, se, len(d) - 1, level)
-    return float(m), float(lo), float(hi), float(p)
+    """Mean of a - b over pairs, its t interval and p-value: (diff, lo, hi, p) (scipy's paired t)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    r = st.ttest_rel(a, b)
+    ci = r.confidence_interval(level)
+    return float((a - b).mean()), float(ci.low), float(ci.high), float(r.pvalue)
 
 
 def welch(a, b, level: float = LEVEL) -> tuple[float, float, float, float]:
-    """Unpaired difference of means mean(a) - mean(b), Welch interval and p-value."""
+    """Unpaired difference of means mean(a) - mean(b), Welch interval and p-value (scipy's Welch t)."""
     a, b = np.asarray(a, float), np.asarray(b, float)
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    se = np.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
-    lo, hi, p = diff_test(a.mean() - b.mean(), se, df, level)
-    return float(a.mean() - b.mean()), float(lo), float(hi), float(p)
-
-
-def two_proportion_test(k1, n1, k2, n2, level: float = LEVEL) -> tuple[float, float, float, float]:
-    """p1 - p2 with a Newcombe (Wilson hybrid) interval and the pooled z-test p-value."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(p1, n1, level)
-    l2, u2 = wilson(p2, n2, level)
-    d = p1 - p2
-    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    pool = (k1 + k2) / (n1 + n2)
-    se = np.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
-    p = 2 * st.norm.sf(abs(d) / se) if se > 0 else (1.0 if d == 0 else 0.0)
-    return float(d), float(lo), float(hi), float(p)
+    r = st.ttest_ind(a, b, equal_var=False)
+    ci = r.confidence_interval(level)
+    return float(a.mean() - b.mean()), float(ci.low), float(ci.high), float(r.pvalue)
 
 
 def wald_equal(est, z) -> tuple[float, int, float]:
@@ -172,6 +159,8 @@ def wald_equal(est, z) -> tuple[float, int, float]:
     return W, q, float(st.f.sf(F, q, G - q))
 
 
+# Written here: scipy has no Holm (stats.false_discovery_control is Benjamini-Hochberg/Yekutieli only) and
+# statsmodels' multipletests, which has it, is not a dependency.
 def holm(p) -> np.ndarray:
     """Holm's step-down adjustment of a family of p-values (nan entries are left out and stay nan)."""
     p = np.asarray(p, float)
