@@ -115,3 +115,26 @@ def test_t_quantile_on_many_clusters_does_not_import_scipy():
             "t_interval(1.0, 0.1, 40000); print(round(float(t_quantile(40000)), 6), 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1.960023", "False"]  # scipy: t.ppf(0.975, 40000) = 1.960023
+
+
+def test_a_share_with_no_event_is_bounded_exactly_on_the_deals_so_bounds_grow_with_the_count():
+    """Issue 22 item 6: 0 first doubles at one move and 1 at the next, in 50,000 deals clustered in ~4,166
+    blocks. The zero was bounded on the blocks (0.092%), above the one (0.0113%); now it is the exact
+    Clopper-Pearson bound on the 50,000 deals, 1 - 0.025^(1/50000), below the one's."""
+    import polars as pl
+
+    from simdom.stats.estimate.distribution import value_shares
+    from simdom.stats.inference import clopper_pearson_none
+    n = 50_000
+    move = np.full(n, 5)
+    move[7] = 7  # one deal at move 7, none at move 6
+    lf = pl.LazyFrame({"arm": ["a"] * n, "deal": np.arange(n), "move": move})
+    df = value_shares(lf, ["arm"], "move", block=12, step=1).sort("move")
+    assert df["move"].to_list() == [5, 6, 7] and df["rows"].to_list() == [n - 1, 0, 1]
+    zero, one = df.row(1, named=True), df.row(2, named=True)
+    assert zero["share_lo"] == 0 and zero["share_hi"] == pytest.approx(1 - 0.025 ** (1 / n), rel=1e-12)
+    assert zero["share_hi"] < one["share_hi"] and zero["share_hi"] == pytest.approx(3.689 / n, rel=1e-3)
+    # and in general: no event in N units is bounded below one event in N units, for every N
+    N = np.array([1, 2, 10, 100, 4166, 50_000, 1e7])
+    assert np.all(clopper_pearson_none(N) < wilson(1 / N, N)[1])
+    assert np.all(np.diff(clopper_pearson_none(N)) < 0)

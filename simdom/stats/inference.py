@@ -85,22 +85,36 @@ def wilson(p, n, level: float = LEVEL, df=np.inf) -> tuple[np.ndarray, np.ndarra
     return np.where(empty, 0.0, lo), np.where(empty, 1.0, hi)
 
 
-def wilson_clustered(p, se, clusters, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def clopper_pearson_none(units, level: float = LEVEL) -> np.ndarray:
+    """The exact (Clopper-Pearson) upper bound of a share with no event in ``units`` independent units:
+    1 - ((1 - level) / 2) ** (1 / units) (about 3.7 / units at 95%; 1 without units)."""
+    units = np.asarray(units, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(units > 0, 1.0 - ((1 - level) / 2) ** (1.0 / units), 1.0)
+
+
+def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple[np.ndarray, np.ndarray]:
     """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted), with
     the t quantile on clusters - 1 degrees of freedom (as the t interval of a mean: the variance comes
     from the clusters, and few clusters make it uncertain).
 
     ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance carries no
-    information and the number of ``clusters`` is used as the sample size (as if every row of a
-    cluster were the same, which is what rotations of one deal can be: conservative, never too
-    narrow). A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
+    information: with ``units`` (the independent deals, or matches, behind the share) the interval is
+    the exact Clopper-Pearson one of no event (or no non-event) in ``units`` trials, as if every row
+    of a unit were the same, which is what rotations of one deal can be: never too narrow, and below
+    the bound of one event in as many units, so bounds grow with the count; without ``units`` the
+    Wilson interval on the number of ``clusters``. A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
     whole arm, 1/players) gives [p, p]; an undefined ``se`` (one cluster) gives [0, 1].
     """
     p, se, clusters = (np.asarray(v, float) for v in (p, se, clusters))
     with np.errstate(divide="ignore", invalid="ignore"):
         n_eff = np.where(se > 0, p * (1 - p) / se**2, np.where(np.isnan(se), 0.0, np.inf))
     n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), clusters, n_eff)
-    return wilson(p, n_eff, level, df=clusters - 1)
+    lo, hi = wilson(p, n_eff, level, df=clusters - 1)
+    if units is not None:
+        bound = clopper_pearson_none(np.broadcast_to(np.asarray(units, float), p.shape), level)
+        lo, hi = np.where(p >= 1, 1.0 - bound, lo), np.where(p <= 0, bound, hi)
+    return lo, hi
 
 
 def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
