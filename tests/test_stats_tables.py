@@ -186,3 +186,20 @@ def test_cli_doubles_and_compare(folders, tmp_path):
     r = runner.invoke(app(), ["compare", str(folders["threes"][0]), str(folders["fives"][0]), "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert {d["metric"] for d in json.loads(out.read_text())} >= {"scoring_rate", "skill_gap", "seat_advantage"}
+
+
+def test_a_bonus_share_the_rules_fix_is_printed_fixed_and_a_share_with_no_event_is_bounded_on_the_deals(tmp_path):
+    """Issue 22 item 6: Fives has no first-double tiers (first_double_bonus = []), so its tier shares are
+    0 and its share without a bonus 100% by the rules: no interval. A Threes share is estimated."""
+    from simdom.testing import SynthArm, SynthSpec
+    pol = ("greedy", "random", "greedy", "random")
+    arms = tuple(SynthArm(p, pol, (30, 25, 30, 25), (0.3, 0.2, 0.3, 0.2), preset=p) for p in ("threes", "fives"))
+    path = write(tmp_path / "tf", SynthSpec(arms=arms, deals=400, chunk_size=200, seed=2, scenario_name="tf"))
+    rows = {r["arm"]: r for r in stats_table(open_results(path), ["arm"]).iter_rows(named=True)}
+    fives, threes = rows["fives"], rows["threes"]
+    for t in ("2", "4", "8"):
+        assert fives[f"bonus_share_{t}"] == fives[f"bonus_share_{t}_lo"] == fives[f"bonus_share_{t}_hi"] == 0
+        assert threes[f"bonus_share_{t}_lo"] < threes[f"bonus_share_{t}_hi"]
+    assert fives["bonus_share_none"] == fives["bonus_share_none_lo"] == fives["bonus_share_none_hi"] == 1
+    from simdom.present import est
+    assert est(fives["bonus_share_2"], fives["bonus_share_2_lo"], fives["bonus_share_2_hi"], pct=True) == "0"

@@ -58,9 +58,23 @@ def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
     return {name: est, f"{name}_lo": np.maximum(lo, 0.0), f"{name}_hi": hi}
 
 
-def _share_cols(name: str, est, se, clusters) -> dict[str, np.ndarray]:
-    lo, hi = wilson_clustered(est, se, clusters)
+def _share_cols(name: str, est, se, clusters, units=None, fixed=None) -> dict[str, np.ndarray]:
+    """A share with its clustered Wilson interval (a share with no event: the exact bound on the group's
+    ``units``, its distinct deals); where ``fixed`` (a share the rules decide), the share alone: lo = hi."""
+    lo, hi = wilson_clustered(est, se, clusters, units=units)
+    if fixed is not None:
+        lo, hi = np.where(fixed, est, lo), np.where(fixed, est, hi)
     return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
+
+
+def _rule_tiers(out: pl.DataFrame, results: Sequence[Results]) -> list[set[int] | None]:
+    """Per row of ``out``: the first-double bonus tiers its arm's rules have (None: the row mixes arms)."""
+    if "arm" not in out.columns:
+        return [None] * out.height
+    tiers = {(r.name, a["name"]): {int(p) for _, p in a["rules"].get("first_double_bonus", []) if int(p) > 0}
+             for r in results for a in r.arms}
+    names = out[RESULTS_KEY].to_list() if RESULTS_KEY in out.columns else [results[0].name] * out.height
+    return [tiers.get((n, a)) for n, a in zip(names, out["arm"].to_list())]
 
 
 def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None = None) -> pl.DataFrame:
@@ -87,15 +101,19 @@ def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None =
     cols: dict[str, np.ndarray] = {"deals": df["deals"].to_numpy(), "rows": rows.astype(np.int64)}
     cols |= _interval_cols("mean_points", *m.ratio("points"), dof)
     cols["points_sd"] = m.sd("points", "points2")[0]
-    cols |= _share_cols("win_rate", *m.ratio("win"), m.G)
-    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.G)
+    deals = df["deals"].to_numpy().astype(float)
+    cols |= _share_cols("win_rate", *m.ratio("win"), m.G, deals)
+    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.G, deals)
     cols |= _interval_cols("points_per_placement", *m.ratio("pp", "plays"), dof)
     cols |= _interval_cols("bonus_mean", *m.ratio("bonus"), dof)
-    if tiers:
-        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), m.G)
+    if tiers:  # an arm whose rules have no tier t earns it never: fixed at 0, printed without an interval
+        has = _rule_tiers(df.select(keys), results)
+        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), m.G, deals,
+                            fixed=np.array([h is not None and not h for h in has], bool))
         for t in tiers:
-            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), m.G)
-    cols |= _share_cols("blocked_share", *m.ratio("blocked"), m.G)
+            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), m.G, deals,
+                                fixed=np.array([h is not None and t not in h for h in has], bool))
+    cols |= _share_cols("blocked_share", *m.ratio("blocked"), m.G, deals)
     cols |= _interval_cols("tiles_placed", *m.ratio("tiles"), dof)
     out = df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
     return arm_sorted(out, results)
