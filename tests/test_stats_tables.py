@@ -140,15 +140,20 @@ def test_compare_known_differences(folders):
     df, notes = compare_table(open_results(pa_), open_results(pb))
     got = {r["metric"]: r for r in df.iter_rows(named=True) if r["stratum"] == "all players"}
     ta, tb = truth(sa)["mix"], truth(sb)["mix"]
-    checks = {"mean_points": np.mean(ta["points"]) - np.mean(tb["points"]),
-              "scoring_rate": np.mean(ta["scoring_rate"]) - np.mean(tb["scoring_rate"]),
+    checks = {"scoring_rate": np.mean(ta["scoring_rate"]) - np.mean(tb["scoring_rate"]),
               "blocked_share": 0.1 - 0.2,
               "skill_gap": 0.0, "seat_advantage": 0.0}
     for metric, want in checks.items():
         r = got[metric]
         assert abs(r["diff"] - want) < 4 * _se(r, "diff"), metric
-    assert got["mean_points"]["p_value"] < 1e-6
-    assert "Holm-adjusted" in notes[0]
+    # Threes and Fives score on two scales (issue 22 item 6): each side's points, no difference, no test
+    mp = got["mean_points"]
+    assert abs(mp["a"] - np.mean(ta["points"])) < 4 * _se(mp, "a") and abs(mp["b"] - np.mean(tb["points"])) < 4 * _se(mp, "b")
+    for metric in ("mean_points", "points_per_placement", "points_sd"):
+        assert df.filter(pl.col("metric") == metric)[["diff", "p_value", "p_holm"]].null_count().row(0) == (
+            df.filter(pl.col("metric") == metric).height,) * 3, metric
+    assert got["scoring_rate"]["p_value"] is not None
+    assert "Holm-adjusted" in notes[0] and any("different rules" in n and "not compared" in n for n in notes)
     # players are also compared per policy, never only pooled
     per = df.filter(pl.col("metric") == "mean_points", pl.col("stratum") != "all players")
     assert sorted(per["stratum"]) == ["greedy", "random"]
