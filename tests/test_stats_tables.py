@@ -208,3 +208,22 @@ def test_a_bonus_share_the_rules_fix_is_printed_fixed_and_a_share_with_no_event_
     assert fives["bonus_share_none"] == fives["bonus_share_none_lo"] == fives["bonus_share_none_hi"] == 1
     from simdom.present import est
     assert est(fives["bonus_share_2"], fives["bonus_share_2_lo"], fives["bonus_share_2_hi"], pct=True) == "0"
+
+
+def test_the_lead_a_rule_fixes_scores_as_the_rules_say_printed_without_an_interval(tmp_path):
+    """Issue 22 item 6: Fives leads the 5-5 (lead = tile:5-5), which always scores 10; "placements score
+    at move 1 in 100.00% (99.92-100.00%)" was an interval around a rule. Threes leads any tile."""
+    from simdom.run.runner import run
+    from simdom.run.scenario import from_dict
+    sc = from_dict({"name": "lead", "players": 4, "deals": 200, "seed": 1, "policies": "greedy",
+                    "arms": [{"name": "threes", "rules": {"preset": "threes"}},
+                             {"name": "fives", "rules": {"preset": "fives"}}]}, "t.toml")
+    run(sc, tmp_path / "r", tables=("deals", "moves"), workers=1)
+    df = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 1)
+    rows = {r["arm"]: r for r in df.iter_rows(named=True)}
+    f, t = rows["fives"], rows["threes"]
+    assert f["scoring_rate"] == f["scoring_rate_lo"] == f["scoring_rate_hi"] == 1
+    assert f["points_per_placement"] == f["points_per_placement_lo"] == f["points_per_placement_hi"] == 10
+    assert t["scoring_rate_lo"] < t["scoring_rate_hi"]  # estimated: no rule fixes a Threes lead tile
+    later = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "fives")
+    assert later["scoring_rate_lo"][0] < later["scoring_rate_hi"][0]

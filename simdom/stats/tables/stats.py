@@ -131,6 +131,21 @@ def arm_sorted(df: pl.DataFrame, results: Sequence[Results]) -> pl.DataFrame:
         [*first, "_o"], maintain_order=True).drop("_o")
 
 
+def _lead_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> np.ndarray:
+    """Per row of a moves table: the placement is the lead of rules that fix the lead tile (Fives' 5-5),
+    so what it scores is decided by the rules (in a match only while every deal is led by the rules)."""
+    def fixes(a: dict) -> bool:
+        r = a["rules"]
+        return str(r.get("lead", "any")).startswith("tile:") and r.get("next_lead", "rules") == "rules"
+    by_arm = {(res.name, a["name"]): fixes(a) for res in results for a in res.arms}
+    every = all(by_arm.values())
+    move1 = keys["move"].to_numpy() == 1
+    if "arm" not in keys.columns:
+        return move1 & every
+    names = keys[RESULTS_KEY].to_list() if RESULTS_KEY in keys.columns else [results[0].name] * keys.height
+    return move1 & np.array([by_arm.get((n, a), False) for n, a in zip(names, keys["arm"].to_list())], bool)
+
+
 def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
     """Scoring rate (share of placements that score) and points per placement by move number."""
     results = [results] if isinstance(results, Results) else list(results)
@@ -147,7 +162,10 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     m = Moments(df)
     rows = m.S(ROWS)
     cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
-    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G)
-    cols |= _interval_cols("points_per_placement", *m.ratio("pts"), m.G - 1)
-    cols |= _interval_cols("bonus_per_placement", *m.ratio("fdb"), m.G - 1)
+    fixed = _lead_fixed(df.select(keys), results)
+    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G, fixed=fixed)
+    for name, q_ in (("points_per_placement", "pts"), ("bonus_per_placement", "fdb")):
+        cols |= _interval_cols(name, *m.ratio(q_), m.G - 1)
+        cols[f"{name}_lo"] = np.where(fixed, cols[name], cols[f"{name}_lo"])
+        cols[f"{name}_hi"] = np.where(fixed, cols[name], cols[f"{name}_hi"])
     return arm_sorted(df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()}), results)
