@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_stats.py [--deals 10000000 30000000] [--keep DIR] [--no-report]
 
-Writes synthetic results folders (simdom.stats.synth: the same parts and manifest as `simdom run`, four
+Writes synthetic results folders (simdom.testing: the same parts and manifest as `simdom run`, four
 seats per deal, one arm, no rotation) into a temporary folder, or reuses those kept in ``--keep DIR``,
 then times `simdom stats` (interpreter start-up included) and measures its peak memory (the resident
 size of the process, polled every 20 ms) for each size, and `simdom report` on the smallest. Targets
@@ -30,7 +30,7 @@ def synthetic(folder: Path, deals: int) -> float:
     """Write the synthetic folder unless it is there; seconds spent."""
     if (folder / "manifest.json").exists():
         return 0.0
-    from simdom.stats.synth import SynthArm, SynthSpec, write_results
+    from simdom.testing import SynthArm, SynthSpec, write_results
     t = time.perf_counter()
     arm = SynthArm("greedy-vs-random", ("greedy", "random", "greedy", "random"), (30, 25, 30, 25),
                    (0.3, 0.2, 0.3, 0.2), (0.3, 0.2, 0.3, 0.2))

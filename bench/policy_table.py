@@ -22,7 +22,7 @@ import numpy as np
 
 from simdom.engine.api import simulate
 from simdom.run.scenario import load
-from simdom.stats.estimators import mean_ci, paired_diff_ci, wilson_clustered
+from simdom.stats.inference import mean_ci, paired_diff_ci, wilson_clustered
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "policies.toml"
 

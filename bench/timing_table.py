@@ -18,10 +18,10 @@ import numpy as np
 import polars as pl
 
 from simdom import present as P
-from simdom.stats.estimators import diff_test
-from simdom.stats.families import family_sums
-from simdom.stats.io import open_results
-from simdom.stats.moments import ROWS, influence, se_of, wide
+from simdom.stats.inference import diff_test
+from simdom.stats.estimate.families import family_sums
+from simdom.stats.read.folder import open_results
+from simdom.stats.estimate.moments import ROWS, influence, se_of, wide
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +58,7 @@ def bounds(path: Path) -> dict:
     inequality no smaller, in expectation, than what an oracle knowing each position's exact value could
     gain by deviating once from greedy; the rollouts' noise only inflates it). 95% t intervals over deals."""
     from simdom.policies import parse_policy
-    from simdom.stats.estimators import t_interval
+    from simdom.stats.inference import t_interval
 
     res = open_results(path)
     P, nd = res.players, res.n_deals

@@ -35,8 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 WIDTH = 80
-#: machine formats (full precision) and people formats
-MACHINE_FORMATS = ("json", "csv", "parquet")
+#: the output formats: machine (json, csv, parquet: full precision) and people (table, md)
 FORMATS = ("table", "csv", "json", "md", "parquet")
 P_FLOOR = 1e-16
 NA = "n/a"

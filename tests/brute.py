@@ -48,7 +48,7 @@ class Game:
         return legal_moves(self.layout, self.hands[self.turn], lead)
 
     def forced(self) -> None:
-        """Draws and passes (RULES.md 5) until a seat holds a legal move or the deal ends."""
+        """Draws and passes (docs/rules.md 5) until a seat holds a legal move or the deal ends."""
         while self.ended is None:
             if self.moves():
                 return
@@ -84,7 +84,7 @@ class Game:
             self.turn = (s + 1) % self.n
 
     def totals(self) -> list[int]:
-        """Each seat's deal total once the deal has ended: placements, bonus, end bonus (RULES.md 7, 12)."""
+        """Each seat's deal total once the deal has ended: placements, bonus, end bonus (docs/rules.md 7, 12)."""
         R, n = self.R, self.n
         left = [sum(pips(t) for t in h) for h in self.hands]
         q, div = int(R["bonus_round_to"]), int(R["bonus_divisor"])

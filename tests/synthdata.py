@@ -1,9 +1,9 @@
-"""Synthetic results folders with known answers for the statistics tests (see simdom.stats.synth)."""
+"""Synthetic results folders with known answers for the statistics tests (see simdom.testing)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from simdom.stats.synth import SynthArm, SynthSpec, truth, write_results
+from simdom.testing import SynthArm, SynthSpec, truth, write_results
 
 GREEDY3 = ("greedy",) * 3
 #: hold:until=K sweep: the focal player 0 gains DELTA[K] points (before the win bonus) and win weight

@@ -1,5 +1,5 @@
 """Synthetic match-mode results folders with exactly known answers, for the coverage test of the match
-statistics (simdom.stats.matches, simdom.stats.equity).
+statistics (simdom.stats.matches.tables, simdom.stats.matches.equity).
 
 The folder has the real structure: matches of a variable number of deals, two arms playing the same
 shuffles (common random numbers: one uniform per match and deal, shared by every arm and rotation),
@@ -177,6 +177,8 @@ def write(folder: Path, m: Model) -> Path:
     h = man.settings_hash = fmt.settings_hash(fmt.manifest_settings(man))  # as simdom run's: the readers check it
     for t, spec, cols in (("deals", fmt.MATCH_DEALS, deals), ("matches", fmt.MATCHES, matches)):
         (folder / t).mkdir(parents=True, exist_ok=True)
-        fmt.write_atomic(fmt.part_path(folder, t, 0), fmt.encode(spec, P, cols, h, 0, S))
+        data = fmt.encode(spec, P, cols, h, 0, S)
+        fmt.write_atomic(fmt.part_path(folder, t, 0), data)
+        man.record(t, 0, data)
     (folder / fmt.MANIFEST).write_text(json.dumps(man.model_dump()))
     return folder

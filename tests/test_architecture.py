@@ -27,6 +27,7 @@ ALLOWED = {
     "deal": {"engine", "rules", "tiles", "policies", "present"},
     "analyze": {"engine", "deal", "rules", "tiles", "policies", "present", "stats"},
     "stats": {"results", "rules", "tiles", "present"},
+    "testing": {"results", "rules", "tiles", "stats"},
     "run": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal"},
     "report": {"stats", "results", "rules", "tiles", "present"},
     "cli": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal", "run", "report",
@@ -184,3 +185,14 @@ def test_the_checks_catch_planted_violations(tmp_path):
     assert any("run/bad.py:1 imports simdom.engine._kernel.layout" in b for b in boundary_violations(root))
     assert any("results/worse.py:2 imports simdom.run" in b for b in upward_imports(root))
     assert [("simdom", "present"), ("simdom", "tiles_b")] in cycles(graph(root))
+
+
+def test_the_statistical_primitives_import_without_the_readers():
+    """run/ and analyze/ take intervals and tests from simdom.stats.inference; importing it loads no
+    reader, table or view of simdom.stats."""
+    import subprocess
+    import sys
+    code = ("import sys, simdom.stats.inference, simdom.run.summary, simdom.analyze.evaluate; "
+            "print(sorted(m for m in sys.modules if m.startswith('simdom.stats.') and m != 'simdom.stats.inference'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out

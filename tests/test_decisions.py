@@ -23,7 +23,7 @@ from simdom.engine.codes import DECISION_COLUMNS, DECISION_VALUE_COLUMNS
 from simdom.rules import preset
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict as scenario_from_dict
-from simdom.stats.io import open_results
+from simdom.stats.read.folder import open_results
 from simdom.tiles import halves
 
 from test_policies import restep

@@ -19,7 +19,7 @@ from simdom.engine.codes import End
 from simdom.engine.state import DealState
 from simdom.policies import NEVER, REGISTRY, PolicyError, parse_policy
 from simdom.rules import PRESETS, from_dict, preset
-from simdom.stats.estimators import paired_diff_ci
+from simdom.stats.inference import paired_diff_ci
 from simdom.tiles import halves, parse_tile
 
 SEED = 4242

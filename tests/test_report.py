@@ -70,8 +70,8 @@ def test_report_refuses_to_overwrite(folders, tmp_path):
 
 def test_one_folder_holding_both_games_compares_its_arms_never_itself(tmp_path):
     from simdom.report.sections import versus_pairs
-    from simdom.stats.io import open_results
-    from simdom.stats.synth import SynthArm, SynthSpec, write_results
+    from simdom.stats.read.folder import open_results
+    from simdom.testing import SynthArm, SynthSpec, write_results
 
     pols = ("greedy", "random", "greedy", "random")
     arms = tuple(SynthArm(p, pols, (30, 25, 30, 25), (0.3, 0.2, 0.3, 0.2), preset=p) for p in ("threes", "fives"))

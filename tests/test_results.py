@@ -53,7 +53,9 @@ def _manifest(**changes):
     base = dict(kind="simdom-results", format=fmt.FORMAT, simdom_version="0.1", sim_version=2, scenario_name="x",
                 scenario={}, settings_hash="h", seed=1, root_key="k", deals=10, chunk_size=5, n_chunks=2,
                 rotations=1, players=2, tables=["deals"], arms=[{"name": "a", "rules": {}, "policies": ["greedy"] * 2}],
-                chunks_done=[0, 1], created="t", complete=True)
+                chunks_done=[0, 1], created="t", complete=True,
+                parts={f"deals/part-0000{c}.parquet": {"blake2b": "0" * 32, "size": 1, "rows": 5,
+                                                       "deal_range": [5 * c, 5 * c + 5]} for c in (0, 1)})
     m = fmt.Manifest.model_validate({**base, "settings_hash": ""})
     base["settings_hash"] = fmt.settings_hash(fmt.manifest_settings(m))  # the settings' hash, as simdom run writes
     return {**base, **changes}
@@ -85,24 +87,3 @@ def test_write_atomic_leaves_no_temporary_file_on_failure(tmp_path):
         fmt.write_atomic(target, b"data")
     fmt.write_atomic(tmp_path / "x.bin", b"data")
     assert (tmp_path / "x.bin").read_bytes() == b"data" and [p.name for p in tmp_path.iterdir()] == ["x.bin"]
-
-
-def test_inspect_part_names_what_is_wrong(tmp_path):
-    import numpy as np
-    cols = {"arm": fmt.strings(np.zeros(4, np.int32), ["a"]), "deal": np.arange(4), "rotation": np.zeros(4),
-            "end": fmt.strings(np.zeros(4, np.int32), ["domino"])}
-    for c in fmt.DEALS.columns[3:]:
-        for n in fmt.TableSpec._expand(c, 2):
-            cols.setdefault(n, np.zeros(4))
-    data = fmt.encode(fmt.DEALS, 2, cols, "h", 0)
-    part = tmp_path / "part-00000.parquet"
-    part.write_bytes(data)
-    names = fmt.DEALS.names(2)
-    assert fmt.inspect_part(part, "h", 0, 4, names)[1] is None
-    assert "another run" in fmt.inspect_part(part, "other", 0, 4, names)[1]
-    assert "rows" in fmt.inspect_part(part, "h", 0, 5, names)[1]
-    assert fmt.inspect_part(tmp_path / "nope.parquet", "h", 0, 4, names)[1] == "missing"
-    raw = bytearray(data)
-    raw[len(raw) // 3: len(raw) // 3 + 64] = bytes(64)
-    part.write_bytes(bytes(raw))
-    assert "unreadable" in fmt.inspect_part(part, "h", 0, 4, names)[1]

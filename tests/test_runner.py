@@ -27,7 +27,7 @@ from simdom.run.plan import Plan
 from simdom.run.runner import RunError, run
 from simdom.run.scenario import from_dict
 from simdom.run.worker import play_chunk
-from simdom.stats.io import open_results
+from simdom.stats.read.folder import open_results
 
 SIMDOM = str(Path(sys.executable).with_name("simdom"))
 SMALL = {
@@ -273,8 +273,9 @@ def test_dask_cluster_gives_identical_rows(reference, tmp_path):
 def test_cli_stats_help_constants_match_the_stats_modules():
     """cli_stats keeps copies of these constants so that loading the CLI (`simdom run` too) skips polars."""
     from simdom.cli import stats as cli_stats
-    from simdom.stats import output, tables
+    from simdom.stats.tables import stats as tables
+    from simdom.stats.views import output
     assert cli_stats.FORMATS == output.FORMATS
     assert (cli_stats.BY_COLUMNS, cli_stats.MOVE_BY_COLUMNS) == (tables.BY_COLUMNS, tables.MOVE_BY_COLUMNS)
-    from simdom.stats import matches, matchviews
+    from simdom.stats.matches import tables as matches, views as matchviews
     assert (cli_stats.MATCH_TABLES, cli_stats.MATCH_BY_COLUMNS) == (matchviews.MATCH_TABLES, matches.MATCH_BY_COLUMNS)

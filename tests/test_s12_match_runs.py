@@ -16,6 +16,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from simdom import results as fmt
 from simdom.cli.run import register
 from simdom.engine.api import SIM_VERSION
 from simdom.engine.matches import simulate_matches, trace_match
@@ -25,7 +26,7 @@ from simdom.run.plan import Plan
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict
 from simdom.run.worker import play_chunk
-from simdom.stats.io import open_results
+from simdom.stats.read.folder import open_results
 
 #: partners to exactly 61 (every match parameter at work), two arms on the same matches, rotation
 SMALL = {
@@ -172,7 +173,14 @@ def test_s12_a_deals_part_that_disagrees_with_its_matches_part_is_refused(refere
     info["rows"] = t.num_rows
     meta[b"simdom"] = json.dumps(info).encode()
     pq.write_table(t.replace_schema_metadata(meta), part)
-    with pytest.raises(ResultsError, match=r"deals/part-00001.parquet is .*rows"):
+    with pytest.raises(ResultsError, match=r"deals/part-00001.parquet is not the file simdom wrote"):
+        open_results(out)
+    m = json.loads((out / "manifest.json").read_text())  # the manifest's record forged too: the rows disagree
+    data = part.read_bytes()
+    m["parts"]["deals/part-00001.parquet"].update(blake2b=fmt.digest(data), size=len(data), rows=t.num_rows)
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(ResultsError, match=rf"deals/part-00001.parquet has {t.num_rows} rows, expected "
+                                           rf"{t.num_rows + 1}"):
         open_results(out)
 
 

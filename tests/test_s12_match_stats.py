@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from simdom.cli import app
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict
-from simdom.stats import matches as M
-from simdom.stats.equity import compare_matches, equity_grid, equity_table
-from simdom.stats.io import open_results
+from simdom.stats.matches import tables as M
+from simdom.stats.matches.equity import compare_matches, equity_grid, equity_table
+from simdom.stats.read.folder import open_results
 from synthmatch import Model, truth, write
 
 DRAWS = 100

@@ -14,9 +14,9 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.stats import register
-from simdom.stats.compare import compare_table
-from simdom.stats.io import open_results
-from simdom.stats.synth import SynthArm, SynthSpec, write_results
+from simdom.stats.tables.compare import compare_table
+from simdom.stats.read.folder import open_results
+from simdom.testing import SynthArm, SynthSpec, write_results
 from synthdata import mix_spec, sweep_spec, write
 
 SIMDOM = Path(sys.executable).parent / "simdom"

@@ -1,7 +1,7 @@
 """Coverage of every kind of interval the project prints, on synthetic results with the real structure
 (four arms sharing each deal, four rotations of each deal whose outcome is often the same in every
 rotation, a turn-order effect, ties): over 600 independent small runs, each 95% interval must hold the
-known truth in 93-97% of the runs. Truth: closed form (simdom.stats.synth) where there is one, else a
+known truth in 93-97% of the runs. Truth: closed form (simdom.testing) where there is one, else a
 run 200 times larger. Also the size and power of the seat and turn tests."""
 import os
 
@@ -10,13 +10,13 @@ import polars as pl
 import pytest
 
 from coverage_study import Hits, rejections
-from simdom.stats.compare import compare_table
-from simdom.stats.distribution import points_distribution
-from simdom.stats.estimators import wilson
-from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
-from simdom.stats.seats import position_tables
-from simdom.stats.synth import first_double_share, in_memory, move_score_rate, truth_by
-from simdom.stats.tables import moves_table, stats_table
+from simdom.stats.tables.compare import compare_table
+from simdom.stats.estimate.distribution import points_distribution
+from simdom.stats.inference import wilson
+from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
+from simdom.stats.tables.seats import position_tables
+from simdom.testing import first_double_share, in_memory, move_score_rate, truth_by
+from simdom.stats.tables.stats import moves_table, stats_table
 from synthdata import mix_spec, sweep_spec
 
 REPS = int(os.environ.get("SIMDOM_COVERAGE_REPS", 600))  # fewer only to try a change quickly

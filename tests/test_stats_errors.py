@@ -47,7 +47,7 @@ def test_truncated_part(tmp_path):
     part = sorted((path / "deals").glob("*.parquet"))[0]
     part.write_bytes(part.read_bytes()[:100])
     r = run("stats", path)
-    assert r.exit_code == 2 and "unreadable" in _err(r)
+    assert r.exit_code == 2 and "part-00000.parquet is not the file simdom wrote (100 bytes, the manifest records" in _err(r)
 
 
 def test_no_parts(tmp_path):

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from simdom.stats.estimators import (diff_test, holm, wald_equal, mean_ci, paired_diff_ci, two_proportion_test, welch,
+from simdom.stats.inference import (diff_test, holm, wald_equal, mean_ci, paired_diff_ci, welch,
                                      wilson, wilson_clustered)
-from simdom.stats.moments import influence, se_of
+from simdom.stats.estimate.moments import influence, se_of
 
 
 def test_wilson_matches_textbook_value():
@@ -70,11 +70,6 @@ def test_wald_is_undefined_without_variance():
     assert np.isnan(stat) and np.isnan(p)
 
 
-def test_two_proportion_test_detects_known_difference():
-    d, lo, hi, p = two_proportion_test(600, 1000, 500, 1000)
-    assert d == pytest.approx(0.1) and lo < 0.1 < hi and p < 1e-4
-
-
 def test_paired_interval_narrower_than_unpaired_on_correlated_data():
     rng = np.random.default_rng(0)
     common = rng.normal(0, 5, 3000)                    # the deal: shared by both arms
@@ -105,7 +100,7 @@ def test_cluster_influence_paired_vs_unpaired():
 def test_t_quantile_matches_scipy_on_both_sides_of_the_expansion(level):
     """Below T_EXPANSION_DF the quantile is scipy's; from it on, the expansion around the normal quantile."""
     from scipy import stats
-    from simdom.stats.estimators import T_EXPANSION_DF, t_quantile
+    from simdom.stats.inference import T_EXPANSION_DF, t_quantile
     for df in (1, 2, 5, 30, T_EXPANSION_DF - 1, T_EXPANSION_DF, 137, 1000, 10**5, 10**9):
         assert t_quantile(df, level) == pytest.approx(stats.t.ppf(0.5 + level / 2, df), rel=1e-8), df
     many = np.array([T_EXPANSION_DF, 500, np.inf])
@@ -116,7 +111,30 @@ def test_t_quantile_matches_scipy_on_both_sides_of_the_expansion(level):
 def test_t_quantile_on_many_clusters_does_not_import_scipy():
     import subprocess
     import sys
-    code = ("import sys; from simdom.stats.estimators import t_quantile, t_interval; "
+    code = ("import sys; from simdom.stats.inference import t_quantile, t_interval; "
             "t_interval(1.0, 0.1, 40000); print(round(float(t_quantile(40000)), 6), 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1.960023", "False"]  # scipy: t.ppf(0.975, 40000) = 1.960023
+
+
+def test_a_share_with_no_event_is_bounded_exactly_on_the_deals_so_bounds_grow_with_the_count():
+    """Issue 22 item 6: 0 first doubles at one move and 1 at the next, in 50,000 deals clustered in ~4,166
+    blocks. The zero was bounded on the blocks (0.092%), above the one (0.0113%); now it is the exact
+    Clopper-Pearson bound on the 50,000 deals, 1 - 0.025^(1/50000), below the one's."""
+    import polars as pl
+
+    from simdom.stats.estimate.distribution import value_shares
+    from simdom.stats.inference import clopper_pearson_none
+    n = 50_000
+    move = np.full(n, 5)
+    move[7] = 7  # one deal at move 7, none at move 6
+    lf = pl.LazyFrame({"arm": ["a"] * n, "deal": np.arange(n), "move": move})
+    df = value_shares(lf, ["arm"], "move", block=12, step=1).sort("move")
+    assert df["move"].to_list() == [5, 6, 7] and df["rows"].to_list() == [n - 1, 0, 1]
+    zero, one = df.row(1, named=True), df.row(2, named=True)
+    assert zero["share_lo"] == 0 and zero["share_hi"] == pytest.approx(1 - 0.025 ** (1 / n), rel=1e-12)
+    assert zero["share_hi"] < one["share_hi"] and zero["share_hi"] == pytest.approx(3.689 / n, rel=1e-3)
+    # and in general: no event in N units is bounded below one event in N units, for every N
+    N = np.array([1, 2, 10, 100, 4166, 50_000, 1e7])
+    assert np.all(clopper_pearson_none(N) < wilson(1 / N, N)[1])
+    assert np.all(np.diff(clopper_pearson_none(N)) < 0)

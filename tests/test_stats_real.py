@@ -16,12 +16,12 @@ import polars as pl
 import pytest
 
 from coverage_study import Hits, rejections
-from simdom.stats.distribution import points_distribution
-from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables
-from simdom.stats.estimators import wilson
-from simdom.stats.io import Results, open_results
-from simdom.stats.seats import position_tables
-from simdom.stats.tables import stats_table
+from simdom.stats.estimate.distribution import points_distribution
+from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables
+from simdom.stats.inference import wilson
+from simdom.stats.read.folder import Results, open_results
+from simdom.stats.tables.seats import position_tables
+from simdom.stats.tables.stats import stats_table
 
 SIMDOM = Path(sys.executable).parent / "simdom"
 DEALS = 200

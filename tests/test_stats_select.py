@@ -9,7 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.stats import register
-from simdom.stats.io import ResultsError, open_results, open_selection
+from simdom.stats.read.folder import ResultsError, open_results, open_selection
 
 from synthdata import sweep_spec, write
 

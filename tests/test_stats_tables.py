@@ -8,11 +8,11 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.stats import register
-from simdom.stats.compare import compare_table
-from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
-from simdom.stats.io import open_results
-from simdom.stats.synth import move_score_rate
-from simdom.stats.tables import moves_table, stats_table
+from simdom.stats.tables.compare import compare_table
+from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
+from simdom.stats.read.folder import open_results
+from simdom.testing import move_score_rate
+from simdom.stats.tables.stats import moves_table, stats_table
 from synthdata import mix_spec, sweep_spec, truth, write
 
 runner = CliRunner()
@@ -140,15 +140,20 @@ def test_compare_known_differences(folders):
     df, notes = compare_table(open_results(pa_), open_results(pb))
     got = {r["metric"]: r for r in df.iter_rows(named=True) if r["stratum"] == "all players"}
     ta, tb = truth(sa)["mix"], truth(sb)["mix"]
-    checks = {"mean_points": np.mean(ta["points"]) - np.mean(tb["points"]),
-              "scoring_rate": np.mean(ta["scoring_rate"]) - np.mean(tb["scoring_rate"]),
+    checks = {"scoring_rate": np.mean(ta["scoring_rate"]) - np.mean(tb["scoring_rate"]),
               "blocked_share": 0.1 - 0.2,
               "skill_gap": 0.0, "seat_advantage": 0.0}
     for metric, want in checks.items():
         r = got[metric]
         assert abs(r["diff"] - want) < 4 * _se(r, "diff"), metric
-    assert got["mean_points"]["p_value"] < 1e-6
-    assert "Holm-adjusted" in notes[0]
+    # Threes and Fives score on two scales (issue 22 item 6): each side's points, no difference, no test
+    mp = got["mean_points"]
+    assert abs(mp["a"] - np.mean(ta["points"])) < 4 * _se(mp, "a") and abs(mp["b"] - np.mean(tb["points"])) < 4 * _se(mp, "b")
+    for metric in ("mean_points", "points_per_placement", "points_sd"):
+        assert df.filter(pl.col("metric") == metric)[["diff", "p_value", "p_holm"]].null_count().row(0) == (
+            df.filter(pl.col("metric") == metric).height,) * 3, metric
+    assert got["scoring_rate"]["p_value"] is not None
+    assert "Holm-adjusted" in notes[0] and any("different rules" in n and "not compared" in n for n in notes)
     # players are also compared per policy, never only pooled
     per = df.filter(pl.col("metric") == "mean_points", pl.col("stratum") != "all players")
     assert sorted(per["stratum"]) == ["greedy", "random"]
@@ -186,3 +191,39 @@ def test_cli_doubles_and_compare(folders, tmp_path):
     r = runner.invoke(app(), ["compare", str(folders["threes"][0]), str(folders["fives"][0]), "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert {d["metric"] for d in json.loads(out.read_text())} >= {"scoring_rate", "skill_gap", "seat_advantage"}
+
+
+def test_a_bonus_share_the_rules_fix_is_printed_fixed_and_a_share_with_no_event_is_bounded_on_the_deals(tmp_path):
+    """Issue 22 item 6: Fives has no first-double tiers (first_double_bonus = []), so its tier shares are
+    0 and its share without a bonus 100% by the rules: no interval. A Threes share is estimated."""
+    from simdom.testing import SynthArm, SynthSpec
+    pol = ("greedy", "random", "greedy", "random")
+    arms = tuple(SynthArm(p, pol, (30, 25, 30, 25), (0.3, 0.2, 0.3, 0.2), preset=p) for p in ("threes", "fives"))
+    path = write(tmp_path / "tf", SynthSpec(arms=arms, deals=400, chunk_size=200, seed=2, scenario_name="tf"))
+    rows = {r["arm"]: r for r in stats_table(open_results(path), ["arm"]).iter_rows(named=True)}
+    fives, threes = rows["fives"], rows["threes"]
+    for t in ("2", "4", "8"):
+        assert fives[f"bonus_share_{t}"] == fives[f"bonus_share_{t}_lo"] == fives[f"bonus_share_{t}_hi"] == 0
+        assert threes[f"bonus_share_{t}_lo"] < threes[f"bonus_share_{t}_hi"]
+    assert fives["bonus_share_none"] == fives["bonus_share_none_lo"] == fives["bonus_share_none_hi"] == 1
+    from simdom.present import est
+    assert est(fives["bonus_share_2"], fives["bonus_share_2_lo"], fives["bonus_share_2_hi"], pct=True) == "0"
+
+
+def test_the_lead_a_rule_fixes_scores_as_the_rules_say_printed_without_an_interval(tmp_path):
+    """Issue 22 item 6: Fives leads the 5-5 (lead = tile:5-5), which always scores 10; "placements score
+    at move 1 in 100.00% (99.92-100.00%)" was an interval around a rule. Threes leads any tile."""
+    from simdom.run.runner import run
+    from simdom.run.scenario import from_dict
+    sc = from_dict({"name": "lead", "players": 4, "deals": 200, "seed": 1, "policies": "greedy",
+                    "arms": [{"name": "threes", "rules": {"preset": "threes"}},
+                             {"name": "fives", "rules": {"preset": "fives"}}]}, "t.toml")
+    run(sc, tmp_path / "r", tables=("deals", "moves"), workers=1)
+    df = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 1)
+    rows = {r["arm"]: r for r in df.iter_rows(named=True)}
+    f, t = rows["fives"], rows["threes"]
+    assert f["scoring_rate"] == f["scoring_rate_lo"] == f["scoring_rate_hi"] == 1
+    assert f["points_per_placement"] == f["points_per_placement_lo"] == f["points_per_placement_hi"] == 10
+    assert t["scoring_rate_lo"] < t["scoring_rate_hi"]  # estimated: no rule fixes a Threes lead tile
+    later = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "fives")
+    assert later["scoring_rate_lo"][0] < later["scoring_rate_hi"][0]

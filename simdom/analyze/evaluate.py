@@ -23,7 +23,7 @@ import numpy as np
 
 from ..engine.analysis import MoveRollouts, Rollouts
 from ..engine.codes import End
-from ..stats.estimators import t_interval, wilson
+from ..stats.inference import t_interval, wilson
 from .position import Position
 
 METRICS = ("points", "margin", "win")

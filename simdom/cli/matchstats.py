@@ -1,5 +1,5 @@
 """`simdom stats` and `simdom compare` on match-mode results (docs/rules.md 12), called by simdom.cli.stats
-when a folder plays matches; what they say is simdom.stats.matchviews."""
+when a folder plays matches; what they say is simdom.stats.matches.views."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,8 +8,8 @@ from pathlib import Path
 def stats_matches(results, by, table, bins, fmt: str, out: Path | None) -> None:
     """`simdom stats` on match-mode folders: sentences first, then the tables."""
     from simdom import present as P
-    from simdom.stats.matchviews import stats_answer
-    from simdom.stats.tables import InputError
+    from simdom.stats.matches.views import stats_answer
+    from simdom.stats.tables.stats import InputError
     single = [str(r.path) for r in results if r.unit != "match"]
     if single:
         raise InputError(f"{single[0]}: single deals, but the other folders hold matches; give folders of one kind "
@@ -25,5 +25,5 @@ def stats_matches(results, by, table, bins, fmt: str, out: Path | None) -> None:
 
 def compare_matches_cmd(a, b, strong: str | None, fmt: str, out: Path | None) -> None:
     from simdom import present as P
-    from simdom.stats.matchviews import compare_answer
+    from simdom.stats.matches.views import compare_answer
     P.emit(compare_answer(a, b, strong), fmt, out)

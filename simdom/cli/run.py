@@ -77,7 +77,7 @@ def summary_answer(summary):
     and win rate per arm and policy, and the paired differences."""
     from .. import present as P
     from ..run.summary import summary_rows
-    from ..stats.words import change_phrase, others
+    from ..stats.views.words import change_phrase, others
 
     plan = summary.plan
     found = summary_rows(plan, summary.sums)

@@ -31,7 +31,7 @@ def _fail(msg: str) -> None:
 
 
 def _open(paths: list[Path]):
-    from simdom.stats.io import open_results
+    from simdom.stats.read.folder import open_results
     return [open_results(p) for p in paths]
 
 
@@ -41,8 +41,8 @@ def _emit(ans, fmt: str, out: Optional[Path]) -> None:
 
 
 def _errors():
-    from simdom.stats.io import ResultsError
-    from simdom.stats.tables import InputError
+    from simdom.stats.read.folder import ResultsError
+    from simdom.stats.tables.stats import InputError
     return ResultsError, InputError
 
 
@@ -87,9 +87,9 @@ def stats(
       simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
     """
     ResultsError, InputError = _errors()
-    from simdom.stats.output import check_writable, resolve_format
-    from simdom.stats.tables import parse_by
-    from simdom.stats.views import moves_answer, stats_answer
+    from simdom.stats.views.output import check_writable, resolve_format
+    from simdom.stats.tables.stats import parse_by
+    from simdom.stats.views.stats import moves_answer, stats_answer
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
@@ -130,12 +130,12 @@ def seats(
       simdom seats results/balance-4p --format json -o seats.json
     """
     ResultsError, InputError = _errors()
-    from simdom.stats.output import check_writable, resolve_format
-    from simdom.stats.views import seats_answer
+    from simdom.stats.views.output import check_writable, resolve_format
+    from simdom.stats.views.stats import seats_answer
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
-        from simdom.stats.io import open_selection
+        from simdom.stats.read.folder import open_selection
         _emit(seats_answer(open_selection(results)), f, out)
     except (ResultsError, InputError) as exc:
         _fail(str(exc))
@@ -181,10 +181,10 @@ def doubles(
       simdom doubles results/threes-vs-fives --table by-move --format csv -o first_double.csv
     """
     ResultsError, InputError = _errors()
-    from simdom.stats.doubles import _require_threes, detect_sweep
-    from simdom.stats.io import open_selection
-    from simdom.stats.output import check_writable, resolve_format
-    from simdom.stats.views_pairs import doubles_answer
+    from simdom.stats.tables.doubles import _require_threes, detect_sweep
+    from simdom.stats.read.folder import open_selection
+    from simdom.stats.views.output import check_writable, resolve_format
+    from simdom.stats.views.pairs import doubles_answer
     try:
         f = resolve_format(fmt, out)
         if table is not None and table not in DOUBLES_TABLES:
@@ -205,7 +205,7 @@ def doubles(
         check_writable(out, force)
         res = open_selection(results)
         if decisions:
-            from simdom.stats.views_decisions import decisions_answer
+            from simdom.stats.decisions.views import decisions_answer
             people = f in ("table", "md")
             wanted = [table] if table else (list(dec_tables) if people and out is None else ["decisions"])
             return _emit(decisions_answer(res, wanted, keys), f, out)
@@ -248,9 +248,9 @@ def compare(
       simdom compare results/threes results/fives --format md -o threes_vs_fives.md
     """
     ResultsError, InputError = _errors()
-    from simdom.stats.io import open_selection
-    from simdom.stats.output import check_writable, resolve_format
-    from simdom.stats.views_pairs import compare_answer
+    from simdom.stats.read.folder import open_selection
+    from simdom.stats.views.output import check_writable, resolve_format
+    from simdom.stats.views.pairs import compare_answer
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)
@@ -283,9 +283,9 @@ def report(
       simdom report results/threes results/fives -o balance.md
     """
     from simdom.report import build_report
-    from simdom.stats.io import ResultsError
-    from simdom.stats.output import check_writable
-    from simdom.stats.tables import InputError
+    from simdom.stats.read.folder import ResultsError
+    from simdom.stats.views.output import check_writable
+    from simdom.stats.tables.stats import InputError
     try:
         suffix = out.suffix.lower()
         if suffix not in (".html", ".htm", ".md"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from simdom.stats.io import Results
-from simdom.stats.tables import InputError
+from simdom.stats.read.folder import Results
+from simdom.stats.tables.stats import InputError
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The balance report's content model: sections of sentences, tables and figures, independent of the format.
 
-The sentences and tables are those of the commands (simdom.stats.views, views_pairs), so the report
+The sentences and tables are those of the commands (simdom.stats.views.stats, simdom.stats.views.pairs), so the report
 and the terminal say the same thing. Nothing is pooled across games, rule sets or policies: every
 figure has one series or panel per arm (and policy), and Threes is compared with Fives arm against arm.
 """
@@ -12,7 +12,7 @@ import polars as pl
 
 from simdom import present as P
 from simdom.report import plots
-from simdom.stats.io import Results
+from simdom.stats.read.folder import Results
 
 
 @dataclass

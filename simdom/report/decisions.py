@@ -8,7 +8,7 @@ import polars as pl
 
 from simdom.report import plots
 from simdom.report.data import Figure, Section
-from simdom.stats.io import Results
+from simdom.stats.read.folder import Results
 
 
 def _prefix(results: list[Results], r: Results) -> str:
@@ -17,7 +17,7 @@ def _prefix(results: list[Results], r: Results) -> str:
 
 def decisions(results: list[Results]) -> Section | None:
     """None when no folder has a decisions table."""
-    from simdom.stats.views_decisions import decisions_answer
+    from simdom.stats.decisions.views import decisions_answer
 
     with_table = [r for r in results if r.decisions is not None]
     if not with_table:

@@ -1,6 +1,6 @@
 """The report's match sections (docs/rules.md 12): who wins the match, how long it lasts, what the first lead
 is worth, whether a policy's edge per deal carries over to the match, and the match-equity heatmaps.
-Every estimate is clustered by match (simdom.stats.matches, simdom.stats.equity)."""
+Every estimate is clustered by match (simdom.stats.matches.tables, simdom.stats.matches.equity)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,10 +8,10 @@ import polars as pl
 
 from simdom.report import plots
 from simdom.report.data import Figure, Section
-from simdom.stats import matches as M
-from simdom.stats.equity import equity_grid, equity_table
-from simdom.stats.io import Results
-from simdom.stats.matchviews import frame_table
+from simdom.stats.matches import tables as M
+from simdom.stats.matches.equity import equity_grid, equity_table
+from simdom.stats.read.folder import Results
+from simdom.stats.matches.views import frame_table
 
 
 def match_sections(results: list[Results]) -> list[Section]:

@@ -6,7 +6,7 @@ import polars as pl
 from simdom import present as P
 from simdom.report import plots
 from simdom.report.data import Figure, Section
-from simdom.stats.io import Results
+from simdom.stats.read.folder import Results
 
 MAX_PANELS = 6
 ORD = ["1st", "2nd", "3rd", "4th"]
@@ -21,8 +21,8 @@ def _chunks(items: list, n: int = MAX_PANELS) -> list[list]:
 
 
 def matchups(results: list[Results]) -> Section:
-    from simdom.stats.tables import default_by, stats_table
-    from simdom.stats.views import stats_answer
+    from simdom.stats.tables.stats import default_by, stats_table
+    from simdom.stats.views.stats import stats_answer
 
     sec = Section("Policy match-ups")
     for r in results:
@@ -48,7 +48,7 @@ def matchups(results: list[Results]) -> Section:
 
 
 def seats(results: list[Results]) -> Section:
-    from simdom.stats.views import seats_answer
+    from simdom.stats.views.stats import seats_answer
 
     sec = Section("Seat and turn order")
     for r in results:
@@ -67,7 +67,7 @@ def seats(results: list[Results]) -> Section:
 
 
 def points(results: list[Results]) -> Section:
-    from simdom.stats.distribution import binned_distribution, bin_widths, points_distribution, quantiles
+    from simdom.stats.estimate.distribution import binned_distribution, bin_widths, points_distribution, quantiles
 
     sec = Section("Distribution of points", [
         "Share of player-deals with each points total, per arm and policy (never pooled over games or "
@@ -95,7 +95,7 @@ def points(results: list[Results]) -> Section:
 
 
 def moves(results: list[Results]) -> Section:
-    from simdom.stats.views import moves_answer
+    from simdom.stats.views.stats import moves_answer
 
     sec = Section("Scoring rate by move")
     for r in results:
@@ -116,8 +116,8 @@ def moves(results: list[Results]) -> Section:
 
 
 def doubles(results: list[Results]) -> Section:
-    from simdom.stats.doubles import detect_sweep
-    from simdom.stats.views_pairs import doubles_answer
+    from simdom.stats.tables.doubles import detect_sweep
+    from simdom.stats.views.pairs import doubles_answer
 
     sec = Section("Double timing")
     threes = [r for r in results if r.bonus_tiers()]
@@ -166,7 +166,7 @@ def versus_pairs(results: list[Results]) -> list[tuple[Results, Results]]:
 
 
 def versus(results: list[Results]) -> Section | None:
-    from simdom.stats.views_pairs import METRIC_LABEL, compare_answer
+    from simdom.stats.views.pairs import METRIC_LABEL, compare_answer
 
     pairs = versus_pairs(results)
     has = {p for r in results for p in r.presets()}

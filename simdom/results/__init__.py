@@ -21,21 +21,28 @@ columns are written ``points_0 .. points_{players-1}`` (seat 0 first), per-side 
 ``before_0 .. before_{sides-1}``. In match mode every table's ``deal`` key is replaced by ``match``
 and ``hand`` (the deal's 0-based number in its match); the deals table's rows of one match are
 contiguous, in play order. Each part's Parquet footer holds
-the run's settings hash, its chunk number and its row count; pages carry CRC checksums.
+the run's settings hash, its chunk number and its row count; pages carry CRC checksums. The manifest
+records every part of a done chunk (its BLAKE2b hash, size, rows and deal range), and every reader
+checks each part against that record and the domains of its values (simdom.results.verify).
 
     folder.py     names, FORMAT, ResultsError          tables.py   every table's columns and schemas, docs
-    manifest.py   the typed Manifest, settings hash    parts.py    atomic writer, part checks, encode()
+    manifest.py   the typed Manifest, settings hash,   parts.py    atomic writer, encode()
+                  part records, row counts             verify.py   each part read once and checked
 """
 from .folder import FORMAT, KIND, LOCK, MANIFEST, META_KEY, PART, ResultsError
-from .manifest import ArmEntry, Manifest, manifest_settings, parse_manifest, read_manifest, settings_hash
-from .parts import PARQUET, atomic_open, encode, inspect_part, part_path, read_part, strings, write_atomic
+from .manifest import (ArmEntry, Manifest, PartEntry, chunk_range, digest, manifest_settings, parse_manifest, part_key,
+                       part_rows, read_manifest, settings_hash)
+from .parts import PARQUET, atomic_open, encode, part_path, strings, write_atomic
 from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, SCHEMA_BEGIN, SCHEMA_END,
                      SCHEMA_PAGE, SEATS, TABLES, Column, TableSpec, schema_markdown, schema_tables, sides_of,
                      tables_of, update_schema_page)
 
+from .verify import bounds, check_chunk, check_folder_parts, read_checked
+
 __all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsError", "ArmEntry", "Manifest",
-           "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
-           "encode", "inspect_part", "part_path", "read_part", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
+           "PartEntry", "chunk_range", "digest", "part_key", "part_rows", "bounds", "check_chunk",
+           "check_folder_parts", "read_checked", "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
+           "encode", "part_path", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
            "DECISIONS",
            "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "SCHEMA_BEGIN", "SCHEMA_END", "SCHEMA_PAGE",
            "SEATS", "TABLES", "Column", "TableSpec", "schema_markdown", "schema_tables", "sides_of", "tables_of",

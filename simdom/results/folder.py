@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 KIND = "simdom-results"
-#: Results format version. 1: one row per seat (simdom <= 0.1); 2: one row per arm, deal and rotation.
-FORMAT = 2
+#: Results format version. 1: one row per seat (simdom <= 0.1); 2: one row per arm, deal and rotation;
+#: 3: the manifest records every part's content hash, size, rows and deal range (``parts``).
+FORMAT = 3
 MANIFEST = "manifest.json"
 LOCK = ".simdom.lock"
 PART = "part-{:05d}.parquet"

@@ -8,7 +8,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .folder import FORMAT, KIND, MANIFEST, ResultsError
+from .folder import FORMAT, KIND, MANIFEST, PART, ResultsError
 from .tables import sides_of, tables_of
 
 
@@ -20,6 +20,41 @@ class ArmEntry(BaseModel):
     rules: dict[str, Any]
     preset: Optional[str] = None
     policies: list[str] = Field(min_length=2, max_length=4)
+
+
+class PartEntry(BaseModel):
+    """One part as simdom wrote it: the hash of its bytes, its size, its rows and the chunk's deal (match)
+    numbers ``deal_range = [first, last + 1]``; every reader checks the part against it."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    blake2b: str = Field(pattern=r"^[0-9a-f]{32}$")
+    size: int = Field(ge=0)
+    rows: int = Field(ge=0)
+    deal_range: list[int] = Field(min_length=2, max_length=2)
+
+
+def digest(data: bytes) -> str:
+    """The content hash a :class:`PartEntry` records (BLAKE2b, 16 bytes, hex)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def part_key(table: str, chunk: int) -> str:
+    """A part's key in the manifest's ``parts``: its path in the folder (``deals/part-00000.parquet``)."""
+    return f"{table}/{PART.format(chunk)}"
+
+
+def chunk_range(deals: int, chunk_size: int, c: int) -> tuple[int, int]:
+    """The deal (match) numbers of chunk ``c``: ``[first, last + 1)``."""
+    return c * chunk_size, min(deals, (c + 1) * chunk_size)
+
+
+def part_rows(table: str, *, unit: str, plays: int, players: int, hands: int | None = None) -> int | None:
+    """The rows of one chunk's part of ``table`` (the one home of row counts): ``plays`` = the chunk's deals
+    (matches) x arms x rotations; ``hands``: in match mode, the deals its matches played (the sum of its
+    matches part's ``deals``). None: as many as the play makes (moves, decisions; match mode without
+    ``hands``)."""
+    if unit == "match":
+        return {"matches": plays, "deals": hands, "seats": None if hands is None else hands * players}.get(table)
+    return {"deals": plays, "seats": plays * players}.get(table)
 
 
 class Manifest(BaseModel):
@@ -45,6 +80,8 @@ class Manifest(BaseModel):
     decision_rollouts: Optional[int] = Field(default=None, ge=0)  #: with a decisions table: rollouts per decision
     arms: list[ArmEntry] = Field(min_length=1)
     chunks_done: list[int]
+    #: every part of a done chunk, by its path in the folder (:func:`part_key`), as simdom wrote it
+    parts: dict[str, PartEntry] = Field(default_factory=dict)
     created: str
     finished: Optional[str] = None
     complete: bool
@@ -61,6 +98,28 @@ class Manifest(BaseModel):
     def names(self, table: str) -> list[str]:
         """The columns of the run's ``table``."""
         return tables_of(self.unit)[table].names(self.players, self.sides)
+
+    def chunk_range(self, c: int) -> tuple[int, int]:
+        return chunk_range(self.deals, self.chunk_size, c)
+
+    def rows(self, table: str, c: int, hands: int | None = None) -> int | None:
+        """Rows of chunk ``c``'s part of ``table`` (:func:`part_rows`)."""
+        lo, hi = self.chunk_range(c)
+        return part_rows(table, unit=self.unit, plays=(hi - lo) * len(self.arms) * self.rotations,
+                         players=self.players, hands=hands)
+
+    def record(self, table: str, c: int, data: bytes) -> None:
+        """Record the part of ``table`` for chunk ``c`` that simdom writes (its Parquet bytes ``data``)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        rows = pq.ParquetFile(pa.BufferReader(data)).metadata.num_rows
+        self.parts[part_key(table, c)] = PartEntry(blake2b=digest(data), size=len(data), rows=rows,
+                                                   deal_range=list(self.chunk_range(c)))
+
+    def keep_parts(self, chunks) -> None:
+        """Forget the records of every part but those of ``chunks``."""
+        keys = {part_key(t, c) for t in self.tables for c in chunks}
+        self.parts = {k: v for k, v in self.parts.items() if k in keys}
 
 
 def settings_hash(settings: dict[str, Any]) -> str:
@@ -114,6 +173,15 @@ def parse_manifest(data: Any, where: str) -> Manifest:
         raise ResultsError(f"{where}: {MANIFEST} is damaged: unit = {m.unit!r}, but the tables {m.tables} or the "
                            "arms' targets say otherwise (allowed: unit = 'match' with a matches table and every "
                            "arm's target > 0, or unit = 'deal')")
+    keys = {part_key(t, c): c for t in m.tables for c in range(m.n_chunks)}
+    wrong = next((k for k, e in m.parts.items() if k not in keys or e.deal_range != list(m.chunk_range(keys[k]))),
+                 None)
+    missing = next((part_key(t, c) for c in m.chunks_done for t in m.tables if part_key(t, c) not in m.parts), None)
+    if wrong or missing:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: " + (
+            f"parts records {wrong}, not a part of this run's chunks and tables (or with another deal range)"
+            if wrong else f"{missing} is of a done chunk, but parts has no record of it") +
+            "; run the scenario again (simdom run SCENARIO --overwrite)")
     if settings_hash(manifest_settings(m)) != m.settings_hash:
         raise ResultsError(f"{where}: {MANIFEST} is damaged: its settings (players, arms with their rules and "
                            "policies, deals, seed, chunking, tables, versions) are not those its settings_hash "

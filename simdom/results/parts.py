@@ -1,5 +1,5 @@
-"""The parts of a results folder: their paths, the atomic writer, the check of a part, and the
-encoding of a part as Parquet bytes."""
+"""The parts of a results folder: their paths, the atomic writer and the encoding of a part as Parquet
+bytes (their check: simdom.results.verify)."""
 from __future__ import annotations
 
 import contextlib
@@ -41,38 +41,6 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (:func:`atomic_open`)."""
     with atomic_open(path) as fh:
         fh.write(data)
-
-
-def inspect_part(path: Path, settings_hash: str, chunk: int, rows: int | None,
-                 names: list[str]) -> tuple["pa.Table | None", str | None]:
-    """(the part's rows, None) if the part is whole and belongs to this run, else (None, what is wrong
-    with it): its footer, its metadata (settings hash, chunk number, row count), its columns, and every
-    page's checksum (the whole part is read)."""
-    import pyarrow.parquet as pq
-    if not path.is_file():
-        return None, "missing"
-    try:
-        pf = pq.ParquetFile(path, page_checksum_verification=True)
-        meta = json.loads((pf.schema_arrow.metadata or {}).get(META_KEY.encode(), b"{}"))
-        if meta.get("settings_hash") != settings_hash or meta.get("chunk") != chunk:
-            return None, "written by another run or for another chunk"
-        n = pf.metadata.num_rows
-        if n != meta.get("rows") or (rows is not None and n != rows):
-            return None, f"{n} rows, expected {rows if rows is not None else meta.get('rows')}"
-        if pf.schema_arrow.names != names:
-            return None, "its columns differ from the schema"
-        wrong = next((f for f in pf.schema_arrow if f.type != COLUMN_TYPES.get(f.name, f.type)), None)
-        if wrong is not None:
-            return None, f"not of the schema (column {wrong.name} is {wrong.type}, expected {COLUMN_TYPES[wrong.name]})"
-        table = pf.read(use_threads=False)  # every page: checks the CRCs (no thread pool: forks may follow)
-    except Exception as e:  # a truncated or corrupted file: anything pyarrow refuses
-        return None, f"unreadable ({type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''})"
-    return (table, None) if table.num_rows == n else (None, "rows unreadable")
-
-
-def read_part(path: Path, settings_hash: str, chunk: int, rows: int | None, names: list[str]) -> "pa.Table | None":
-    """The part's rows if it is whole and belongs to this run, else None (see :func:`inspect_part`)."""
-    return inspect_part(path, settings_hash, chunk, rows, names)[0]
 
 
 # ---- writing a part -----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..results import sides_of, tables_of
+from ..results import chunk_range, sides_of, tables_of
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -59,19 +59,11 @@ class Plan:
         return -(-self.deals // self.chunk_size)
 
     def chunk_range(self, c: int) -> tuple[int, int]:
-        return c * self.chunk_size, min(self.deals, (c + 1) * self.chunk_size)
+        return chunk_range(self.deals, self.chunk_size, c)
 
     def chunk_deals(self, c: int) -> int:
         d0, d1 = self.chunk_range(c)
         return d1 - d0
-
-    def rows(self, table: str, c: int) -> int | None:
-        """Rows of chunk ``c``'s part of ``table`` (None: as many as the deals make, e.g. moves; in match
-        mode every table but matches)."""
-        plays = self.chunk_deals(c) * self.arms * self.rotations
-        if self.unit == "match":
-            return plays if table == "matches" else None
-        return {"deals": plays, "seats": plays * self.players}.get(table)
 
     def baseline(self, a: int) -> int:
         """The arm that arm ``a`` is compared with in the summary: the first arm with the same rules

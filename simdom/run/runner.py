@@ -22,8 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute  # noqa: F401 - pa.compute
 
 from .. import results as fmt
 from ..engine.api import SIM_VERSION, root_key, win_shares
@@ -35,6 +33,8 @@ from .pool import LocalPool, WorkerLost
 from .worker import PARENT_ENV, ChunkResult, play_chunk
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from .scenario import Scenario
 
 
@@ -166,48 +166,35 @@ class Folder:
         _write(self.path / fmt.MANIFEST, self.manifest.to_json())
 
     def reusable(self, plan: Plan) -> tuple[list[int], np.ndarray, int]:
-        """The chunks whose parts are all whole and of this run, their summary sums and deals played."""
+        """The chunks whose parts are all the ones simdom wrote (each read once and checked against the
+        manifest's records: simdom.results.verify), their summary sums and deals played."""
         done, sums, played = [], np.zeros((len(plan.groups()), len(SUMS))), 0
         shape = lambda c: (plan.arms, plan.chunk_deals(c), plan.rotations, plan.players)  # noqa: E731
         for c in range(plan.n_chunks):
+            parts, _ = fmt.check_chunk(self.path, self.manifest, c)
+            if parts is None:
+                continue
             if plan.unit == "match":
-                got = self._match_chunk(plan, c)
-                if got is None:
-                    continue
-                sums += got[0]
-                played += got[1]
-                done.append(c)
-                continue
-            parts = {t: fmt.read_part(fmt.part_path(self.path, t, c), plan.settings_hash, c, plan.rows(t, c),
-                                      plan.names(t)) for t in plan.tables}
-            if any(p is None for p in parts.values()):
-                continue
-            points = np.stack([parts["deals"].column(f"points_{s}").to_numpy() for s in range(plan.players)],
-                              axis=-1).reshape(shape(c))
-            sums += chunk_sums(plan, points, win_shares(points))
-            played += parts["deals"].num_rows
+                sums += self._match_sums(plan, parts["matches"].frame)
+            else:
+                deals = parts["deals"].frame
+                points = np.stack([deals[f"points_{s}"].to_numpy() for s in range(plan.players)],
+                                  axis=-1).reshape(shape(c))
+                sums += chunk_sums(plan, points, win_shares(points))
+            played += parts["deals"].frame.height
             done.append(c)
         return done, sums, played
 
-    def _match_chunk(self, plan: Plan, c: int) -> tuple[np.ndarray, int] | None:
-        """A match-mode chunk's summary sums and deals, if its parts are whole: the matches part first,
-        whose deal counts give the other parts' rows."""
-        read = lambda t, rows: fmt.read_part(fmt.part_path(self.path, t, c), plan.settings_hash, c, rows,  # noqa
-                                             plan.names(t))
-        matches = read("matches", plan.rows("matches", c))
-        if matches is None:
-            return None
-        deals = int(pa.compute.sum(matches.column("deals")).as_py())
-        rows = {"deals": deals, "seats": deals * plan.players, "moves": None}
-        if any(read(t, rows[t]) is None for t in plan.tables if t != "matches"):
-            return None
+    @staticmethod
+    def _match_sums(plan: Plan, matches: "pl.DataFrame") -> np.ndarray:
+        """A match-mode chunk's summary sums, from its matches part."""
         def masked(name: str) -> np.ma.MaskedArray:
-            v = pa.compute.fill_null(matches.column(name), -1).to_numpy()
+            v = matches[name].fill_null(-1).to_numpy()
             return np.ma.masked_array(v, v < 0)
 
-        cols = {"match": matches.column("match").to_numpy(), "winner": masked("winner"),
+        cols = {"match": matches["match"].to_numpy(), "winner": masked("winner"),
                 **{f"score_{j}": masked(f"score_{j}") for j in range(plan.sides)}}
-        return match_sums(plan, cols), deals
+        return match_sums(plan, cols)
 
 
 def _parallel(backend: str, workers: int | None, scheduler: str | None):
@@ -300,10 +287,12 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
         stray = faults.stray_parts(out, plan.tables, plan.n_chunks) if old is not None else []
         for f in stray:
             f.unlink()  # a part of no chunk of this run: readers would refuse the folder
+        new.parts = dict(old.parts) if old is not None else {}  # the records the parts are checked against
         done, sums, played = folder.reusable(plan) if old is not None else \
             ([], np.zeros((len(plan.groups()), len(SUMS))), 0)
         todo = [c for c in range(plan.n_chunks) if c not in set(done)]
         new.chunks_done = sorted(done)
+        new.keep_parts(done)
         folder.write_manifest()
         pool = None
         n_local = workers or os.cpu_count() or 1
@@ -390,6 +379,8 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, back
             results = Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
                 delayed(play_chunk)(plan, c) for c in todo)
         for res in _watched(results):
+            for table, data in res.parts.items():
+                m.record(table, res.chunk, data)  # what every reader checks the part against
             for table, data in res.parts.items():  # the deals part last: it marks the chunk whole
                 if table != "deals":
                     _write(fmt.part_path(folder.path, table, res.chunk), data)

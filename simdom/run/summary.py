@@ -50,7 +50,7 @@ class Estimate:
 
 
 def _mean(n: float, s1: float, s2: float) -> Estimate:
-    from ..stats.estimators import t_interval
+    from ..stats.inference import t_interval
     m = s1 / n
     var = max(s2 / n - m * m, 0.0) * n / max(n - 1, 1)
     lo, hi = t_interval(m, (var / n) ** 0.5, n - 1)

@@ -1,22 +1,12 @@
-"""Statistics over results folders: open (io), aggregate (moments), estimate (estimators), tabulate.
+"""Statistics over results folders, in layers that import only downhill:
 
-Public API::
-
-    open_results(path) -> Results            validate a folder; lazy polars frames over its rows
-    stats_table(results, by) -> DataFrame    `simdom stats`
-    moves_table(results, by) -> DataFrame    `simdom stats --moves`
-    detect_sweep / sweep_tables / by_move_table / taker_table    `simdom doubles`
-    compare_table(a, b) -> (DataFrame, notes)                     `simdom compare`
+    inference.py   the statistical primitives: t and Wilson intervals, tests, Holm (run/ and analyze/
+                   import it without the readers)
+    read/          open a checked results folder (simdom.results.verify) as lazy polars frames: the
+                   per-seat view (folder.py) and the match views (matchview.py)
+    estimate/      cluster sums and moments, distributions, paired families of arms
+    tables/        the tables of `simdom stats`, `seats`, `doubles` and `compare`
+    matches/       match-mode tables (wins, length, first lead, edges, equity) and their answers
+    decisions/     the first-double decisions table and its answer
+    views/         every command's answer in words and tables, and where it is written
 """
-import importlib
-
-_WHERE = {"compare_table": "compare", "by_move_table": "doubles", "detect_sweep": "doubles",
-          "sweep_tables": "doubles", "taker_table": "doubles", "Results": "io", "ResultsError": "io",
-          "open_results": "io", "InputError": "tables", "moves_table": "tables", "stats_table": "tables"}
-__all__ = list(_WHERE)
-
-
-def __getattr__(name: str):  # lazy, so that the CLI starts without importing scipy
-    if name in _WHERE:
-        return getattr(importlib.import_module(f"simdom.stats.{_WHERE[name]}"), name)
-    raise AttributeError(name)

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
-from simdom.stats.io import Results
-from simdom.stats.moments import ROWS, cluster_sums, influence, se_of, wide
-from simdom.stats.words import change_phrase  # noqa: F401  (re-exported)
+from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
+from simdom.stats.read.folder import Results
+from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
+from simdom.stats.views.words import change_phrase  # noqa: F401  (re-exported)
 
 ADJUSTMENT = "Holm"
 

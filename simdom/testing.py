@@ -275,11 +275,11 @@ def _parts(spec: SynthSpec, c: int, m: fmt.Manifest) -> dict[str, bytes]:
 
 
 def in_memory(spec: SynthSpec):
-    """A :class:`simdom.stats.io.Results` over the spec's rows without a folder: the parts are encoded
+    """A :class:`simdom.stats.read.folder.Results` over the spec's rows without a folder: the parts are encoded
     as `simdom run` writes them, read back from memory and given the long view a folder gets."""
     import polars as pl
 
-    from simdom.stats.io import Results, move_view, seat_view
+    from simdom.stats.read.folder import Results, move_view, seat_view
 
     m = manifest(spec)
     parts = [_parts(spec, c, m) for c in range(m.n_chunks)]
@@ -297,10 +297,14 @@ def write_results(path: str | os.PathLike, spec: SynthSpec, *, complete: bool = 
     for t in m.tables:
         (root / t).mkdir(parents=True, exist_ok=True)
     done: list[int] = []
+    final = manifest(spec, list(range(m.n_chunks)))
     for c in range(m.n_chunks if stop_after is None else stop_after):
         for t, data in _parts(spec, c, m).items():
             fmt.write_atomic(fmt.part_path(root, t, c), data)
+            final.record(t, c, data)
         done.append(c)
     finished = complete and stop_after is None
-    fmt.write_atomic(root / fmt.MANIFEST, manifest(spec, done, complete=finished).to_json())
+    final.chunks_done, final.complete = done, finished
+    final.finished = final.finished if finished else None
+    fmt.write_atomic(root / fmt.MANIFEST, final.to_json())
     return root

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from simdom.present import FORMATS
-from simdom.stats.tables import InputError
+from simdom.stats.tables.stats import InputError
 
 _SUFFIX = {".csv": "csv", ".json": "json", ".md": "md", ".txt": "table", ".parquet": "parquet"}
 __all__ = ["FORMATS", "resolve_format", "check_writable"]

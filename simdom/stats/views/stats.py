@@ -1,5 +1,5 @@
 """What `simdom stats` and `simdom seats` say: the answer in sentences, then compact tables
-(simdom.present), from the estimates of simdom.stats.tables, .families and .seats."""
+(simdom.present), from the estimates of simdom.stats.tables.stats, .families and .seats."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -7,11 +7,11 @@ from collections.abc import Sequence
 import polars as pl
 
 from simdom import present as P
-from simdom.stats.estimators import holm
-from simdom.stats.families import ADJUSTMENT, Family, families, family_sums, paired_table
-from simdom.stats.io import Results
-from simdom.stats.tables import CONDITIONAL, RESULTS_KEY, default_by, moves_table, stats_table
-from simdom.stats.words import change_phrase, others
+from simdom.stats.inference import holm
+from simdom.stats.estimate.families import ADJUSTMENT, Family, families, family_sums, paired_table
+from simdom.stats.read.folder import Results
+from simdom.stats.tables.stats import CONDITIONAL, RESULTS_KEY, default_by, moves_table, stats_table
+from simdom.stats.views.words import change_phrase, others
 
 BY_HEADER = {"arm": "arm", "policy": "policy", "seat": "seat", "player": "player", "rotation": "rot",
              "turn": "turn", "first_seat": "leader seat", "leader": "leads", RESULTS_KEY: "results"}
@@ -184,7 +184,7 @@ def stats_answer(results: Sequence[Results], by: Sequence[str] | None = None, ta
     main = P.Table("Per " + " and ".join(BY_HEADER.get(k, k) for k in keys), df.to_dicts(), cols, len(key_cols))
     if table == "paired":
         if not diffs:
-            from simdom.stats.tables import InputError
+            from simdom.stats.tables.stats import InputError
             raise InputError("no arms to pair: --table paired needs arms of one run that differ in one player's "
                              "policy or in their rules only")
         ans.tables += diffs
@@ -235,7 +235,7 @@ def ordinal(j: int) -> str:
 
 def seats_answer(res: Results) -> P.Answer:
     """`simdom seats`: turn-order and seat effects per arm, with Wald tests of equal positions."""
-    from simdom.stats.seats import position_tables, seats_equal_by_construction, seats_json
+    from simdom.stats.tables.seats import position_tables, seats_equal_by_construction, seats_json
 
     pos, tests = position_tables(res)
     fair = 1 / res.players

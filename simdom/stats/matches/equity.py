@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simdom.stats.clusters import ONE, Matrix, diff_cols, mean_cols, ratio, share_cols, sums, with_cluster
-from simdom.stats.estimators import wilson_clustered
-from simdom.stats.io import Results
-from simdom.stats.matches import check_matches
-from simdom.stats.moments import ROWS, Moments, cluster_moments, ratio_pairs
-from simdom.stats.tables import InputError
+from simdom.stats.estimate.clusters import ONE, Matrix, diff_cols, mean_cols, ratio, share_cols, sums, with_cluster
+from simdom.stats.inference import wilson_clustered
+from simdom.stats.read.folder import Results
+from simdom.stats.matches.tables import check_matches
+from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
+from simdom.stats.tables.stats import InputError
 
 DEFAULT_BINS = 10
 
@@ -84,7 +84,7 @@ METRICS = {
 
 def compare_matches(a: Results, b: Results, strong: str | None = None) -> pl.DataFrame:
     """Match-level metrics of A and B with the difference A - B, its interval and p-value."""
-    from simdom.stats.compare import _skill_policy
+    from simdom.stats.tables.compare import _skill_policy
     check_matches([a, b])
     block = max(a.match_block, b.match_block)
     frames_m, frames_d = [], []

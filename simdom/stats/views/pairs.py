@@ -4,10 +4,10 @@ from __future__ import annotations
 import polars as pl
 
 from simdom import present as P
-from simdom.stats.compare import PERCENT
-from simdom.stats.families import ADJUSTMENT, Family
-from simdom.stats.io import Results
-from simdom.stats.views import clusters_note, family_sentences, selection_note
+from simdom.stats.tables.compare import PERCENT
+from simdom.stats.estimate.families import ADJUSTMENT, Family
+from simdom.stats.read.folder import Results
+from simdom.stats.views.stats import clusters_note, family_sentences, selection_note
 
 DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
 
@@ -15,7 +15,7 @@ DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-gr
 def doubles_answer(res: Results, wanted: list[str]) -> P.Answer:
     """`simdom doubles`: the sweep's paired effects (Holm over the K arms), the best K, the first
     double by move number and by taker (associations, flagged)."""
-    from simdom.stats.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
+    from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
 
     sweep = detect_sweep(res)
     ans = P.Answer()
@@ -93,7 +93,7 @@ HEADLINE = ("skill_gap", "seat_advantage", "blocked_share", "scoring_rate")
 
 
 def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answer:
-    from simdom.stats.compare import ALL, compare_table, side_names
+    from simdom.stats.tables.compare import ALL, compare_table, side_names
 
     df, notes = compare_table(a, b, strong)
     ans = P.Answer(data=df.to_dicts())

@@ -4,7 +4,7 @@ Per arm, two ways to name a position: ``seat`` (the absolute seat 0..n-1) and ``
 leader, 1 = the next to act, ...). Each position's win rate and mean points get a 95% interval
 clustered by deal (the rotations and arms of one deal are one cluster: with the same policy in every
 seat, rotations replay identical games, so seat-rows are far from independent). A cluster-robust
-Wald test (:func:`simdom.stats.estimators.wald_equal`) asks whether all positions have the same win
+Wald test (:func:`simdom.stats.inference.wald_equal`) asks whether all positions have the same win
 share; the tests of several arms form a family and get Holm-adjusted p-values.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import holm, t_interval, wald_equal, wilson_clustered
-from simdom.stats.io import Results
-from simdom.stats.moments import ROWS, cluster_sums, influence, se_of, wide
+from simdom.stats.inference import holm, t_interval, wald_equal, wilson_clustered
+from simdom.stats.read.folder import Results
+from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
 
 BYS = ("turn", "seat")
 

@@ -18,9 +18,9 @@ import polars as pl
 
 from simdom import present as P
 
-from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
-from simdom.stats.io import Results, ResultsError
-from simdom.stats.moments import ROWS, cluster_sums, influence, se_of, wide
+from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
+from simdom.stats.read.folder import Results, ResultsError
+from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
 
 SIDES = ("A", "B")
 ALL = "all players"
@@ -38,6 +38,18 @@ METRICS = {
 }
 #: the measures that are shares or differences of shares: shown in percent (percentage points)
 PERCENT = ("scoring_rate", "win_rate", "seat_advantage", "blocked_share", "skill_gap")
+#: the measures in points: compared between two arms only when both score on one scale (the same
+#: scoring rules); across games each side keeps its estimate, and no difference is tested
+POINT_METRICS = ("points_per_placement", "mean_points", "points_sd")
+#: the rules that set the points' scale (docs/rules.md 4 and 7)
+SCALE_RULES = ("max_pip", "points", "divisors", "first_double_bonus", "out_bonus", "block_bonus", "bonus_round_to",
+               "bonus_divisor")
+
+
+def points_scale(arm: dict) -> tuple:
+    """What fixes an arm's points scale: its scoring rules."""
+    rules = arm.get("rules") or {}
+    return tuple(str(rules.get(k)) for k in SCALE_RULES)
 
 NAMES = ["plays", "scoring_plays", "play_points", "points", "pts2", "win", "blocked", "tiles_placed", "leader",
          "lead_win", "lead_fair", "s_win", "s_n", "r_win", "r_n"]
@@ -122,6 +134,7 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
     its interval, p-value and Holm-adjusted p-value over the table; and notes (Simpson reversals)."""
     pairs = arm_pairs(a, b)
     label = {pa_: pa_ if pa_ == pb else f"{pa_} vs {pb}" for pa_, pb in pairs}
+    scales = {label[pa_]: points_scale(a.arm(pa_)) == points_scale(b.arm(pb)) for pa_, pb in pairs}
     skill = [_skill_policy(r, strong) for r in (a, b)]
     maps = [{pa_: label[pa_] for pa_, _ in pairs}, {pb: label[pa_] for pa_, pb in pairs}]
     lf = pl.concat([_frame(s, r, m, sp) for s, r, m, sp in zip(SIDES, (a, b), maps, skill)])
@@ -143,10 +156,13 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
                 if metric == "win_rate" and stratum == ALL:
                     continue  # all players together win 1/players of the deals, by construction
                 n_rows = W["plays"].sum(axis=0) if metric == "scoring_rate" else W[ROWS].sum(axis=0)
-                rows.append(_row(metric, pair, stratum, *est[metric], n_rows, G))
+                row = _row(metric, pair, stratum, *est[metric], n_rows, G)
+                if metric in POINT_METRICS and not scales[pair]:  # two scales: the points are not comparable
+                    row.update(diff=float("nan"), diff_lo=float("nan"), diff_hi=float("nan"), p_value=float("nan"))
+                rows.append(row)
     table = pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None))
     table = table.filter(pl.col("a").is_not_null() | pl.col("b").is_not_null())  # undefined on both sides
-    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy())))
+    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy())).fill_nan(None))
     for (pair, metric), g in table.group_by(["pair", "metric"], maintain_order=True):
         pooled = g.filter(pl.col("stratum") == ALL)
         if pooled.is_empty() or pooled["diff"][0] is None or g.height < 2:
@@ -167,6 +183,12 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
                          f"{' percentage points' if pct else ''}, but for {each} the sign is the "
                          "opposite: the pooled figure mixes policies; read the per-policy rows.")
     na, nb = side_names(a, b)
+    for pair, same in scales.items():
+        if not same:
+            notes.append(f"{pair}: the two sides score points under different rules (points, bonuses), so points "
+                         "per deal, per placement and their spread are shown for each side but not compared; the "
+                         "tests are of scale-free measures (win rates, skill gap, leader's edge, blocked share, "
+                         "scoring rate, tiles placed)")
     notes.insert(0, f"A = {na}, B = {nb}; diff = A - B, paired by deal where the sides share deals; "
                     f"95% intervals clustered by deal; p-values two-sided, Holm-adjusted over the "
                     f"{int(table['p_value'].is_not_null().sum())} comparisons (p_holm)")

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import diff_test, wilson_clustered
-from simdom.stats.io import Results, ResultsError
-from simdom.stats.moments import ROWS, Moments, cluster_moments
+from simdom.stats.inference import diff_test, wilson_clustered
+from simdom.stats.read.folder import Results, ResultsError
+from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments
 
 #: The situations of the table: name, what the reader sees, and the level of a decision (a polars expression).
 SITUATIONS: dict[str, tuple[str, pl.Expr]] = {

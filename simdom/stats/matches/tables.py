@@ -1,7 +1,7 @@
 """Match statistics (docs/rules.md 12, issue 11.4) over match-mode results folders.
 
 Every estimate has a 95% interval clustered by match: the cluster is a block of consecutive match ids,
-holding every arm, rotation, seat and deal of its matches (simdom.stats.clusters). Nothing is pooled
+holding every arm, rotation, seat and deal of its matches (simdom.stats.estimate.clusters). Nothing is pooled
 across arms (rule sets or policies): every table is per arm, and per policy where seats differ.
 
 * :func:`wins_table`: match win probability per group (arm, policy, side, seat, player, ...), the fair
@@ -13,7 +13,7 @@ across arms (rule sets or policies): every table is per arm, and per policy wher
   share) against its edge per match (match win rate minus the fair share), on the same matches.
 * :func:`arms_table`: arms against their baseline (the first arm with the same rules), paired by match:
   the change per deal (win rate, points) and per match (win rate) of the players whose policy changed.
-* :func:`answer`: the answer in sentences. The match-equity table is simdom.stats.equity.
+* :func:`answer`: the answer in sentences. The match-equity table is simdom.stats.matches.equity.
 """
 from __future__ import annotations
 
@@ -25,11 +25,11 @@ import polars as pl
 from simdom import present as P
 
 from simdom.results import sides_of
-from simdom.stats.clusters import ONE, Matrix, diff_cols, ratio, share_cols, sums, with_cluster
-from simdom.stats.estimators import t_interval, wilson_clustered
-from simdom.stats.io import Results
-from simdom.stats.moments import ROWS, Moments, cluster_moments, ratio_pairs
-from simdom.stats.tables import InputError, arm_sorted
+from simdom.stats.estimate.clusters import ONE, Matrix, diff_cols, ratio, share_cols, sums, with_cluster
+from simdom.stats.inference import t_interval, wilson_clustered
+from simdom.stats.read.folder import Results
+from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
+from simdom.stats.tables.stats import InputError, arm_sorted
 
 #: --by columns of `simdom stats` on match results
 MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",

@@ -175,20 +175,3 @@ def se_of(z: np.ndarray) -> np.ndarray:
     zc = z - z.mean(axis=0)
     return np.sqrt(G / (G - 1) * (zc**2).sum(axis=0))
 
-
-def moments_from_sums(sums: pl.DataFrame, keys: Sequence[str], names: Sequence[str],
-                      pairs: Iterable[tuple[str, str]]) -> pl.DataFrame:
-    """:func:`cluster_moments` output from :func:`cluster_sums` output taken at finer keys.
-
-    One pass over the rows can then serve several groupings (the report uses this).
-    """
-    keys, names = list(keys), [ROWS, *[n for n in names if n != ROWS]]
-    coarse = sums.group_by(*keys, "_blk").agg(pl.col(n).sum() for n in names)
-    second = [pl.len().alias("G")] + [pl.col(n).sum().alias(f"S_{n}") for n in names]
-    seen = set()
-    for a, b in pairs:
-        if _cname(a, b) not in seen:
-            seen.add(_cname(a, b))
-            second.append((pl.col(a) * pl.col(b)).sum().alias(_cname(a, b)))
-    out = coarse.group_by(*keys).agg(second) if keys else coarse.select(second)
-    return out.sort(keys, nulls_last=True) if keys else out

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simdom.stats.distribution import value_shares
-from simdom.stats.estimators import diff_test, holm, t_interval, wilson_clustered
-from simdom.stats.io import Results, ResultsError
-from simdom.stats.moments import ROWS, Moments, cluster_moments, cluster_sums, influence, ratio_pairs, se_of, wide
-from simdom.stats.tables import arm_sorted
+from simdom.stats.estimate.distribution import value_shares
+from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
+from simdom.stats.read.folder import Results, ResultsError
+from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, cluster_sums, influence, ratio_pairs, se_of, wide
+from simdom.stats.tables.stats import arm_sorted
 
 _HOLD = re.compile(r"^hold:until=(\d+|never)$")
 

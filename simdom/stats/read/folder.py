@@ -9,15 +9,14 @@ seat that placed it), ``end_bonus``, ``play_points``, ``went_out``, ``leader`` a
 order of play counted from the leader, 0 = the leader).
 
 A match-mode folder (manifest ``unit = "match"``, docs/rules.md 12) has the same long view with the match's
-columns added (simdom.stats.matchview: ``match``, ``hand``, ``side``, ``before``, ``opp_before``,
+columns added (simdom.stats.read.matchview: ``match``, ``hand``, ``side``, ``before``, ``opp_before``,
 ``credited``, ``match_won``; ``win`` is by side; ``deal`` is a deal id whose blocks are whole matches,
 so every estimate is clustered by match), and :attr:`Results.matches`, one row per arm, match,
 rotation and seat.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ import polars as pl
 
 from simdom import results as fmt
 from simdom.results import ResultsError
-from simdom.stats.moments import block_size
+from simdom.stats.estimate.moments import block_size
 
 __all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
 
@@ -75,10 +74,10 @@ class Results:
 
     @property
     def block(self) -> int:
-        """Deals per cluster (see simdom.stats.moments); in match mode, deal ids per cluster: a block of
+        """Deals per cluster (see simdom.stats.estimate.moments); in match mode, deal ids per cluster: a block of
         whole matches."""
         if self.unit == "match":
-            from simdom.stats.matchview import stride
+            from simdom.stats.read.matchview import stride
             return stride(self.manifest) * self.match_block
         return block_size(self.n_deals)
 
@@ -198,45 +197,13 @@ def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
         policies.lazy(), on=["arm", "player"], how="left")
 
 
-def _verify(root: Path, m: fmt.Manifest) -> dict[str, list[Path]]:
-    """Every table's parts, checked against the manifest: exactly one part per chunk (none missing,
-    none extra), each whole, of this run and chunk, with the schema's columns and every page's
-    checksum right. ResultsError naming the first part that is not."""
-    out = {}
-    inspect = lambda t, c, rows: fmt.inspect_part(fmt.part_path(root, t, c), m.settings_hash, c, rows,  # noqa
-                                                  m.names(t))
-    if m.unit == "match":
-        from simdom.stats.matchview import expected_rows
-        deals = expected_rows(root, m, inspect)
-    for t in m.tables:
-        folder = root / t
-        found = {p.name for p in folder.glob("*.parquet")} if folder.is_dir() else set()
-        want = {fmt.PART.format(c) for c in range(m.n_chunks)}
-        extra = sorted(found - want)
-        if extra:
-            raise ResultsError(f"{root}: {t}/{extra[0]} is not a part of this run (it has {m.n_chunks} chunks); "
-                               "remove it, or run `simdom run` again to rewrite the folder")
-        def check(c: int) -> str | None:
-            plays = (min(m.deals, (c + 1) * m.chunk_size) - c * m.chunk_size) * len(m.arms) * m.rotations
-            if m.unit == "match":
-                plays = plays if t == "matches" else deals[c]
-            rows = {"deals": plays, "seats": plays * m.players, "matches": plays}.get(t)
-            return inspect(t, c, rows)[1]
-
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # pyarrow decodes without the GIL
-            for c, problem in enumerate(pool.map(check, range(m.n_chunks))):
-                if problem:
-                    raise ResultsError(f"{root}: {t}/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
-                                       "run `simdom run` on it again to recompute that chunk")
-        out[t] = [fmt.part_path(root, t, c) for c in range(m.n_chunks)]
-    return out
-
-
-def open_results(path: str | Path, *, verify: bool = True) -> Results:
+def open_results(path: str | Path) -> Results:
     """Validate a results folder and return lazy frames over its rows.
 
-    Raises :class:`ResultsError` for a folder that is missing, not simdom's, of another format,
-    half-written (the manifest is not complete) or damaged (a part missing, extra, or not whole).
+    Every part is read once: checked against the manifest's record and the domains of its values
+    (simdom.results.verify), then queried from memory. Raises :class:`ResultsError` for a folder that is
+    missing, not simdom's, of another format, half-written (the manifest is not complete) or not the one
+    simdom wrote (a part missing, extra, changed, or failing a check), naming the first failing check.
     """
     root = Path(path)
     if not root.exists():
@@ -249,23 +216,27 @@ def open_results(path: str | Path, *, verify: bool = True) -> Results:
     if not m.complete:
         raise ResultsError(f"{root}: half-written ({len(m.chunks_done)} of {m.n_chunks} chunks done): "
                            "run `simdom run` again to finish")
-    parts = _verify(root, m) if verify else {t: [fmt.part_path(root, t, c) for c in range(m.n_chunks)]
-                                             for t in m.tables}
+    for t in m.tables:
+        folder = root / t
+        found = {p.name for p in folder.glob("*.parquet")} if folder.is_dir() else set()
+        extra = sorted(found - {fmt.PART.format(c) for c in range(m.n_chunks)})
+        if extra:
+            raise ResultsError(f"{root}: {t}/{extra[0]} is not a part of this run (it has {m.n_chunks} chunks); "
+                               "remove it, or run `simdom run` again to rewrite the folder")
+    read = fmt.check_folder_parts(root, m)
+    parts = {t: pl.scan_parquet([io.BytesIO(d) for d in data]) for t, data in read.items()}  # from memory
     matches = None
     if m.unit == "match":
-        from simdom.stats.matchview import deal_view, match_view
-        raw = pl.scan_parquet(parts["matches"])
-        deals = deal_view(pl.scan_parquet(parts["deals"]), m, seat_view)
-        matches = match_view(raw, m)
+        from simdom.stats.read.matchview import deal_view, match_view
+        deals = deal_view(parts["deals"], m, seat_view)
+        matches = match_view(parts["matches"], m)
     else:
-        deals = seat_view(pl.scan_parquet(parts["deals"]), m)
-    moves = None
-    if "moves" in parts:
-        moves = move_view(pl.scan_parquet(parts["moves"]), m)
-    seats = pl.scan_parquet(parts["seats"]) if "seats" in parts else None
-    decisions = move_view(pl.scan_parquet(parts["decisions"]), m) if "decisions" in parts else None
+        deals = seat_view(parts["deals"], m)
+    moves = move_view(parts["moves"], m) if "moves" in parts else None
+    seats = parts.get("seats")
+    decisions = move_view(parts["decisions"], m) if "decisions" in parts else None
     if m.unit == "match":  # the deal id of the long view (blocks of whole matches) on every table
-        from simdom.stats.matchview import stride
+        from simdom.stats.read.matchview import stride
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)
         seats = None if seats is None else seats.with_columns(did)

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import t_interval, wilson_clustered
-from simdom.stats.io import Results
-from simdom.stats.moments import ROWS, Moments, cluster_moments, ratio_pairs
+from simdom.stats.inference import t_interval, wilson_clustered
+from simdom.stats.read.folder import Results
+from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
 
 #: --by columns of `simdom stats` (``leader``: the seat led the deal; ``turn``: 0 = the leader, 1 = next)
 BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "turn", "first_seat", "leader", "end", "went_out",
@@ -58,9 +58,23 @@ def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
     return {name: est, f"{name}_lo": np.maximum(lo, 0.0), f"{name}_hi": hi}
 
 
-def _share_cols(name: str, est, se, clusters) -> dict[str, np.ndarray]:
-    lo, hi = wilson_clustered(est, se, clusters)
+def _share_cols(name: str, est, se, clusters, units=None, fixed=None) -> dict[str, np.ndarray]:
+    """A share with its clustered Wilson interval (a share with no event: the exact bound on the group's
+    ``units``, its distinct deals); where ``fixed`` (a share the rules decide), the share alone: lo = hi."""
+    lo, hi = wilson_clustered(est, se, clusters, units=units)
+    if fixed is not None:
+        lo, hi = np.where(fixed, est, lo), np.where(fixed, est, hi)
     return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
+
+
+def _rule_tiers(out: pl.DataFrame, results: Sequence[Results]) -> list[set[int] | None]:
+    """Per row of ``out``: the first-double bonus tiers its arm's rules have (None: the row mixes arms)."""
+    if "arm" not in out.columns:
+        return [None] * out.height
+    tiers = {(r.name, a["name"]): {int(p) for _, p in a["rules"].get("first_double_bonus", []) if int(p) > 0}
+             for r in results for a in r.arms}
+    names = out[RESULTS_KEY].to_list() if RESULTS_KEY in out.columns else [results[0].name] * out.height
+    return [tiers.get((n, a)) for n, a in zip(names, out["arm"].to_list())]
 
 
 def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None = None) -> pl.DataFrame:
@@ -87,15 +101,19 @@ def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None =
     cols: dict[str, np.ndarray] = {"deals": df["deals"].to_numpy(), "rows": rows.astype(np.int64)}
     cols |= _interval_cols("mean_points", *m.ratio("points"), dof)
     cols["points_sd"] = m.sd("points", "points2")[0]
-    cols |= _share_cols("win_rate", *m.ratio("win"), m.G)
-    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.G)
+    deals = df["deals"].to_numpy().astype(float)
+    cols |= _share_cols("win_rate", *m.ratio("win"), m.G, deals)
+    cols |= _share_cols("scoring_rate", *m.ratio("sp", "plays"), m.G, deals)
     cols |= _interval_cols("points_per_placement", *m.ratio("pp", "plays"), dof)
     cols |= _interval_cols("bonus_mean", *m.ratio("bonus"), dof)
-    if tiers:
-        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), m.G)
+    if tiers:  # an arm whose rules have no tier t earns it never: fixed at 0, printed without an interval
+        has = _rule_tiers(df.select(keys), results)
+        cols |= _share_cols("bonus_share_none", *m.ratio("tier_0"), m.G, deals,
+                            fixed=np.array([h is not None and not h for h in has], bool))
         for t in tiers:
-            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), m.G)
-    cols |= _share_cols("blocked_share", *m.ratio("blocked"), m.G)
+            cols |= _share_cols(f"bonus_share_{t}", *m.ratio(f"tier_{t}"), m.G, deals,
+                                fixed=np.array([h is not None and t not in h for h in has], bool))
+    cols |= _share_cols("blocked_share", *m.ratio("blocked"), m.G, deals)
     cols |= _interval_cols("tiles_placed", *m.ratio("tiles"), dof)
     out = df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
     return arm_sorted(out, results)
@@ -113,12 +131,27 @@ def arm_sorted(df: pl.DataFrame, results: Sequence[Results]) -> pl.DataFrame:
         [*first, "_o"], maintain_order=True).drop("_o")
 
 
+def _lead_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> np.ndarray:
+    """Per row of a moves table: the placement is the lead of rules that fix the lead tile (Fives' 5-5),
+    so what it scores is decided by the rules (in a match only while every deal is led by the rules)."""
+    def fixes(a: dict) -> bool:
+        r = a["rules"]
+        return str(r.get("lead", "any")).startswith("tile:") and r.get("next_lead", "rules") == "rules"
+    by_arm = {(res.name, a["name"]): fixes(a) for res in results for a in res.arms}
+    every = all(by_arm.values())
+    move1 = keys["move"].to_numpy() == 1
+    if "arm" not in keys.columns:
+        return move1 & every
+    names = keys[RESULTS_KEY].to_list() if RESULTS_KEY in keys.columns else [results[0].name] * keys.height
+    return move1 & np.array([by_arm.get((n, a), False) for n, a in zip(names, keys["arm"].to_list())], bool)
+
+
 def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
     """Scoring rate (share of placements that score) and points per placement by move number."""
     results = [results] if isinstance(results, Results) else list(results)
     missing = [str(r.path) for r in results if r.moves is None]
     if missing:
-        from simdom.stats.io import ResultsError
+        from simdom.stats.read.folder import ResultsError
         raise ResultsError(f"{', '.join(missing)}: no move data; run the scenario with `simdom run --moves`")
     frames = [r.moves.with_columns(pl.lit(r.name).alias(RESULTS_KEY)) for r in results]
     lf = frames[0] if len(frames) == 1 else pl.concat(frames)
@@ -129,7 +162,10 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     m = Moments(df)
     rows = m.S(ROWS)
     cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
-    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G)
-    cols |= _interval_cols("points_per_placement", *m.ratio("pts"), m.G - 1)
-    cols |= _interval_cols("bonus_per_placement", *m.ratio("fdb"), m.G - 1)
+    fixed = _lead_fixed(df.select(keys), results)
+    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G, fixed=fixed)
+    for name, q_ in (("points_per_placement", "pts"), ("bonus_per_placement", "fdb")):
+        cols |= _interval_cols(name, *m.ratio(q_), m.G - 1)
+        cols[f"{name}_lo"] = np.where(fixed, cols[name], cols[f"{name}_lo"])
+        cols[f"{name}_hi"] = np.where(fixed, cols[name], cols[f"{name}_hi"])
     return arm_sorted(df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()}), results)

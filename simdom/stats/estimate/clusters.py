@@ -3,7 +3,7 @@
 The cluster is a block of consecutive match ids (``match // Results.match_block``): every arm,
 rotation, seat and deal of a match falls in one cluster, so estimates that combine levels (a paired
 difference of two arms, a match-level edge against a deal-level edge measured on the same matches)
-get their covariance from the cluster sums (:func:`simdom.stats.moments.influence`).
+get their covariance from the cluster sums (:func:`simdom.stats.estimate.moments.influence`).
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimators import diff_test, t_interval, wilson_clustered
-from simdom.stats.moments import influence, se_of
+from simdom.stats.inference import diff_test, t_interval, wilson_clustered
+from simdom.stats.estimate.moments import influence, se_of
 
 BLK = "_blk"
 #: a row count as a summable quantity (a literal would be summed once per group, not once per row)

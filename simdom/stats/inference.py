@@ -1,4 +1,5 @@
-"""Interval estimates and tests, on numpy arrays (vectorised over table rows).
+"""The statistical primitives: interval estimates, tests and multiplicity, on numpy arrays (vectorised
+over table rows); run/ and analyze/ import this module alone (it loads no reader).
 
 Conventions: ``level`` is the confidence level (0.95); every function returns plain numpy arrays
 or floats; ``df = inf`` gives the normal approximation.
@@ -57,13 +58,15 @@ def t_interval(est, se, df, level: float = LEVEL) -> tuple[np.ndarray, np.ndarra
 
 
 def mean_ci(x, level: float = LEVEL) -> tuple[float, float, float]:
-    """Mean of independent observations with a Student t interval: (mean, lo, hi)."""
+    """Mean of independent observations with a Student t interval: (mean, lo, hi) (scipy's one-sample t)."""
     x = np.asarray(x, float)
-    m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
-    lo, hi = t_interval(m, se, len(x) - 1, level)
-    return float(m), float(lo), float(hi)
+    ci = st.ttest_1samp(x, 0.0).confidence_interval(level)
+    return float(x.mean()), float(ci.low), float(ci.high)
 
 
+# Written here, not scipy's binomtest(k, n).proportion_ci("wilson"): that takes integer counts, one cell per
+# call and the normal quantile; this takes effective (non-integer) n and t quantiles, vectorised (1,000 cells:
+# 8 ms here, 302 ms with scipy, equal to 1e-16 where both apply).
 def wilson(p, n, level: float = LEVEL, df=np.inf) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a proportion ``p`` observed on ``n`` (possibly effective) trials.
 
@@ -82,22 +85,36 @@ def wilson(p, n, level: float = LEVEL, df=np.inf) -> tuple[np.ndarray, np.ndarra
     return np.where(empty, 0.0, lo), np.where(empty, 1.0, hi)
 
 
-def wilson_clustered(p, se, clusters, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def clopper_pearson_none(units, level: float = LEVEL) -> np.ndarray:
+    """The exact (Clopper-Pearson) upper bound of a share with no event in ``units`` independent units:
+    1 - ((1 - level) / 2) ** (1 / units) (about 3.7 / units at 95%; 1 without units)."""
+    units = np.asarray(units, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(units > 0, 1.0 - ((1 - level) / 2) ** (1.0 / units), 1.0)
+
+
+def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple[np.ndarray, np.ndarray]:
     """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted), with
     the t quantile on clusters - 1 degrees of freedom (as the t interval of a mean: the variance comes
     from the clusters, and few clusters make it uncertain).
 
     ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance carries no
-    information and the number of ``clusters`` is used as the sample size (as if every row of a
-    cluster were the same, which is what rotations of one deal can be: conservative, never too
-    narrow). A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
+    information: with ``units`` (the independent deals, or matches, behind the share) the interval is
+    the exact Clopper-Pearson one of no event (or no non-event) in ``units`` trials, as if every row
+    of a unit were the same, which is what rotations of one deal can be: never too narrow, and below
+    the bound of one event in as many units, so bounds grow with the count; without ``units`` the
+    Wilson interval on the number of ``clusters``. A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
     whole arm, 1/players) gives [p, p]; an undefined ``se`` (one cluster) gives [0, 1].
     """
     p, se, clusters = (np.asarray(v, float) for v in (p, se, clusters))
     with np.errstate(divide="ignore", invalid="ignore"):
         n_eff = np.where(se > 0, p * (1 - p) / se**2, np.where(np.isnan(se), 0.0, np.inf))
     n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), clusters, n_eff)
-    return wilson(p, n_eff, level, df=clusters - 1)
+    lo, hi = wilson(p, n_eff, level, df=clusters - 1)
+    if units is not None:
+        bound = clopper_pearson_none(np.broadcast_to(np.asarray(units, float), p.shape), level)
+        lo, hi = np.where(p >= 1, 1.0 - bound, lo), np.where(p <= 0, bound, hi)
+    return lo, hi
 
 
 def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -115,42 +132,26 @@ def diff_test(diff, se, df=np.inf, level: float = LEVEL) -> tuple[np.ndarray, np
 
 
 def paired_diff_ci(a, b, level: float = LEVEL) -> tuple[float, float, float, float]:
-    """Mean of a - b over pairs, its t interval and p-value: (diff, lo, hi, p)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    m, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
-    lo, hi, p = diff_test(m, se, len(d) - 1, level)
-    return float(m), float(lo), float(hi), float(p)
+    """Mean of a - b over pairs, its t interval and p-value: (diff, lo, hi, p) (scipy's paired t)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    r = st.ttest_rel(a, b)
+    ci = r.confidence_interval(level)
+    return float((a - b).mean()), float(ci.low), float(ci.high), float(r.pvalue)
 
 
 def welch(a, b, level: float = LEVEL) -> tuple[float, float, float, float]:
-    """Unpaired difference of means mean(a) - mean(b), Welch interval and p-value."""
+    """Unpaired difference of means mean(a) - mean(b), Welch interval and p-value (scipy's Welch t)."""
     a, b = np.asarray(a, float), np.asarray(b, float)
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    se = np.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
-    lo, hi, p = diff_test(a.mean() - b.mean(), se, df, level)
-    return float(a.mean() - b.mean()), float(lo), float(hi), float(p)
-
-
-def two_proportion_test(k1, n1, k2, n2, level: float = LEVEL) -> tuple[float, float, float, float]:
-    """p1 - p2 with a Newcombe (Wilson hybrid) interval and the pooled z-test p-value."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(p1, n1, level)
-    l2, u2 = wilson(p2, n2, level)
-    d = p1 - p2
-    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    pool = (k1 + k2) / (n1 + n2)
-    se = np.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
-    p = 2 * st.norm.sf(abs(d) / se) if se > 0 else (1.0 if d == 0 else 0.0)
-    return float(d), float(lo), float(hi), float(p)
+    r = st.ttest_ind(a, b, equal_var=False)
+    ci = r.confidence_interval(level)
+    return float(a.mean() - b.mean()), float(ci.low), float(ci.high), float(r.pvalue)
 
 
 def wald_equal(est, z) -> tuple[float, int, float]:
     """Cluster-robust Wald test that all ``k`` estimates are equal: (statistic, df, p-value).
 
     ``est`` holds k estimates (e.g. win shares by position), ``z`` the clusters' influences on them
-    (G x k, see simdom.stats.moments.influence). The k - 1 contrasts est_j - est_last carry the whole
+    (G x k, see simdom.stats.estimate.moments.influence). The k - 1 contrasts est_j - est_last carry the whole
     hypothesis (win shares sum to 1, so their covariance is singular; the contrasts' is not). The
     statistic W = c' V^-1 c is chi-square with df = k - 1 for many clusters; the p-value uses Hotelling's
     F form, F = W / df * (G - df) / (G - 1) on (df, G - df) degrees of freedom, which holds its level
@@ -172,6 +173,8 @@ def wald_equal(est, z) -> tuple[float, int, float]:
     return W, q, float(st.f.sf(F, q, G - q))
 
 
+# Written here: scipy has no Holm (stats.false_discovery_control is Benjamini-Hochberg/Yekutieli only) and
+# statsmodels' multipletests, which has it, is not a dependency.
 def holm(p) -> np.ndarray:
     """Holm's step-down adjustment of a family of p-values (nan entries are left out and stay nan)."""
     p = np.asarray(p, float)

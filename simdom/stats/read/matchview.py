@@ -1,7 +1,7 @@
 """The long views of a match-mode results folder (docs/rules.md 12; manifest ``unit = "match"``).
 
 * :func:`deal_view`: one row per arm, match, rotation, hand and seat, with the columns of the deal-mode
-  long view (simdom.stats.io) plus ``match``, ``hand``, ``side``, the side's match scores ``before``
+  long view (simdom.stats.read.folder) plus ``match``, ``hand``, ``side``, the side's match scores ``before``
   the deal and ``credited`` in it, ``opp_before`` (the highest other side's score before the deal),
   ``side_led`` (the seat's side led the deal) and ``match_won`` (1 if the seat's side won the
   match). ``win`` is *by side*: 1/k when the seat's
@@ -15,8 +15,6 @@
   ``side_led_first`` (its side did).
 """
 from __future__ import annotations
-
-from pathlib import Path
 
 import polars as pl
 
@@ -62,7 +60,7 @@ def _side_cols(prefix: str, S: int, side: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 def deal_view(wide: pl.LazyFrame, manifest: fmt.Manifest, seat_view) -> pl.LazyFrame:
     """The per-seat long view of a match-mode deals table (see the module doc); ``seat_view`` is the
-    deal-mode builder (simdom.stats.io.seat_view), applied to the rows with a ``deal`` id."""
+    deal-mode builder (simdom.stats.read.folder.seat_view), applied to the rows with a ``deal`` id."""
     P, S = manifest.players, manifest.sides
     partners = [a.name for a in manifest.arms if a.rules.get("teams") == "partners"]
     wide = wide.with_columns(deal=pl.col("match") * stride(manifest) + pl.col("hand"))
@@ -102,17 +100,3 @@ def match_view(matches: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
         side_led_first=_first_side(manifest) == pl.col("side"),
     ).drop([f"score_{j}" for j in range(S)])
     return lf.join(_policies(manifest), on=["arm", "player"], how="left")
-
-
-def expected_rows(root: Path, m: fmt.Manifest, check) -> dict[int, int]:
-    """Verify every matches part with ``check(table, chunk, rows) -> (pyarrow table | None, problem)``
-    and return each chunk's deals (the rows of its deals part); raise fmt.ResultsError on a problem."""
-    out = {}
-    for c in range(m.n_chunks):
-        plays = (min(m.deals, (c + 1) * m.chunk_size) - c * m.chunk_size) * len(m.arms) * m.rotations
-        table, problem = check("matches", c, plays)
-        if problem:
-            raise fmt.ResultsError(f"{root}: matches/{fmt.PART.format(c)} is {problem}: the folder is damaged; "
-                                   "run `simdom run` on it again to recompute that chunk")
-        out[c] = int(table.column("deals").to_numpy().sum())
-    return out

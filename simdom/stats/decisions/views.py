@@ -1,13 +1,13 @@
 """What `simdom doubles --decisions` says: when holding the first double pays, in sentences, then the
-conditional hold table and its grid (simdom.stats.decisions)."""
+conditional hold table and its grid (simdom.stats.decisions.tables)."""
 from __future__ import annotations
 
 import polars as pl
 
 from simdom import present as P
-from simdom.stats.decisions import GRID, SITUATIONS, cell_words, grid_table, hold_table, level_words, method_of
-from simdom.stats.io import Results
-from simdom.stats.views import clusters_note
+from simdom.stats.decisions.tables import GRID, SITUATIONS, cell_words, grid_table, hold_table, level_words, method_of
+from simdom.stats.read.folder import Results
+from simdom.stats.views.stats import clusters_note
 
 #: The situations' short names in the table.
 SHORT = {"tier": "bonus", "double_support": "support", "doubles_held": "held", "unseen_doubles": "unseen",

@@ -1,11 +1,11 @@
 """What `simdom stats` and `simdom compare` say about match results (docs/rules.md 12): the answer in
-sentences, then compact tables (simdom.present), from the estimates of simdom.stats.matches and .equity."""
+sentences, then compact tables (simdom.present), from the estimates of simdom.stats.matches.tables and .equity."""
 from __future__ import annotations
 
 import polars as pl
 
 from simdom import present as P
-from simdom.stats.io import Results
+from simdom.stats.read.folder import Results
 
 #: --table of `simdom stats` on match results
 MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
@@ -51,14 +51,14 @@ def frame_table(title: str, df: pl.DataFrame, view: str) -> P.Table:
 def stats_answer(res: Results, by: list[str] | None, table: str | None, bins: int, people: bool) -> P.Answer:
     """`simdom stats` on one match-mode folder; ``people``: sentences and every table that applies, else
     (a file in a machine format) the one table asked for, whole."""
-    from simdom.stats import matches as M
-    from simdom.stats.equity import equity_table
-    from simdom.stats.tables import InputError, parse_by
+    from simdom.stats.matches import tables as M
+    from simdom.stats.matches.equity import equity_table
+    from simdom.stats.tables.stats import InputError, parse_by
     if table is not None and table not in MATCH_TABLES:
         raise InputError(f"bad --table {table!r} for match results; allowed: {', '.join(MATCH_TABLES)}")
     if table == "deals":
-        from simdom.stats.views import stats_answer as deal_answer
-        from simdom.stats.tables import BY_COLUMNS
+        from simdom.stats.views.stats import stats_answer as deal_answer
+        from simdom.stats.tables.stats import BY_COLUMNS
         return deal_answer([res], None if by is None else parse_by(by, BY_COLUMNS), "groups")
     wanted = [table] if table else (["wins", "length", "lead", "edges", "arms"] if people else ["wins"])
     keys = parse_by(by, M.MATCH_BY_COLUMNS, ("arm", "policy", "player")) if table in (None, "wins") else None
@@ -84,9 +84,9 @@ def stats_answer(res: Results, by: list[str] | None, table: str | None, bins: in
 def compare_answer(a: Results, b: Results, strong: str | None) -> P.Answer:
     """`simdom compare` of two match-mode folders: the match-level measures, then the per-deal ones
     (clustered by match; paired when both runs play the same matches: same seed and match ids)."""
-    from simdom.stats.equity import compare_matches
-    from simdom.stats.tables import InputError
-    from simdom.stats.views_pairs import compare_answer as deal_compare
+    from simdom.stats.matches.equity import compare_matches
+    from simdom.stats.tables.stats import InputError
+    from simdom.stats.views.pairs import compare_answer as deal_compare
     if (a.unit == "match") != (b.unit == "match"):
         single = a if a.unit != "match" else b
         raise InputError(f"{single.name}: single deals, the other side plays matches; compare two match results "

@@ -1,0 +1,1 @@
+"""Estimates over the rows: cluster sums and moments, distributions, paired families of arms."""

@@ -1,0 +1,1 @@
+"""The tables of `simdom stats`, `seats`, `doubles` and `compare` (polars frames of estimates)."""

@@ -1,0 +1,1 @@
+"""Every statistics command's answer: sentences first, then compact tables, and where it is written."""
