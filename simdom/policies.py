@@ -62,9 +62,13 @@ def _int_or_never(text: str) -> float:
     return float(n)
 
 
+#: the largest value of a timing parameter (tiles, doubles, players or bonus points: all far below it)
+MAX_TIMING = 1000
+
+
 def _nonneg_int(text: str) -> float:
-    if not text.isdigit():
-        raise ValueError("an integer >= 0")
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or int(text) > MAX_TIMING:
+        raise ValueError(f"an integer from 0 to {MAX_TIMING:,}")
     return float(int(text))
 
 

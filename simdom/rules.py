@@ -74,18 +74,44 @@ class Teams(str, Enum):
 PLAYERS = (2, 3, 4)
 MAX_PIP_RANGE = (2, 12)
 
+# ---- the bounds of every parameter ---------------------------------------------------------------------
+# Each bound holds whatever the other parameters are, so that the largest deal total a seat can reach,
+# :func:`deal_total_bound` with every parameter at its bound (28,992), fits the results' int16 points
+# columns (32,767), a first-double bonus their int8 tier columns (127), and a match score (a side of two
+# seats over max_deals deals: 579,840,000) their int32 score columns (2,147,483,647).
+#: tiles of the largest set (double-12): no deal has more placements, moves or tiles in a hand
+MAX_TILES = 91
+#: the largest end sum S (four counted ends of a double-12 counted twice): a divisor above it never divides
+MAX_END_SUM = 4 * 2 * MAX_PIP_RANGE[1]
+POINTS_FIXED_RANGE = (1, 300)   #: points = fixed:N
+BONUS_POINTS_RANGE = (0, 100)   #: the points of a first_double_bonus pair
+OUT_FIXED_RANGE = (0, 1000)     #: out_bonus = fixed:N
+ROUND_RANGE = (1, 1000)         #: bonus_round_to and bonus_divisor
+TARGET_RANGE = (0, 100_000)     #: target (0: no match)
+MAX_DEALS_RANGE = (1, 10_000)   #: max_deals
+INT16_MAX, INT32_MAX = 2**15 - 1, 2**31 - 1
+
 
 def _allowed(enum: type[Enum]) -> str:
     return ", ".join(m.value for m in enum)
 
 
+def shown(value: Any, width: int = 60) -> str:
+    """``repr(value)`` for a message: cut to ``width`` characters (a huge or deeply nested value too)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer past Python's 4,300 digits, or nesting too deep
+        return "<an integer too long to show>" if isinstance(value, int) else "<a value too deep to show>"
+    return text if len(text) <= width else text[:width - 5] + " ..." + text[-1]
+
+
 def _fail(name: str, value: Any, allowed: str) -> RulesError:
-    return RulesError(f"rules: {name} = {value!r} is invalid; allowed: {allowed}")
+    return RulesError(f"rules: {name} = {shown(value)} is invalid; allowed: {allowed}")
 
 
-def _by_players(name: str, value: Any, minimum: int) -> tuple[int, int, int]:
+def _by_players(name: str, value: Any, minimum: int, maximum: int) -> tuple[int, int, int]:
     """Normalise ``{2: 6, "3": 6, 4: 5}``, ``[6, 6, 5]`` or ``5`` to (v2, v3, v4)."""
-    allowed = (f"an integer >= {minimum}, a list of three for 2/3/4 players, "
+    allowed = (f"an integer from {minimum} to {maximum}, a list of three for 2/3/4 players, "
                f"or a table keyed by 2, 3, 4 (e.g. {{2 = 6, 3 = 6, 4 = 5}})")
     if isinstance(value, bool):
         raise _fail(name, value, allowed)
@@ -103,14 +129,14 @@ def _by_players(name: str, value: Any, minimum: int) -> tuple[int, int, int]:
         out = tuple(value)
     else:
         raise _fail(name, value, allowed)
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in out):
+    if not all(isinstance(v, int) and not isinstance(v, bool) and minimum <= v <= maximum for v in out):
         raise _fail(name, value, allowed)
     return out  # type: ignore[return-value]
 
 
-def _int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        raise _fail(name, value, f"an integer from {lo} to {hi}" if hi is not None else f"an integer >= {lo}")
+def _int(name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _fail(name, value, f"an integer from {lo} to {hi}")
     return value
 
 
@@ -121,15 +147,19 @@ def _enum(name: str, enum: type[Enum], value: Any) -> str:
         raise _fail(name, value, _allowed(enum)) from None
 
 
-def _mode_n(name: str, value: Any, plain: tuple[str, ...], prefixed: str, n_min: int) -> str:
+def _mode_n(name: str, value: Any, plain: tuple[str, ...], prefixed: str, n_range: tuple[int, int]) -> str:
     """Modes like ``sum`` or ``fixed:N``; returns the canonical text."""
-    allowed = ", ".join((*plain, f"{prefixed}:N (N an integer >= {n_min})"))
+    lo, hi = n_range
+    allowed = ", ".join((*plain, f"{prefixed}:N (N an integer from {lo} to {hi})"))
     if isinstance(value, str):
         if value in plain:
             return value
         head, sep, tail = value.partition(":")
-        if head == prefixed and sep and tail.strip().isdigit() and int(tail) >= n_min:
-            return f"{prefixed}:{int(tail)}"
+        digits = tail.strip()
+        # ASCII digits only (str.isdigit takes "²"), and few of them: int() of a long string is refused
+        if head == prefixed and sep and 0 < len(digits) <= 12 and digits.isascii() and digits.isdigit() \
+                and lo <= int(digits) <= hi:
+            return f"{prefixed}:{int(digits)}"
     raise _fail(name, value, allowed)
 
 
@@ -166,8 +196,8 @@ class Rules:
         s(self, "players", _int("players", self.players, 2, 4))
         lo, hi = MAX_PIP_RANGE
         s(self, "max_pip", _int("max_pip", self.max_pip, lo, hi))
-        s(self, "hand_size", _by_players("hand_size", self.hand_size, 1))
-        s(self, "boneyard_reserve", _by_players("boneyard_reserve", self.boneyard_reserve, 0))
+        s(self, "hand_size", _by_players("hand_size", self.hand_size, 1, MAX_TILES))
+        s(self, "boneyard_reserve", _by_players("boneyard_reserve", self.boneyard_reserve, 0, MAX_TILES - 1))
         s(self, "draw", _enum("draw", Draw, self.draw))
         s(self, "lead", self._check_lead(self.lead))
         s(self, "spinner", _enum("spinner", Spinner, self.spinner))
@@ -178,12 +208,12 @@ class Rules:
         s(self, "double_counts", _enum("double_counts", DoubleCounts, self.double_counts))
         s(self, "divisors", self._check_divisors(self.divisors))
         s(self, "min_ends", _int("min_ends", self.min_ends, 1, 4))
-        s(self, "points", _mode_n("points", self.points, ("sum", "quotient"), "fixed", 1))
+        s(self, "points", _mode_n("points", self.points, ("sum", "quotient"), "fixed", POINTS_FIXED_RANGE))
         s(self, "first_double_bonus", self._check_bonus(self.first_double_bonus))
-        s(self, "out_bonus", _mode_n("out_bonus", self.out_bonus, ("none", "opponents_pips"), "fixed", 0))
+        s(self, "out_bonus", _mode_n("out_bonus", self.out_bonus, ("none", "opponents_pips"), "fixed", OUT_FIXED_RANGE))
         s(self, "block_bonus", _enum("block_bonus", BlockBonus, self.block_bonus))
-        s(self, "bonus_round_to", _int("bonus_round_to", self.bonus_round_to, 1))
-        s(self, "bonus_divisor", _int("bonus_divisor", self.bonus_divisor, 1))
+        s(self, "bonus_round_to", _int("bonus_round_to", self.bonus_round_to, *ROUND_RANGE))
+        s(self, "bonus_divisor", _int("bonus_divisor", self.bonus_divisor, *ROUND_RANGE))
         total = n_tiles(self.max_pip)
         need = self.players * self.hand
         if need > total:
@@ -228,11 +258,11 @@ class Rules:
         """The five match parameters (RULES.md 12). With target 0 there is no match: the other four,
         once valid, are reset to their defaults (they take effect only when target > 0)."""
         s = object.__setattr__
-        s(self, "target", _int("target", self.target, 0))
+        s(self, "target", _int("target", self.target, *TARGET_RANGE))
         s(self, "match_end", _enum("match_end", MatchEnd, self.match_end))
         s(self, "next_lead", _enum("next_lead", NextLead, self.next_lead))
         s(self, "teams", _enum("teams", Teams, self.teams))
-        s(self, "max_deals", _int("max_deals", self.max_deals, 1))
+        s(self, "max_deals", _int("max_deals", self.max_deals, *MAX_DEALS_RANGE))
         if self.teams == Teams.PARTNERS.value and self.players != 4:
             raise RulesError(f"rules: teams = 'partners' needs players = 4, but players = {self.players}; "
                              f"allowed: teams = none with {self.players} players, or players = 4")
@@ -254,20 +284,21 @@ class Rules:
 
     @staticmethod
     def _check_divisors(value: Any) -> tuple[int, ...]:
-        allowed = "a non-empty list of distinct integers >= 2, e.g. [3] or [3, 5]"
+        allowed = f"a non-empty list of distinct integers from 2 to {MAX_END_SUM}, e.g. [3] or [3, 5]"
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, (list, tuple)) or not value:
             raise _fail("divisors", value, allowed)
-        if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 2 for d in value) \
+        if not all(isinstance(d, int) and not isinstance(d, bool) and 2 <= d <= MAX_END_SUM for d in value) \
                 or len(set(value)) != len(value):
             raise _fail("divisors", value, allowed)
         return tuple(value)
 
     @staticmethod
     def _check_bonus(value: Any) -> tuple[tuple[int | None, int], ...]:
-        allowed = ("a list of [last_move, points] pairs with last_move increasing (integers >= 1), "
-                   "only the last may be null; points integers >= 0; e.g. [[4, 2], [8, 4], [null, 8]] or []")
+        allowed = (f"a list of [last_move, points] pairs with last_move increasing (integers from 1 to "
+                   f"{MAX_TILES}), only the last may be null; points integers from {BONUS_POINTS_RANGE[0]} to "
+                   f"{BONUS_POINTS_RANGE[1]}; e.g. [[4, 2], [8, 4], [null, 8]] or []")
         if not isinstance(value, (list, tuple)):
             raise _fail("first_double_bonus", value, allowed)
         out: list[tuple[int | None, int]] = []
@@ -276,12 +307,13 @@ class Rules:
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise _fail("first_double_bonus", value, allowed)
             last, pts = pair
-            if isinstance(pts, bool) or not isinstance(pts, int) or pts < 0:
+            if isinstance(pts, bool) or not isinstance(pts, int) \
+                    or not BONUS_POINTS_RANGE[0] <= pts <= BONUS_POINTS_RANGE[1]:
                 raise _fail("first_double_bonus", value, allowed)
             if last is None:
                 if i != len(value) - 1:
                     raise _fail("first_double_bonus", value, allowed)
-            elif isinstance(last, bool) or not isinstance(last, int) or last <= prev:
+            elif isinstance(last, bool) or not isinstance(last, int) or last <= prev or last > MAX_TILES:
                 raise _fail("first_double_bonus", value, allowed)
             else:
                 prev = last
@@ -301,6 +333,30 @@ class Rules:
     @property
     def n_tiles(self) -> int:
         return n_tiles(self.max_pip)
+
+    def placement_bound(self) -> int:
+        """The most points one placement can score under these rules (RULES.md 4)."""
+        smax = 4 * 2 * self.max_pip
+        if self.points.startswith("fixed:"):
+            return int(self.points[6:])
+        if self.points == "sum":
+            return smax
+        return max(sum(s // d for d in self.divisors if s % d == 0) for s in range(1, smax + 1))
+
+    def end_bonus_bound(self) -> int:
+        """The largest out or block bonus of a deal (RULES.md 7): at most every pip of the set, rounded
+        up to bonus_round_to and divided by bonus_divisor, or out_bonus's fixed N."""
+        pips = (self.max_pip + 2) * self.max_pip * (self.max_pip + 1) // 2
+        q = self.bonus_round_to
+        counted = (2 * pips + q) // (2 * q) * q // self.bonus_divisor if self._pips_bonus() else 0
+        fixed = int(self.out_bonus[6:]) if self.out_bonus.startswith("fixed:") else 0
+        return max(counted, fixed)
+
+    def deal_total_bound(self) -> int:
+        """An upper bound of a seat's deal total: every tile of the set placed by it and scoring the most
+        a placement can, the largest first-double bonus and the largest end bonus."""
+        bonus = max((pts for _, pts in self.first_double_bonus), default=0)
+        return self.n_tiles * self.placement_bound() + bonus + self.end_bonus_bound()
 
     @property
     def is_match(self) -> bool:

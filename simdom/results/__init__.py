@@ -27,14 +27,14 @@ the run's settings hash, its chunk number and its row count; pages carry CRC che
     manifest.py   the typed Manifest, settings hash    parts.py    atomic writer, part checks, encode()
 """
 from .folder import FORMAT, KIND, LOCK, MANIFEST, META_KEY, PART, ResultsError
-from .manifest import ArmEntry, Manifest, manifest_settings, parse_manifest, read_manifest, settings_hash
+from .manifest import ArmEntry, Manifest, first_difference, manifest_settings, parse_manifest, read_manifest, settings_hash
 from .parts import PARQUET, atomic_open, encode, inspect_part, part_path, read_part, strings, write_atomic
 from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, README_BEGIN, README_END,
                      SEATS, TABLES, Column, TableSpec, readme_schema, schema_markdown, sides_of, tables_of,
                      update_readme)
 
 __all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsError", "ArmEntry", "Manifest",
-           "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
+           "first_difference", "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
            "encode", "inspect_part", "part_path", "read_part", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
            "DECISIONS",
            "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "README_BEGIN", "README_END", "SEATS", "TABLES",

@@ -1,15 +1,14 @@
-"""The parts of a results folder: their paths, the atomic writer, the check of a part, and the
-encoding of a part as Parquet bytes."""
+"""The parts of a results folder: their paths, the check of a part, and the encoding of a part as Parquet
+bytes (written by simdom.safeio's atomic writer, re-exported here)."""
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import Any
 
 import pyarrow as pa
 
+from ..safeio import atomic_open, write_atomic  # noqa: F401 - the one atomic writer, re-exported
 from .folder import META_KEY, PART
 from .tables import COLUMN_TYPES, TableSpec
 
@@ -17,30 +16,6 @@ from .tables import COLUMN_TYPES, TableSpec
 # ---- files --------------------------------------------------------------------------------------------
 def part_path(folder: Path, table: str, chunk: int) -> Path:
     return Path(folder) / table / PART.format(chunk)
-
-
-@contextlib.contextmanager
-def atomic_open(path: Path, mode: str = "wb", **kw) -> Iterator[IO]:
-    """Open a temporary file beside ``path`` for writing; when the block ends without error, fsync it
-    and rename it to ``path``: a file under its final name is always whole. On any error (disk full,
-    Ctrl-C) the temporary file is removed and ``path`` is left as it was."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, mode, **kw) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (:func:`atomic_open`)."""
-    with atomic_open(path) as fh:
-        fh.write(data)
 
 
 def inspect_part(path: Path, settings_hash: str, chunk: int, rows: int | None,
@@ -60,7 +35,11 @@ def inspect_part(path: Path, settings_hash: str, chunk: int, rows: int | None,
         if n != meta.get("rows") or (rows is not None and n != rows):
             return None, f"{n} rows, expected {rows if rows is not None else meta.get('rows')}"
         if pf.schema_arrow.names != names:
-            return None, "its columns differ from the schema"
+            have = pf.schema_arrow.names
+            extra, missing = [n for n in have if n not in names], [n for n in names if n not in have]
+            return None, "not of the schema (" + "; ".join(
+                [f"column {', '.join(extra[:3])} added"] * bool(extra) + [f"column {', '.join(missing[:3])} missing"]
+                * bool(missing) or ["its columns in another order"]) + ")"
         wrong = next((f for f in pf.schema_arrow if f.type != COLUMN_TYPES.get(f.name, f.type)), None)
         if wrong is not None:
             return None, f"not of the schema (column {wrong.name} is {wrong.type}, expected {COLUMN_TYPES[wrong.name]})"

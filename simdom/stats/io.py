@@ -17,6 +17,7 @@ rotation and seat.
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,8 +215,12 @@ def _verify(root: Path, m: fmt.Manifest) -> dict[str, list[Path]]:
         want = {fmt.PART.format(c) for c in range(m.n_chunks)}
         extra = sorted(found - want)
         if extra:
+            stray = folder / extra[0]
+            named_like_a_part = re.fullmatch(r"part-\d{5}\.parquet", extra[0]) is not None
             raise ResultsError(f"{root}: {t}/{extra[0]} is not a part of this run (it has {m.n_chunks} chunks); "
-                               "remove it, or run `simdom run` again to rewrite the folder")
+                               + (f"remove it (rm {stray}), or run `simdom run` on the folder again, which removes "
+                                  "parts of no chunk" if named_like_a_part else
+                                  f"simdom did not write it: move it out of the folder (mv {stray} SOMEWHERE)"))
         def check(c: int) -> str | None:
             plays = (min(m.deals, (c + 1) * m.chunk_size) - c * m.chunk_size) * len(m.arms) * m.rotations
             if m.unit == "match":
