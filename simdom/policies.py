@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .engine.codes import N_POLICY_PARAMS, PolicyId
+from .safeio import shown
 
 NEVER = 1 << 30
 
@@ -151,7 +152,7 @@ def parse_policy(text: "str | Policy") -> Policy:
     name, _, rest = raw.partition(":")
     info = REGISTRY.get(name)
     if info is None:
-        raise PolicyError(f"policy {raw!r}: unknown policy {name!r}; allowed: {_listing()}")
+        raise PolicyError(f"policy {shown(raw)}: unknown policy {shown(name, 40)}; allowed: {_listing()}")
     values = {p.name: p.default for p in info.params}
     if rest:
         for item in rest.split(","):
@@ -160,12 +161,12 @@ def parse_policy(text: "str | Policy") -> Policy:
             param = next((p for p in info.params if p.name == key), None)
             if param is None or not eq:
                 allowed = ", ".join(p.name for p in info.params) or "none"
-                raise PolicyError(f"policy {raw!r}: unknown parameter {key!r} of {name}; allowed parameters: "
+                raise PolicyError(f"policy {shown(raw)}: unknown parameter {shown(key, 40)} of {name}; allowed parameters: "
                                   f"{allowed} (write {name}:key=value)")
             try:
                 values[key] = param.parse(val.strip())
             except ValueError as e:
-                raise PolicyError(f"policy {raw!r}: {key} = {val.strip()!r} is invalid; allowed: {e}") from None
+                raise PolicyError(f"policy {shown(raw)}: {key} = {shown(val.strip(), 40)} is invalid; allowed: {e}") from None
     return Policy(info, tuple(values[p.name] for p in info.params))
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum, unique
 from typing import Any, Mapping
 
+from .safeio import shown
 from .tiles import n_tiles, parse_tile, tile_name
 
 
@@ -162,15 +163,6 @@ INT16_MAX, INT32_MAX = 2**15 - 1, 2**31 - 1
 
 def _allowed(enum: type[Enum]) -> str:
     return ", ".join(m.value for m in enum)
-
-
-def shown(value: Any, width: int = 60) -> str:
-    """``repr(value)`` for a message: cut to ``width`` characters (a huge or deeply nested value too)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an integer past Python's 4,300 digits, or nesting too deep
-        return "<an integer too long to show>" if isinstance(value, int) else "<a value too deep to show>"
-    return text if len(text) <= width else text[:width - 5] + " ..." + text[-1]
 
 
 def _fail(name: str, value: Any, allowed: str) -> RulesError:
@@ -354,7 +346,7 @@ class Rules:
             try:
                 t = parse_tile(value[5:], self.max_pip)
             except ValueError as e:
-                raise RulesError(f"rules: lead = {value!r} is invalid ({e}); allowed: {allowed}") from None
+                raise RulesError(f"rules: lead = {shown(value)} is invalid ({e}); allowed: {allowed}") from None
             return Lead("tile:" + tile_name(t, self.max_pip))
         raise _fail("lead", value, allowed)
 

@@ -27,6 +27,15 @@ class InputError(ValueError):
     """A document that cannot be read: its syntax, nesting or size (names the input)."""
 
 
+def shown(value: Any, width: int = 60) -> str:
+    """``repr(value)`` for a message: cut to ``width`` characters (a huge or deeply nested value too)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer past Python's 4,300 digits, or nesting too deep
+        return "<an integer too long to show>" if isinstance(value, int) else "<a value too deep to show>"
+    return text if len(text) <= width else text[:width - 5] + " ..." + text[-1]
+
+
 def depth(value: Any) -> int:
     """How deeply lists and tables nest in ``value`` (a scalar: 0), found without recursion; stops
     counting past :data:`MAX_DEPTH`."""

@@ -138,3 +138,14 @@ def test_analyze_of_a_match_deal_suggests_only_what_exists(ws):
     line = check(ws, ["analyze", "--trace", "match.jsonl", "--move", "3"], ["a deal of match 0", "single deals",
                                                                            "simdom replay", "--match 0"])
     assert "allowed: --match" not in line  # analyze has no --match
+
+
+@pytest.mark.parametrize("args, words", [
+    (["policies", "rollout:samples=" + "9" * 5000], ["samples", "1 to 10,000"]),
+    (["policies", "x" * 5000], ["unknown policy", "greedy"]),
+    (["rules", "threes", "--set", "lead=tile:" + "9" * 5000 + "-1"], ["lead", "tile:a-b"]),
+    (["rules", "threes", "--set", "points=fixed:" + "9" * 5000], ["points", "1 to 300"]),
+])
+def test_a_huge_value_is_named_short(ws, args, words):
+    line = check(ws, args, words)
+    assert len(line) < 500, len(line)

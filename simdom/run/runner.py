@@ -252,8 +252,14 @@ MAX_DASK_WORKERS = 4096
 MAX_DECISION_ROLLOUTS = 10_000
 
 
-def check_workers(workers: int | None, backend: str = "local") -> None:
-    """RunError unless ``workers`` is None (every core) or from 1 to the backend's limit."""
+def check_options(workers: int | None, backend: str = "local", decision_rollouts: int = 0) -> None:
+    """RunError unless ``workers`` is None (every core) or from 1 to the backend's limit, and
+    ``decision_rollouts`` from 0 to MAX_DECISION_ROLLOUTS (run() checks them; the CLI calls this first,
+    before it prints anything)."""
+    if not 0 <= decision_rollouts <= MAX_DECISION_ROLLOUTS:
+        raise RunError(f"--decision-rollouts {decision_rollouts} is invalid; allowed: an integer from 0 to "
+                       f"{MAX_DECISION_ROLLOUTS:,} (each decision plays 2 x N deals: beyond that a run takes "
+                       "hours per thousand deals)")
     if workers is None:
         return
     if backend == "dask":
@@ -278,11 +284,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     before touching anything or when the folder cannot be written (disk full: the parts written are kept),
     RunInterrupted on Ctrl-C or SIGTERM, WorkerLost when a worker dies; the folder then resumes."""
     t0 = time.perf_counter()
-    check_workers(workers, backend)
-    if not 0 <= decision_rollouts <= MAX_DECISION_ROLLOUTS:
-        raise RunError(f"--decision-rollouts {decision_rollouts} is invalid; allowed: an integer from 0 to "
-                       f"{MAX_DECISION_ROLLOUTS:,} (each decision plays 2 x N deals: beyond that a run takes "
-                       "hours per thousand deals)")
+    check_options(workers, backend, decision_rollouts)
     if "decisions" in tables and sc.unit == "match":
         raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
                        "target = 0 (these rules play matches)")
