@@ -178,7 +178,10 @@ def run_cmd(
         fail(f"--deals {deals} is invalid; allowed: an integer from 1 to {10**12}")
     if seed is not None and not 0 <= seed < 2**63:
         fail(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
-    check_options(workers, backend.value, decision_rollouts or 0)  # before anything is printed
+    try:
+        check_options(workers, backend.value, decision_rollouts or 0)  # before anything is printed
+    except RunError as e:
+        fail(str(e))
     if scheduler and backend != Backend.dask:
         fail("--scheduler is only used with --backend dask")
     try:
