@@ -215,5 +215,6 @@ def update_readme(path: Path) -> bool:
     _, _, tail = rest.partition(README_END)
     new = f"{head}{README_BEGIN}\n{readme_schema()}\n{README_END}{tail}"
     if new != text:
-        Path(path).write_text(new)
+        from ..safeio import write_atomic
+        write_atomic(path, new)
     return new != text
