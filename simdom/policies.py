@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from .safeio import shown
+
 NEVER = 1 << 30
 
 
@@ -59,9 +61,13 @@ def _int_or_never(text: str) -> float:
     return float(n)
 
 
+#: the largest value of a timing parameter (tiles, doubles, players or bonus points: all far below it)
+MAX_TIMING = 1000
+
+
 def _nonneg_int(text: str) -> float:
-    if not text.isdigit():
-        raise ValueError("an integer >= 0")
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or int(text) > MAX_TIMING:
+        raise ValueError(f"an integer from 0 to {MAX_TIMING:,}")
     return float(int(text))
 
 
@@ -183,7 +189,7 @@ def parse_policy(text: "str | Policy") -> Policy:
     name, _, rest = raw.partition(":")
     info = REGISTRY.get(name)
     if info is None:
-        raise PolicyError(f"policy {raw!r}: unknown policy {name!r}; allowed: {_listing()}")
+        raise PolicyError(f"policy {shown(raw)}: unknown policy {shown(name, 40)}; allowed: {_listing()}")
     values = {p.name: p.default for p in info.params}
     if rest:
         for item in rest.split(","):
@@ -192,12 +198,12 @@ def parse_policy(text: "str | Policy") -> Policy:
             param = next((p for p in info.params if p.name == key), None)
             if param is None or not eq:
                 allowed = ", ".join(p.name for p in info.params) or "none"
-                raise PolicyError(f"policy {raw!r}: unknown parameter {key!r} of {name}; allowed parameters: "
+                raise PolicyError(f"policy {shown(raw)}: unknown parameter {shown(key, 40)} of {name}; allowed parameters: "
                                   f"{allowed} (write {name}:key=value)")
             try:
                 values[key] = param.parse(val.strip())
             except ValueError as e:
-                raise PolicyError(f"policy {raw!r}: {key} = {val.strip()!r} is invalid; allowed: {e}") from None
+                raise PolicyError(f"policy {shown(raw)}: {key} = {shown(val.strip(), 40)} is invalid; allowed: {e}") from None
     return Policy(info, tuple(values[p.name] for p in info.params))
 
 

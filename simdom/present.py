@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .safeio import atomic_open, write_atomic
+
 WIDTH = 80
 #: the output formats: machine (json, csv, parquet: full precision) and people (table, md)
 FORMATS = ("table", "csv", "json", "md", "parquet")
@@ -372,7 +374,8 @@ def write_parquet(data: Any, path: str | Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    pq.write_table(pa.Table.from_pylist(_rows(data)), path)
+    with atomic_open(path) as fh:
+        pq.write_table(pa.Table.from_pylist(_rows(data)), fh)
 
 
 def emit(ans: Answer, fmt: str, path: str | Path | None = None, console=None) -> None:
@@ -393,4 +396,4 @@ def emit(ans: Answer, fmt: str, path: str | Path | None = None, console=None) ->
         import sys
         sys.stdout.write(body)
     else:
-        Path(path).write_text(body)
+        write_atomic(path, body)

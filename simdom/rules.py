@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum, unique
 from typing import Any, Mapping
 
+from .safeio import shown
 from .tiles import n_tiles, parse_tile, tile_name
 
 
@@ -25,54 +26,139 @@ class RulesError(ValueError):
     """A rule set that cannot be played: names the parameter and what it allows."""
 
 
-class Draw(str, Enum):
+class Choice(StrEnum):
+    """A rule parameter's choice: its value is its text (traces, manifests, ``simdom rules``), and it reads
+    as that text in messages too (``repr``: ``'none'``, as the string it replaces)."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+@unique
+class Draw(Choice):
     UNTIL_PLAYABLE = "until_playable"  #: draw from the boneyard until a tile fits
     NONE = "none"  #: nobody ever draws
 
 
-class Spinner(str, Enum):
+@unique
+class Spinner(Choice):
     FIRST_DOUBLE = "first_double"  #: the first double placed becomes the spinner (four-way layout)
     NONE = "none"  #: the layout stays a line
 
 
-class ArmsOpen(str, Enum):
+@unique
+class ArmsOpen(Choice):
     IMMEDIATELY = "immediately"  #: arms accept tiles as soon as the spinner is placed (Threes)
     AFTER_BOTH_SIDES = "after_both_sides"  #: only once both main sides are covered (All Fives)
 
 
-class DoubleCounts(str, Enum):
+@unique
+class DoubleCounts(Choice):
     FACE = "face"  #: a double at an end counts its face value v (Threes)
     BOTH = "both"  #: a double at an end counts both halves, 2v (the Fives family)
 
 
-class BlockBonus(str, Enum):
+@unique
+class BlockBonus(Choice):
     NONE = "none"
     OPPONENTS_PIPS = "opponents_pips"  #: P = the opponents' pips
     OPPONENTS_MINUS_OWN = "opponents_minus_own"  #: P = the opponents' pips minus the winner's
 
 
-class MatchEnd(str, Enum):
+@unique
+class MatchEnd(Choice):
     """How a match is won (docs/rules.md 12), when ``target`` T > 0."""
     DEAL_END = "deal_end"  #: after each deal, the highest side with >= T wins; a tie for highest plays on
     IMMEDIATE = "immediate"  #: a side wins the moment its score reaches >= T, even mid-deal
     EXACT = "exact"  #: every credit all or nothing: a side wins on reaching exactly T, never passing it
 
 
-class NextLead(str, Enum):
+@unique
+class NextLead(Choice):
     """Who leads the second and later deals of a match (the first always follows ``lead``)."""
     RULES = "rules"  #: every deal is led by the rules' lead (section 6)
     HAND_WINNER = "hand_winner"  #: the seat that dominoed the previous deal, any tile (after a block: the rules')
     ROTATE = "rotate"  #: the seat after the previous deal's leader, any tile
 
 
-class Teams(str, Enum):
+@unique
+class Teams(Choice):
     """Who scores together in a match."""
     NONE = "none"  #: every seat is its own side
     PARTNERS = "partners"  #: 4 players: seats 0 and 2 are side 0, seats 1 and 3 side 1
 
 
+@unique
+class PointsMode(Choice):
+    """What a scoring placement earns (RULES.md 4)."""
+    FIXED = "fixed"  #: N points (Threes: fixed:6)
+    SUM = "sum"  #: S points
+    QUOTIENT = "quotient"  #: the sum of S / d over the divisors d of S
+
+
+@unique
+class OutMode(Choice):
+    """The hand winner's bonus after a domino (RULES.md 7)."""
+    NONE = "none"
+    FIXED = "fixed"  #: N points, not rounded or divided
+    OPPONENTS_PIPS = "opponents_pips"  #: P = the opponents' pips, rounded and divided
+
+
+class _ModeN(str):
+    """A value written ``MODE`` or ``MODE:N`` (``sum``, ``fixed:6``), parsed once: ``mode`` (a Choice) and
+    ``n`` (N, 0 without one). It is its canonical text, so traces and manifests stay as they were."""
+
+    MODES: type[Choice]
+    mode: Choice
+    n: int
+
+    def __new__(cls, text: str) -> "_ModeN":
+        obj = super().__new__(cls, text)
+        head, _, tail = text.partition(":")
+        obj.mode, obj.n = cls.MODES(head), int(tail) if tail else 0
+        return obj
+
+
+class Points(_ModeN):
+    """``points``: sum, quotient or fixed:N, with ``mode`` (PointsMode) and ``n``."""
+    MODES = PointsMode
+
+
+class OutBonus(_ModeN):
+    """``out_bonus``: none, opponents_pips or fixed:N, with ``mode`` (OutMode) and ``n``."""
+    MODES = OutMode
+
+
+class Lead(str):
+    """``lead``: any, or tile:A-B (the canonical text), parsed once: ``halves`` (A, B), None for any."""
+
+    halves: tuple[int, int] | None
+
+    def __new__(cls, text: str) -> "Lead":
+        obj = super().__new__(cls, text)
+        obj.halves = tuple(int(x) for x in text[5:].split("-")) if text.startswith("tile:") else None  # type: ignore
+        return obj
+
+
 PLAYERS = (2, 3, 4)
 MAX_PIP_RANGE = (2, 12)
+
+# ---- the bounds of every parameter ---------------------------------------------------------------------
+# Each bound holds whatever the other parameters are, so that the largest deal total a seat can reach,
+# :meth:`Rules.deal_total_bound` with every parameter at its bound (28,400), fits the results' int16 points
+# columns (32,767), a first-double bonus their int8 tier columns (127), and a match score (a side of two
+# seats over max_deals deals: 579,840,000) their int32 score columns (2,147,483,647).
+#: tiles of the largest set (double-12): no deal has more placements, moves or tiles in a hand
+MAX_TILES = 91
+#: the largest end sum S (four counted ends of a double-12 counted twice): a divisor above it never divides
+MAX_END_SUM = 4 * 2 * MAX_PIP_RANGE[1]
+POINTS_FIXED_RANGE = (1, 300)   #: points = fixed:N
+BONUS_POINTS_RANGE = (0, 100)   #: the points of a first_double_bonus pair
+OUT_FIXED_RANGE = (0, 1000)     #: out_bonus = fixed:N
+ROUND_RANGE = (1, 1000)         #: bonus_round_to and bonus_divisor
+TARGET_RANGE = (0, 100_000)     #: target (0: no match)
+MAX_DEALS_RANGE = (1, 10_000)   #: max_deals
+INT16_MAX, INT32_MAX = 2**15 - 1, 2**31 - 1
 
 
 def _allowed(enum: type[Enum]) -> str:
@@ -80,12 +166,12 @@ def _allowed(enum: type[Enum]) -> str:
 
 
 def _fail(name: str, value: Any, allowed: str) -> RulesError:
-    return RulesError(f"rules: {name} = {value!r} is invalid; allowed: {allowed}")
+    return RulesError(f"rules: {name} = {shown(value)} is invalid; allowed: {allowed}")
 
 
-def _by_players(name: str, value: Any, minimum: int) -> tuple[int, int, int]:
+def _by_players(name: str, value: Any, minimum: int, maximum: int) -> tuple[int, int, int]:
     """Normalise ``{2: 6, "3": 6, 4: 5}``, ``[6, 6, 5]`` or ``5`` to (v2, v3, v4)."""
-    allowed = (f"an integer >= {minimum}, a list of three for 2/3/4 players, "
+    allowed = (f"an integer from {minimum} to {maximum}, a list of three for 2/3/4 players, "
                f"or a table keyed by 2, 3, 4 (e.g. {{2 = 6, 3 = 6, 4 = 5}})")
     if isinstance(value, bool):
         raise _fail(name, value, allowed)
@@ -103,61 +189,71 @@ def _by_players(name: str, value: Any, minimum: int) -> tuple[int, int, int]:
         out = tuple(value)
     else:
         raise _fail(name, value, allowed)
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in out):
+    if not all(isinstance(v, int) and not isinstance(v, bool) and minimum <= v <= maximum for v in out):
         raise _fail(name, value, allowed)
     return out  # type: ignore[return-value]
 
 
-def _int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        raise _fail(name, value, f"an integer from {lo} to {hi}" if hi is not None else f"an integer >= {lo}")
+def _int(name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _fail(name, value, f"an integer from {lo} to {hi}")
     return value
 
 
-def _enum(name: str, enum: type[Enum], value: Any) -> str:
+def _enum(name: str, enum: type[Choice], value: Any) -> Choice:
     try:
-        return enum(value).value
+        return enum(value)
     except ValueError:
         raise _fail(name, value, _allowed(enum)) from None
 
 
-def _mode_n(name: str, value: Any, plain: tuple[str, ...], prefixed: str, n_min: int) -> str:
-    """Modes like ``sum`` or ``fixed:N``; returns the canonical text."""
-    allowed = ", ".join((*plain, f"{prefixed}:N (N an integer >= {n_min})"))
+def _mode_n(name: str, value: Any, kind: type[_ModeN], plain: tuple[str, ...], prefixed: str,
+            n_range: tuple[int, int]) -> _ModeN:
+    """Modes like ``sum`` or ``fixed:N``, parsed into ``kind`` from their canonical text."""
+    lo, hi = n_range
+    allowed = ", ".join((*plain, f"{prefixed}:N (N an integer from {lo} to {hi})"))
     if isinstance(value, str):
         if value in plain:
-            return value
+            return kind(str(value))
         head, sep, tail = value.partition(":")
-        if head == prefixed and sep and tail.strip().isdigit() and int(tail) >= n_min:
-            return f"{prefixed}:{int(tail)}"
+        digits = tail.strip()
+        # ASCII digits only (str.isdigit takes "²"), and few of them: int() of a long string is refused
+        if head == prefixed and sep and 0 < len(digits) <= 12 and digits.isascii() and digits.isdigit() \
+                and lo <= int(digits) <= hi:
+            return kind(f"{prefixed}:{int(digits)}")
     raise _fail(name, value, allowed)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rules:
-    """A fully resolved, validated rule set (docs/rules.md section 8) for a given number of players."""
+    """A fully resolved, validated rule set (docs/rules.md section 8) for a given number of players.
+
+    Built from keywords only; any value that reads as the field's type is accepted (``"none"`` for a
+    Choice, ``"fixed:6"`` for Points, a list for a tuple) and stored as that type: the choices as their
+    StrEnum, ``points`` / ``out_bonus`` as :class:`Points` / :class:`OutBonus` (mode and N parsed once),
+    ``lead`` as :class:`Lead` (its tile's halves)."""
 
     max_pip: int = 6
     hand_size: tuple[int, int, int] = (6, 6, 5)
     boneyard_reserve: tuple[int, int, int] = (0, 0, 0)
-    draw: str = "until_playable"
-    lead: str = "any"
-    spinner: str = "first_double"
-    arms_open: str | None = "immediately"
-    double_counts: str = "face"
+    draw: Draw = Draw.UNTIL_PLAYABLE
+    lead: Lead = Lead("any")
+    spinner: Spinner = Spinner.FIRST_DOUBLE
+    arms_open: ArmsOpen | None = ArmsOpen.IMMEDIATELY
+    double_counts: DoubleCounts = DoubleCounts.FACE
     divisors: tuple[int, ...] = (3,)
     min_ends: int = 3
-    points: str = "fixed:6"
+    points: Points = Points("fixed:6")
     first_double_bonus: tuple[tuple[int | None, int], ...] = ((4, 2), (8, 4), (None, 8))
-    out_bonus: str = "none"
-    block_bonus: str = "none"
+    out_bonus: OutBonus = OutBonus("none")
+    block_bonus: BlockBonus = BlockBonus.NONE
     bonus_round_to: int = 1
     bonus_divisor: int = 1
     players: int = 4
     target: int = 0
-    match_end: str = "deal_end"
-    next_lead: str = "rules"
-    teams: str = "none"
+    match_end: MatchEnd = MatchEnd.DEAL_END
+    next_lead: NextLead = NextLead.RULES
+    teams: Teams = Teams.NONE
     max_deals: int = 200
     preset: str | None = field(default=None, compare=False)
 
@@ -166,24 +262,26 @@ class Rules:
         s(self, "players", _int("players", self.players, 2, 4))
         lo, hi = MAX_PIP_RANGE
         s(self, "max_pip", _int("max_pip", self.max_pip, lo, hi))
-        s(self, "hand_size", _by_players("hand_size", self.hand_size, 1))
-        s(self, "boneyard_reserve", _by_players("boneyard_reserve", self.boneyard_reserve, 0))
+        s(self, "hand_size", _by_players("hand_size", self.hand_size, 1, MAX_TILES))
+        s(self, "boneyard_reserve", _by_players("boneyard_reserve", self.boneyard_reserve, 0, MAX_TILES - 1))
         s(self, "draw", _enum("draw", Draw, self.draw))
         s(self, "lead", self._check_lead(self.lead))
         s(self, "spinner", _enum("spinner", Spinner, self.spinner))
-        if self.arms_open is None and self.spinner != Spinner.NONE.value:
+        if self.arms_open is None and self.spinner != Spinner.NONE:
             raise _fail("arms_open", None, _allowed(ArmsOpen) + " (spinner = first_double needs one)")
         if self.arms_open is not None:
             s(self, "arms_open", _enum("arms_open", ArmsOpen, self.arms_open))
         s(self, "double_counts", _enum("double_counts", DoubleCounts, self.double_counts))
         s(self, "divisors", self._check_divisors(self.divisors))
         s(self, "min_ends", _int("min_ends", self.min_ends, 1, 4))
-        s(self, "points", _mode_n("points", self.points, ("sum", "quotient"), "fixed", 1))
+        s(self, "points", _mode_n("points", self.points, Points, ("sum", "quotient"), "fixed",
+                                     POINTS_FIXED_RANGE))
         s(self, "first_double_bonus", self._check_bonus(self.first_double_bonus))
-        s(self, "out_bonus", _mode_n("out_bonus", self.out_bonus, ("none", "opponents_pips"), "fixed", 0))
+        s(self, "out_bonus", _mode_n("out_bonus", self.out_bonus, OutBonus, ("none", "opponents_pips"), "fixed",
+                                        OUT_FIXED_RANGE))
         s(self, "block_bonus", _enum("block_bonus", BlockBonus, self.block_bonus))
-        s(self, "bonus_round_to", _int("bonus_round_to", self.bonus_round_to, 1))
-        s(self, "bonus_divisor", _int("bonus_divisor", self.bonus_divisor, 1))
+        s(self, "bonus_round_to", _int("bonus_round_to", self.bonus_round_to, *ROUND_RANGE))
+        s(self, "bonus_divisor", _int("bonus_divisor", self.bonus_divisor, *ROUND_RANGE))
         total = n_tiles(self.max_pip)
         need = self.players * self.hand
         if need > total:
@@ -204,13 +302,13 @@ class Rules:
         def both(a: str, b: str, why: str, allowed: str) -> RulesError:
             return RulesError(f"rules: {a} = {getattr(self, a)!r} with {b} = {getattr(self, b)!r}: {why}; "
                               f"allowed: {allowed}")
-        if self.spinner == Spinner.NONE.value and self.arms_open is not None:
+        if self.spinner == Spinner.NONE and self.arms_open is not None:
             raise both("arms_open", "spinner", "a line without a spinner has no arms",
                        "arms_open = null with spinner = none, or spinner = first_double")
-        if self.spinner == Spinner.NONE.value and self.min_ends > 2:
+        if self.spinner == Spinner.NONE and self.min_ends > 2:
             raise both("min_ends", "spinner", "a line has at most 2 counted ends, so no placement could score",
                        "min_ends 1 or 2 with spinner = none, or spinner = first_double")
-        if self.draw == Draw.NONE.value and self.reserve:
+        if self.draw == Draw.NONE and self.reserve:
             raise both("boneyard_reserve", "draw", "nobody draws, so no tile is held back",
                        "boneyard_reserve = 0 with draw = none, or draw = until_playable")
         if not self._pips_bonus():
@@ -222,52 +320,53 @@ class Rules:
 
     def _pips_bonus(self) -> bool:
         """An end bonus counting pips (rounded and divided by bonus_round_to and bonus_divisor)."""
-        return self.out_bonus == "opponents_pips" or self.block_bonus != BlockBonus.NONE.value
+        return self.out_bonus.mode == OutMode.OPPONENTS_PIPS or self.block_bonus != BlockBonus.NONE
 
     def _check_match(self) -> None:
         """The five match parameters (docs/rules.md 12). With target 0 there is no match: the other four,
         once valid, are reset to their defaults (they take effect only when target > 0)."""
         s = object.__setattr__
-        s(self, "target", _int("target", self.target, 0))
+        s(self, "target", _int("target", self.target, *TARGET_RANGE))
         s(self, "match_end", _enum("match_end", MatchEnd, self.match_end))
         s(self, "next_lead", _enum("next_lead", NextLead, self.next_lead))
         s(self, "teams", _enum("teams", Teams, self.teams))
-        s(self, "max_deals", _int("max_deals", self.max_deals, 1))
-        if self.teams == Teams.PARTNERS.value and self.players != 4:
+        s(self, "max_deals", _int("max_deals", self.max_deals, *MAX_DEALS_RANGE))
+        if self.teams == Teams.PARTNERS and self.players != 4:
             raise RulesError(f"rules: teams = 'partners' needs players = 4, but players = {self.players}; "
                              f"allowed: teams = none with {self.players} players, or players = 4")
         if self.target == 0:
             for name in MATCH_PARAMETERS[1:]:
                 s(self, name, _MATCH_DEFAULTS[name])
 
-    def _check_lead(self, value: Any) -> str:
+    def _check_lead(self, value: Any) -> Lead:
         allowed = f"any, tile:A-B (a tile of the double-{self.max_pip} set, low half first)"
         if value == "any":
-            return value
+            return Lead("any")
         if isinstance(value, str) and value.startswith("tile:"):
             try:
                 t = parse_tile(value[5:], self.max_pip)
             except ValueError as e:
-                raise RulesError(f"rules: lead = {value!r} is invalid ({e}); allowed: {allowed}") from None
-            return "tile:" + tile_name(t, self.max_pip)
+                raise RulesError(f"rules: lead = {shown(value)} is invalid ({e}); allowed: {allowed}") from None
+            return Lead("tile:" + tile_name(t, self.max_pip))
         raise _fail("lead", value, allowed)
 
     @staticmethod
     def _check_divisors(value: Any) -> tuple[int, ...]:
-        allowed = "a non-empty list of distinct integers >= 2, e.g. [3] or [3, 5]"
+        allowed = f"a non-empty list of distinct integers from 2 to {MAX_END_SUM}, e.g. [3] or [3, 5]"
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, (list, tuple)) or not value:
             raise _fail("divisors", value, allowed)
-        if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 2 for d in value) \
+        if not all(isinstance(d, int) and not isinstance(d, bool) and 2 <= d <= MAX_END_SUM for d in value) \
                 or len(set(value)) != len(value):
             raise _fail("divisors", value, allowed)
         return tuple(value)
 
     @staticmethod
     def _check_bonus(value: Any) -> tuple[tuple[int | None, int], ...]:
-        allowed = ("a list of [last_move, points] pairs with last_move increasing (integers >= 1), "
-                   "only the last may be null; points integers >= 0; e.g. [[4, 2], [8, 4], [null, 8]] or []")
+        allowed = (f"a list of [last_move, points] pairs with last_move increasing (integers from 1 to "
+                   f"{MAX_TILES}), only the last may be null; points integers from {BONUS_POINTS_RANGE[0]} to "
+                   f"{BONUS_POINTS_RANGE[1]}; e.g. [[4, 2], [8, 4], [null, 8]] or []")
         if not isinstance(value, (list, tuple)):
             raise _fail("first_double_bonus", value, allowed)
         out: list[tuple[int | None, int]] = []
@@ -276,12 +375,13 @@ class Rules:
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise _fail("first_double_bonus", value, allowed)
             last, pts = pair
-            if isinstance(pts, bool) or not isinstance(pts, int) or pts < 0:
+            if isinstance(pts, bool) or not isinstance(pts, int) \
+                    or not BONUS_POINTS_RANGE[0] <= pts <= BONUS_POINTS_RANGE[1]:
                 raise _fail("first_double_bonus", value, allowed)
             if last is None:
                 if i != len(value) - 1:
                     raise _fail("first_double_bonus", value, allowed)
-            elif isinstance(last, bool) or not isinstance(last, int) or last <= prev:
+            elif isinstance(last, bool) or not isinstance(last, int) or last <= prev or last > MAX_TILES:
                 raise _fail("first_double_bonus", value, allowed)
             else:
                 prev = last
@@ -301,6 +401,30 @@ class Rules:
     @property
     def n_tiles(self) -> int:
         return n_tiles(self.max_pip)
+
+    def placement_bound(self) -> int:
+        """The most points one placement can score under these rules (RULES.md 4)."""
+        smax = 4 * 2 * self.max_pip
+        if self.points.mode == PointsMode.FIXED:
+            return self.points.n
+        if self.points.mode == PointsMode.SUM:
+            return smax
+        return max(sum(s // d for d in self.divisors if s % d == 0) for s in range(1, smax + 1))
+
+    def end_bonus_bound(self) -> int:
+        """The largest out or block bonus of a deal (RULES.md 7): at most every pip of the set, rounded
+        up to bonus_round_to and divided by bonus_divisor, or out_bonus's fixed N."""
+        pips = (self.max_pip + 2) * self.max_pip * (self.max_pip + 1) // 2
+        q = self.bonus_round_to
+        counted = (2 * pips + q) // (2 * q) * q // self.bonus_divisor if self._pips_bonus() else 0
+        fixed = self.out_bonus.n if self.out_bonus.mode == OutMode.FIXED else 0
+        return max(counted, fixed)
+
+    def deal_total_bound(self) -> int:
+        """An upper bound of a seat's deal total: every tile of the set placed by it and scoring the most
+        a placement can, the largest first-double bonus and the largest end bonus."""
+        bonus = max((pts for _, pts in self.first_double_bonus), default=0)
+        return self.n_tiles * self.placement_bound() + bonus + self.end_bonus_bound()
 
     @property
     def is_match(self) -> bool:

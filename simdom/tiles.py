@@ -38,8 +38,10 @@ def tile_name(t: int, max_pip: int) -> str:
 def parse_tile(text: str, max_pip: int, *, strict_order: bool = True) -> int:
     """Parse ``"3-6"``; a tile written high half first is refused when ``strict_order``."""
     parts = str(text).strip().split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"{text!r} is not a tile: write it as A-B with 0 <= A <= B <= {max_pip}, e.g. 3-6")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 3
+                                  for p in parts):
+        shown = repr(text) if len(str(text)) <= 40 else repr(str(text)[:35]) + " ..."
+        raise ValueError(f"{shown} is not a tile: write it as A-B with 0 <= A <= B <= {max_pip}, e.g. 3-6")
     a, b = int(parts[0]), int(parts[1])
     if strict_order and a > b:
         raise ValueError(f"tile {text!r} must be written low half first: {b}-{a}")

@@ -146,7 +146,7 @@ OVERRIDES = {
     "set-players-on-rules": Case(["rules", "threes", "--set", "players=9"], ["players", "--players"]),
     "set-without-equals": Case(["rules", "threes", "--set", "min_ends"], ["PARAMETER=VALUE"]),
     "set-twice": Case(["rules", "threes", "--set", "min_ends=2", "--set", "min_ends=3"], ["min_ends", "twice"]),
-    "set-divisor-1": Case(["rules", "threes", "--set", "divisors=[1]"], ["divisors", ">= 2"]),
+    "set-divisor-1": Case(["rules", "threes", "--set", "divisors=[1]"], ["divisors", "from 2 to 96"]),
     "set-divisors-empty": Case(["rules", "threes", "--set", "divisors=[]"], ["divisors", "non-empty"]),
     "set-hand-size-too-big": Case(["rules", "threes", "--set", "hand_size=9"], ["hand_size", "28"]),
     "set-bonus-not-increasing": Case(["rules", "threes", "--set", "first_double_bonus=[[8,4],[4,2]]"],
@@ -166,7 +166,7 @@ OVERRIDES = {
     "set-lead-off-the-set": Case(["rules", "fives", "--set", "lead=tile:7-7"], ["lead", "tile:a-b"]),
     "set-points-fixed-0": Case(["rules", "threes", "--set", "points=fixed:0"], ["points", "fixed:n"]),
     "set-out-bonus-negative": Case(["rules", "fives", "--set", "out_bonus=fixed:-1"], ["out_bonus", "fixed:n"]),
-    "set-target-negative": Case(["rules", "fives", "--set", "target=-1"], ["target = -1", ">= 0"]),
+    "set-target-negative": Case(["rules", "fives", "--set", "target=-1"], ["target = -1", "0 to 100000"]),
     "set-target-overflow": Case(["rules", "fives", "--set", "target=1e400"], ["target = inf"]),
     "set-partners-with-3": Case(["rules", "fives", "-n", "3", "--set", "teams=partners"], ["partners", "players = 4"]),
     "set-match-end-bogus": Case(["rules", "fives", "--set", "match_end=sudden"], ["match_end", "deal_end"]),
@@ -249,7 +249,32 @@ SCRIPTS = {
                                         script(extra="[overrides]\nplayers = 3")),
 }
 
-ALL = {**FLAGS, **OVERRIDES, **SCENARIOS, **SCRIPTS}
+DEEP, DEEPER = "[" * 500 + "]" * 500, "[" * 100_000 + "]" * 100_000  # issue 22.4: nesting 500 levels deep
+HOSTILE = {
+    "set-nested-500": Case(["rules", "threes", "--set", f"divisors={DEEP}"], ["--set divisors", "32 levels"]),
+    "set-nested-100000": Case(["rules", "threes", "--set", f"divisors={DEEPER}"], ["--set divisors", "too deeply"]),
+    "set-table-nested-500": Case(["rules", "threes", "--set", "hand_size=" + "{a = " * 500 + "1" + "}" * 500],
+                                 ["--set hand_size", "too deeply"]),
+    "set-integer-5000-digits": Case(["rules", "threes", "--set", "min_ends=" + "9" * 5000],
+                                    ["min_ends = '99999", "1 to 4"]),
+    "set-nested-on-trace": Case(["trace", "-o", "t.jsonl", "--set", f"first_double_bonus={DEEP}"],
+                                ["--set first_double_bonus", "32 levels"]),
+    "scenario-nested-500": Case(["run", "bad.toml"], ["bad.toml", "too deeply"], scen(top=f"speed = {DEEP}\n")),
+    "scenario-nested-40": Case(["run", "bad.toml"], ["bad.toml", "32 levels"],
+                               scen(top="speed = " + "[" * 40 + "]" * 40 + "\n")),
+    "scenario-rule-nested-40": Case(["run", "bad.toml"], ["bad.toml", "32 levels"],
+                                    scen(extra="divisors = " + "[" * 40 + "]" * 40 + "\n")),
+    "scenario-integer-5000-digits": Case(["run", "bad.toml"], ["bad.toml", "4,300 digits"],
+                                         scen(replace=("deals = 300", "deals = " + "9" * 5000))),
+    "script-nested-500": Case(["replay", "--script", "bad.deal.toml"], ["bad.deal.toml", "too deeply"],
+                              script(extra=f"colour = {DEEP}")),
+    "script-nested-40": Case(["replay", "--script", "bad.deal.toml"], ["bad.deal.toml", "32 levels"],
+                             script(extra="colour = " + "[" * 40 + "]" * 40)),
+    "analyze-script-nested-500": Case(["analyze", "--script", "bad.deal.toml", "--move", "3"],
+                                      ["bad.deal.toml", "too deeply"], script(extra=f"colour = {DEEP}")),
+}
+
+ALL = {**FLAGS, **OVERRIDES, **SCENARIOS, **SCRIPTS, **HOSTILE}
 
 
 @pytest.fixture(scope="module")

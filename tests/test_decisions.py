@@ -300,7 +300,7 @@ def test_doubles_decisions_by_crosses_the_situations(folders):
     (["doubles", "FOLDER", "--decisions", "--table", "sweep"], "allowed: decisions, decision-grid"),
     (["doubles", "FOLDER", "--table", "decision-grid"], "needs --decisions"),
     (["doubles", "PLAIN", "--decisions"], "no decisions table"),
-    (["policies", "timing:support=x"], "allowed: an integer >= 0"),
+    (["policies", "timing:support=x"], "allowed: an integer from 0 to 1,000"),
     (["policies", "timing:hold=1"], "allowed parameters: support, lead, wait, players"),
 ])
 def test_bad_input_is_one_line_and_exit_2(folders, tmp_path, args, words):

@@ -48,14 +48,14 @@ def test_s12_match_parameters_take_effect_only_with_a_target():
 
 
 BAD = [
-    ({"target": -1}, ["target", ">= 0"]),
+    ({"target": -1}, ["target", "from 0 to 100000"]),
     ({"target": "100"}, ["target", "integer"]),
     ({"target": True}, ["target", "integer"]),
     ({"match_end": "sudden"}, ["match_end", "deal_end", "immediate", "exact"]),
     ({"next_lead": "loser"}, ["next_lead", "rules", "hand_winner", "rotate"]),
     ({"teams": "pairs"}, ["teams", "none", "partners"]),
-    ({"max_deals": 0}, ["max_deals", ">= 1"]),
-    ({"max_deals": 2.5}, ["max_deals", ">= 1"]),
+    ({"max_deals": 0}, ["max_deals", "from 1 to 10000"]),
+    ({"max_deals": 2.5}, ["max_deals", "from 1 to 10000"]),
 ]
 
 

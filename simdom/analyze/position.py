@@ -17,7 +17,7 @@ from ..deal.replay import replay_record
 from ..deal.script import ScriptError, load_script
 from ..engine.codes import End
 from ..engine.state import DealState
-from ..rules import Rules, from_dict
+from ..rules import Rules, from_dict, shown
 from ..tiles import parse_tile, tile_name
 
 
@@ -117,6 +117,11 @@ def from_script(path: str | Path) -> Deal:
 def from_record(record: dict[str, Any], label: str) -> Deal:
     """A deal record of docs/rules.md section 11 (a trace line), checked against its schema and re-played by the
     engine first (simdom.deal.replay): a tampered record is refused, not analysed."""
+    if isinstance(record, dict) and isinstance(record.get("match"), dict):
+        mid = shown(record["match"].get("id"), 20)
+        raise PositionError(f"{label} is a deal of match {mid}; simdom analyze reads single deals; allowed: a "
+                            f"trace of single deals (simdom trace without --matches), or simdom replay FILE --match "
+                            f"{mid} to see the match")
     try:
         replay_record(record, label)
     except ReplayError as e:

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..safeio import InputError, check_depth, refusal
 from ..policies import PolicyError, seat_policies
 from ..rules import ALL_PARAMETERS, PRESETS, RulesError, preset
 
@@ -30,18 +31,20 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def parse_value(text: str) -> Any:
+def parse_value(text: str, where: str = "--set value") -> Any:
     """A ``--set`` value: JSON (``[[4,2],[null,8]]``, ``null``, ``3``), else TOML (``{2 = 6, 3 = 6, 4 = 5}``),
     else the text itself (``sum``, ``tile:5-5``)."""
     text = text.strip()
-    try:
-        return json.loads(text)
-    except ValueError:
-        pass
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
+    for parse in (json.loads, lambda t: tomllib.loads(f"v = {t}")["v"]):
+        try:
+            return check_depth(parse(text), where)
+        except InputError:
+            raise
+        except RecursionError as e:
+            raise refusal(where, "JSON", e) from None
+        except ValueError:  # not this syntax, or an integer too long to convert: the text, whose check names
+            pass            # the parameter's range
+    return text
 
 
 def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:
@@ -57,7 +60,7 @@ def parse_overrides(items: Optional[List[str]]) -> dict[str, Any]:
                  "(-n N), N = 2, 3 or 4")
         if key in out:
             fail(f"--set {key} is given twice; allowed: each parameter once")
-        out[key] = parse_value(val)
+        out[key] = parse_value(val, f"--set {key}")
     return out
 
 

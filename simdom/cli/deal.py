@@ -8,14 +8,16 @@ from typing import Any, List, Optional
 
 import typer
 
-from ..results import atomic_open
+from ..safeio import atomic_open, replaces
 from .common import (MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SEED_HELP, SET_OPT, console, err, fail,
                      make_policies, make_rules)
 from .match import check_trace_options, replay_match, write_matches
 
 
 def _check_out(path: Path, *, overwrite: bool) -> None:
-    if path.exists() and not overwrite:
+    if path.is_dir():
+        fail(f"{path} is a folder; allowed: a file name for -o")
+    if replaces(path) and not overwrite:
         fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
     if path.parent and not path.parent.is_dir():
         fail(f"folder {path.parent} does not exist")

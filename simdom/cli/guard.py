@@ -7,6 +7,10 @@ allowed) and exit code 2, or the code the error carries (``exit_code``: 1 for a 
 worker). Anything else is a bug in simdom: its traceback is shown and the exit code is 1. The global
 ``simdom --debug`` shows the traceback of every error.
 
+SIGTERM, SIGHUP and Ctrl-C stop any command with one line (exit code 128 + the signal's number, 130 for
+Ctrl-C); every file is written through an atomic writer, so a file being written is removed and the
+file under the target name is the old one or none.
+
 Usage errors found by the command-line parser (an unknown option, ``--deals abc``) are printed as one
 line too, with a pointer to the command's ``--help``.
 """
@@ -66,9 +70,15 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func`` with the one error path (see the module doc); keeps its signature for Typer."""
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
+        from ..run.faults import sigterm_as_interrupt
         try:
-            return func(*args, **kwargs)
-        except (typer.Exit, typer.Abort, click.exceptions.ClickException, KeyboardInterrupt, SystemExit):
+            with sigterm_as_interrupt():  # SIGTERM, SIGHUP: like Ctrl-C, a file being written is removed
+                return func(*args, **kwargs)
+        except KeyboardInterrupt as e:
+            name = getattr(e, "signal", None)
+            fail(f"{f'terminated ({name})' if name else 'interrupted'}: the command stopped; no partly written file "
+                 "is left", getattr(e, "exit_code", 130))
+        except (typer.Exit, typer.Abort, click.exceptions.ClickException, SystemExit):
             raise
         except Exception as e:  # noqa: BLE001 - the command boundary
             if DEBUG["on"]:

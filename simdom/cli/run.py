@@ -168,7 +168,7 @@ def run_cmd(
 
       simdom run scenarios/balance-4p.toml --backend dask --scheduler tcp://10.0.0.5:8786
     """
-    from ..run.runner import RunError, RunInterrupted, run
+    from ..run.runner import RunError, RunInterrupted, check_options, run
     from ..run.scenario import ScenarioError, load
 
 
@@ -178,10 +178,10 @@ def run_cmd(
         fail(f"--deals {deals} is invalid; allowed: an integer from 1 to {10**12}")
     if seed is not None and not 0 <= seed < 2**63:
         fail(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
-    if workers is not None and workers < 1:
-        fail(f"--workers {workers} is invalid; allowed: an integer >= 1")
-    if decision_rollouts is not None and decision_rollouts < 0:
-        fail(f"--decision-rollouts {decision_rollouts} is invalid; allowed: an integer >= 0")
+    try:
+        check_options(workers, backend.value, decision_rollouts or 0)  # before anything is printed
+    except RunError as e:
+        fail(str(e))
     if scheduler and backend != Backend.dask:
         fail("--scheduler is only used with --backend dask")
     try:

@@ -251,6 +251,12 @@ def compare(
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.pairs import compare_answer
+    if strong is not None:
+        from ..policies import PolicyError, parse_policy
+        try:
+            strong = str(parse_policy(strong))  # the canonical text, as the manifests record it
+        except PolicyError as e:
+            _fail(f"--strong: {e}")
     try:
         f = resolve_format(fmt, out)
         check_writable(out, force)

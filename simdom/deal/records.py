@@ -17,7 +17,8 @@ from typing import Annotated, Any, Iterator, Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..rules import MATCH_PARAMETERS, PARAMETERS, Rules, RulesError, from_dict
+from ..safeio import InputError, check_depth, not_a_file
+from ..rules import MATCH_PARAMETERS, PARAMETERS, Rules, RulesError, from_dict, shown
 from ..tiles import parse_tile
 
 U64 = 2**64 - 1
@@ -268,6 +269,9 @@ def first_difference(where: str, recorded: Sequence[dict], ours: Sequence[dict],
     for i in range(max(len(recorded), len(ours))):
         r = recorded[i] if i < len(recorded) else None
         o = ours[i] if i < len(ours) else None
+        if r is not None and o is not None and r.get("seat") != o.get("seat"):
+            raise error(f"{where}, action {i}: recorded seat {shown(r.get('seat'), 20)}: {action_text(r)}, but seat "
+                        f"{o.get('seat')} is due: expected {action_text(o)}")
         if r != o:
             seat = (r or o or {}).get("seat")
             note = f" (the deal had ended: {end})" if o is None and end else ""
@@ -280,10 +284,11 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
     """Each non-blank line of a JSON Lines file as (``FILE:LINE``, parsed value); RecordError naming the file
     and line when the file is missing, a folder, not UTF-8 text, or a line is not JSON."""
     path = Path(path)
-    if not path.exists():
+    problem = not_a_file(path)
+    if problem == "no such file":
         raise RecordError(f"trace file {path} does not exist")
-    if path.is_dir():
-        raise RecordError(f"{path} is a folder; allowed: a JSON Lines trace file (simdom trace -o FILE)")
+    if problem and not problem.startswith(("a FIFO", "a device")):  # a pipe streams records: <(simdom trace ...)
+        raise RecordError(f"{path} is {problem}; allowed: a JSON Lines trace file (simdom trace -o FILE)")
     try:
         with open(path, "rb") as fh:
             for n, raw in enumerate(fh, 1):
@@ -295,9 +300,14 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
                 if not line.strip():
                     continue
                 try:
-                    yield where, json.loads(line)
+                    value = json.loads(line)
                 except (ValueError, RecursionError) as e:
-                    raise RecordError(f"{where}: not a JSON line ({str(e)[:80]})") from None
+                    raise RecordError(f"{where}: not a JSON line ({str(e)[:80] or 'nested too deeply'})") from None
+                try:
+                    check_depth(value, where)
+                except InputError as e:
+                    raise RecordError(str(e)) from None
+                yield where, value
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
 

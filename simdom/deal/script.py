@@ -24,7 +24,6 @@ not legal at its turn is an error naming the move and the legal ones.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
@@ -33,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine.codes import End
 from ..engine.state import DealState
+from ..safeio import InputError, loads_toml, not_a_file
 from ..policies import PolicyError, seat_policies
 from ..rules import PRESETS, Rules, RulesError, preset
 from ..tiles import parse_tile, tile_name
@@ -93,16 +93,19 @@ def _problem(where: str, e: ValidationError) -> ScriptError:
 def load_script(path: str | Path) -> Script:
     path = Path(path)
     where = f"{path}"
-    if path.is_dir():
-        raise ScriptError(f"{where} is a folder; allowed: a scripted deal file (TOML)")
+    problem = not_a_file(path)
+    if problem == "no such file":
+        raise ScriptError(f"{where}: no such file")
+    if problem:
+        raise ScriptError(f"{where} is {problem}; allowed: a scripted deal file (TOML)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = loads_toml(path.read_text(encoding="utf-8"), where)
     except FileNotFoundError:
         raise ScriptError(f"{where}: no such file") from None
     except UnicodeDecodeError:
         raise ScriptError(f"{where}: not UTF-8 text; allowed: a scripted deal file (TOML)") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ScriptError(f"{where}: not valid TOML ({e})") from None
+    except InputError as e:
+        raise ScriptError(str(e)) from None
     try:
         m = ScriptModel.model_validate(data)
     except ValidationError as e:

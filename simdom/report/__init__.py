@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from simdom.safeio import replaces, write_atomic
 from simdom.stats.read.folder import Results
 from simdom.stats.tables.stats import InputError
 
@@ -27,13 +28,15 @@ def build_report(results: list[Results], out: str | Path, *, force: bool = False
     suffix = out.suffix.lower()
     if suffix not in (".html", ".htm", ".md"):
         raise InputError(f"bad report file {out}: allowed suffixes: .html, .md")
-    if out.exists() and not force:
+    if out.is_dir():
+        raise InputError(f"{out} is a folder; allowed: a file name ending .html or .md")
+    if replaces(out) and not force:
         raise InputError(f"{out} already exists; pass --force to overwrite it")
     if suffix == ".md" and (out.parent / f"{out.stem}_files").exists() and not force:
         raise InputError(f"{out.parent / (out.stem + '_files')} already exists; pass --force to overwrite it")
     sections = build_sections(list(results))
     title = "simdom balance report: " + ", ".join(r.name for r in results)
     text = render_md(sections, title, out) if suffix == ".md" else render_html(sections, title)
-    out.write_text(text)
+    write_atomic(out, text)  # whole or not at all: a full disk leaves the old report (simdom.safeio)
     first = next((a for sec in sections for a in sec.answers), "")
     return Written(out, tuple(sec.title for sec in sections), first)

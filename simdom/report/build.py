@@ -6,7 +6,7 @@ from simdom.report.data import Section, overview
 from simdom.report.decisions import decisions
 from simdom.report.matches import match_sections
 from simdom.report.sections import doubles, matchups, moves, points, seats, versus
-from simdom.stats.io import Results
+from simdom.stats.read.folder import Results
 
 
 def build_sections(results: list[Results]) -> list[Section]:

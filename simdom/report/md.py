@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from simdom import present as P
+from simdom.safeio import write_atomic
 from simdom.report.data import Section
 
 
@@ -24,7 +25,7 @@ def render_md(sections: list[Section], title: str, out: Path) -> str:
         for p in s.paragraphs:
             lines += [p, ""]
         for f in s.figures:
-            (folder / f"{f.name}.png").write_bytes(f.png)
+            write_atomic(folder / f"{f.name}.png", f.png)
             lines += [f"![{f.caption}]({folder.name}/{f.name}.png)", ""]
         for t in s.tables:
             lines += [table_md(t), ""]

@@ -30,7 +30,7 @@ checks each part against that record and the domains of its values (simdom.resul
                   part records, row counts             verify.py   each part read once and checked
 """
 from .folder import FORMAT, KIND, LOCK, MANIFEST, META_KEY, PART, ResultsError
-from .manifest import (ArmEntry, Manifest, PartEntry, chunk_range, digest, manifest_settings, parse_manifest, part_key,
+from .manifest import (ArmEntry, Manifest, PartEntry, chunk_range, digest, first_difference, manifest_settings, parse_manifest, part_key,
                        part_rows, read_manifest, settings_hash)
 from .parts import PARQUET, atomic_open, encode, part_path, strings, write_atomic
 from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, SCHEMA_BEGIN, SCHEMA_END,
@@ -40,7 +40,7 @@ from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, 
 from .verify import bounds, check_chunk, check_folder_parts, read_checked
 
 __all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsError", "ArmEntry", "Manifest",
-           "PartEntry", "chunk_range", "digest", "part_key", "part_rows", "bounds", "check_chunk",
+           "PartEntry", "first_difference", "chunk_range", "digest", "part_key", "part_rows", "bounds", "check_chunk",
            "check_folder_parts", "read_checked", "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
            "encode", "part_path", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
            "DECISIONS",

@@ -8,6 +8,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..safeio import InputError, check_depth
 from .folder import FORMAT, KIND, MANIFEST, PART, ResultsError
 from .tables import sides_of, tables_of
 
@@ -137,6 +138,26 @@ def manifest_settings(m: Manifest) -> dict[str, Any]:
             **({"decision_rollouts": m.decision_rollouts} if "decisions" in m.tables else {})}
 
 
+def first_difference(old: Any, new: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """(where, old value, new value) of the first setting that differs between two settings dicts
+    (:func:`manifest_settings`), in their order, lists item by item (``arms[0].policies[1]``); None if equal."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in list(old) + [k for k in new if k not in old]:
+            if key not in old or key not in new:
+                return f"{path}.{key}" if path else str(key), old.get(key, "(none)"), new.get(key, "(none)")
+            found = first_difference(old[key], new[key], f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    return None if old == new else (path, old, new)
+
+
 def _pydantic_problem(e) -> str:
     err = e.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "(top level)"
@@ -196,9 +217,11 @@ def read_manifest(folder: Path) -> Manifest:
     if not path.is_file():
         raise ResultsError(f"{folder}: no {MANIFEST}; not a simdom results folder (write one with `simdom run`)")
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = check_depth(json.loads(path.read_bytes().decode("utf-8")), f"{folder}/{MANIFEST}")
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ResultsError(f"{folder}: {MANIFEST} is not valid JSON ({e}); the folder is damaged") from None
+    except (InputError, ValueError, RecursionError) as e:  # nested too deeply, a number too long
+        raise ResultsError(f"{folder}: {MANIFEST} cannot be read ({str(e)[:120]}); the folder is damaged") from None
     except OSError as e:
         raise ResultsError(f"{folder}: cannot read {MANIFEST} ({e.strerror})") from None
     return parse_manifest(data, str(folder))

@@ -1,15 +1,14 @@
-"""The parts of a results folder: their paths, the atomic writer and the encoding of a part as Parquet
-bytes (their check: simdom.results.verify)."""
+"""The parts of a results folder: their paths and the encoding of a part as Parquet bytes (written by
+simdom.safeio's atomic writer, re-exported here; checked by simdom.results.verify)."""
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import Any
 
 import pyarrow as pa
 
+from ..safeio import atomic_open, write_atomic  # noqa: F401 - the one atomic writer, re-exported
 from .folder import META_KEY, PART
 from .tables import COLUMN_TYPES, TableSpec
 
@@ -19,28 +18,6 @@ def part_path(folder: Path, table: str, chunk: int) -> Path:
     return Path(folder) / table / PART.format(chunk)
 
 
-@contextlib.contextmanager
-def atomic_open(path: Path, mode: str = "wb", **kw) -> Iterator[IO]:
-    """Open a temporary file beside ``path`` for writing; when the block ends without error, fsync it
-    and rename it to ``path``: a file under its final name is always whole. On any error (disk full,
-    Ctrl-C) the temporary file is removed and ``path`` is left as it was."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, mode, **kw) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (:func:`atomic_open`)."""
-    with atomic_open(path) as fh:
-        fh.write(data)
 
 
 # ---- writing a part -----------------------------------------------------------------------------------

@@ -220,5 +220,6 @@ def update_schema_page(path: Path = SCHEMA_PAGE) -> bool:
         raise ValueError(f"{path}: no schema markers; allowed: a page holding {SCHEMA_BEGIN} and {SCHEMA_END}")
     new = f"{head}{SCHEMA_BEGIN}\n{schema_tables()}\n{SCHEMA_END}{tail}"
     if new != text:
-        Path(path).write_text(new, encoding="utf-8")
+        from ..safeio import write_atomic
+        write_atomic(path, new)
     return new != text

@@ -16,24 +16,36 @@ from .. import results as fmt
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised in the run's main thread: handled like Ctrl-C (the parts written are kept)."""
+    """SIGTERM or SIGHUP, raised in the main thread: handled like Ctrl-C (a run keeps the parts written, a
+    file being written is removed); ``signal`` names it, ``exit_code`` is 128 + its number."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signal = signal.Signals(signum).name
+        self.exit_code = 128 + int(signum)
+
+
+#: the signals that stop a command like Ctrl-C (a closed terminal sends SIGHUP)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """While the run writes, SIGTERM stops it like Ctrl-C (manifest written, workers stopped, one line)."""
+    """While a command runs, SIGTERM and SIGHUP stop it like Ctrl-C (a run writes its manifest and stops its
+    workers; a file being written is removed; one line)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum, frame):
-        raise Terminated()
+        raise Terminated(signum)
 
-    old = signal.signal(signal.SIGTERM, handler)
+    old = {s: signal.signal(s, handler) for s in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 def io_problem(e: OSError) -> str:
@@ -51,7 +63,7 @@ def is_simdom_folder(path: Path) -> bool:
     try:
         data = json.loads((path / fmt.MANIFEST).read_bytes())
         return isinstance(data, dict) and data.get("kind") == fmt.KIND
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         pass
     import pyarrow.parquet as pq
     for part in sorted((path / "deals").glob("part-*.parquet"))[:1] if (path / "deals").is_dir() else []:

@@ -10,24 +10,15 @@ so each match's deals are contiguous and in play order.
 """
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 
 import numpy as np
 
 from .. import results as fmt
 from ..engine.codes import Act, DealEnd, End, Records
 from ..engine.matches import MatchBatch, side_of, simulate_matches
-from ..rules import Rules
 from ..tiles import n_tiles, tile_name
 from .plan import Plan
 from .summary import chunk_sums
-
-
-@lru_cache(maxsize=64)
-def _rules(text: str) -> Rules:
-    from ..rules import from_dict
-    return from_dict(json.loads(text))
 
 
 def play_match_chunk(plan: Plan, chunk: int) -> tuple[dict[str, bytes], np.ndarray, int]:
@@ -36,7 +27,7 @@ def play_match_chunk(plan: Plan, chunk: int) -> tuple[dict[str, bytes], np.ndarr
     m0, m1 = plan.chunk_range(chunk)
     n, A, R, P = m1 - m0, plan.arms, plan.rotations, plan.players
     moves = "moves" in plan.tables
-    batches = [[simulate_matches(_rules(plan.rules[a]), [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed,
+    batches = [[simulate_matches(plan.rules[a], [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed,
                                  m0, n, records=Records.PLAYS if moves else False) for r in range(R)] for a in range(A)]
     deals = _Deals(batches)
     enc = lambda spec, cols: fmt.encode(spec, P, cols, plan.settings_hash, chunk, plan.sides)  # noqa: E731
@@ -88,7 +79,7 @@ def match_sums(plan: Plan, cols: dict) -> np.ndarray:
     win = np.zeros((A, n, R, P))
     score = np.zeros((A, n, R, P))
     for a in range(A):
-        rules = _rules(plan.rules[a])
+        rules = plan.rules[a]
         for s in range(P):
             j = side_of(rules, s)
             win[a, :, :, s] = winner[a] == j
@@ -157,7 +148,7 @@ class _Deals:
     def move_columns(self, plan: Plan) -> dict:
         """One row per placement, ordered arm, match, rotation, hand, move."""
         rows, parts = [], {c: [] for c in ("seat", "tile", "end", "ends", "ends_sum", "points", "bonus")}
-        max_pips = {a: json.loads(t)["max_pip"] for a, t in enumerate(plan.rules)}
+        max_pips = {a: r.max_pip for a, r in enumerate(plan.rules)}
         tiles = sorted({tile_name(t, m) for m in set(max_pips.values()) for t in range(n_tiles(m))},
                        key=lambda s: tuple(map(int, s.split("-"))))
         tcode = {m: np.array([tiles.index(tile_name(t, m)) for t in range(n_tiles(m))])

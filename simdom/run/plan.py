@@ -8,11 +8,11 @@ the root seed, m and h alone (simdom.engine.matches).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..results import chunk_range, sides_of, tables_of
+from ..rules import Rules
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, kw_only=True)
 class Plan:
-    rules: tuple[str, ...]                 #: per arm: the resolved rules as JSON (Rules.to_dict)
+    rules: tuple[Rules, ...]               #: per arm: the resolved rules (pickled whole to the workers)
     policies: tuple[tuple[str, ...], ...]  #: per arm: one policy text per player
     arm_names: tuple[str, ...]
     players: int
@@ -39,7 +39,7 @@ class Plan:
     def of(cls, sc: "Scenario", *, tables: tuple[str, ...], settings_hash: str, sim_version: int,
            decision_rollouts: int = 0) -> "Plan":
         rules = [a.rules.to_dict() for a in sc.arms]
-        return cls(rules=tuple(json.dumps(r, sort_keys=True) for r in rules),
+        return cls(rules=tuple(a.rules for a in sc.arms),
                    policies=tuple(a.policies for a in sc.arms), arm_names=tuple(a.name for a in sc.arms),
                    players=sc.players, rotations=sc.rotations, seed=sc.seed, deals=sc.deals,
                    chunk_size=sc.chunk_size, tables=tables, settings_hash=settings_hash, sim_version=sim_version,

@@ -33,6 +33,7 @@ def _serve(conn, parent: int, lock_fd: int | None, others: list) -> None:
     import pyarrow as pa
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     for fd in ([lock_fd] if lock_fd is not None else []):
         with contextlib.suppress(OSError):
             os.close(fd)

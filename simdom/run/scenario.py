@@ -29,13 +29,13 @@ chunk is a range of match ids::
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..safeio import InputError, check_depth, loads_toml, not_a_file
 from ..policies import PolicyError, seat_policies
 from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 
@@ -240,6 +240,10 @@ def _resolve_rules(table: dict[str, Any], players: int, where: str, path: str) -
 def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
     """Validate a parsed scenario (the TOML as a dict) and resolve its arms."""
     try:
+        check_depth(data, path)
+    except InputError as e:
+        raise ScenarioError(str(e)) from None
+    try:
         m = ScenarioModel.model_validate(data)
     except ValidationError as e:
         raise ScenarioError(_pydantic_message(path, e)) from None
@@ -288,12 +292,15 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
 def load(path: str | Path) -> Scenario:
     """Read and validate a scenario file."""
     p = Path(path)
-    if not p.is_file():
-        raise ScenarioError(f"{p}: no such scenario file" + (" (it is a folder)" if p.is_dir() else ""))
+    problem = not_a_file(p)
+    if problem == "no such file":
+        raise ScenarioError(f"{p}: no such scenario file")
+    if problem:
+        raise ScenarioError(f"{p} is {problem}; allowed: a scenario file (TOML)")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{p}: not valid TOML: {e}") from None
+        data = loads_toml(p.read_text(encoding="utf-8"), str(p))
+    except InputError as e:
+        raise ScenarioError(str(e)) from None
     except UnicodeDecodeError:
         raise ScenarioError(f"{p}: not a text file (TOML must be UTF-8)") from None
     if "hands" in data and "deals" not in data:

@@ -7,10 +7,8 @@ only through its named columns (``batch.seats["points"]``, ``batch.records["tile
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -32,12 +30,6 @@ class ChunkResult:
     sums: np.ndarray           #: float64[groups, len(summary.SUMS)]
     n_deals: int               #: deals (match mode: matches) of the chunk
     played: int = 0            #: deals played, every arm and rotation counted
-
-
-@lru_cache(maxsize=64)
-def _rules(text: str):
-    from ..rules import from_dict
-    return from_dict(json.loads(text))
 
 
 def exit_with_parent(parent: int | None = None) -> None:
@@ -71,8 +63,7 @@ def warm() -> None:
     load_kernel()
     _WARM.append(True)
     from ..rules import preset
-    rules = json.dumps(preset("threes", 4).to_dict(), sort_keys=True)
-    play_chunk(Plan(rules=(rules,), policies=(("greedy",) * 4,), arm_names=("warm",), players=4, rotations=1,
+    play_chunk(Plan(rules=(preset("threes", 4),), policies=(("greedy",) * 4,), arm_names=("warm",), players=4, rotations=1,
                     seed=0, deals=1, chunk_size=1, tables=tuple(fmt.TABLES), settings_hash="warm",
                     sim_version=SIM_VERSION), 0)
 
@@ -106,7 +97,7 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     moves = "moves" in plan.tables
     decisions = plan.decision_rollouts if "decisions" in plan.tables else None
     # every batch writes its deals straight into the chunk's rows, ordered (arm, deal, rotation)
-    batches = [[simulate(_rules(plan.rules[a]), [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
+    batches = [[simulate(plan.rules[a], [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
                          n, records=Records.PLAYS if moves else Records.NONE, out=(seat, deal),
                          decisions=decisions, row0=a * n * R + r, stride=R)
                 for r in range(R)] for a in range(A)]
@@ -181,7 +172,7 @@ def _seat_columns(plan: Plan, out: _Columns, d0: int) -> dict:
 def _move_columns(plan: Plan, batches, d0: int, n: int) -> dict:
     """One row per placement, ordered arm, deal, rotation, move (records come per arm and rotation)."""
     A, R = len(batches), len(batches[0])
-    max_pips = [json.loads(t)["max_pip"] for t in plan.rules]
+    max_pips = [r.max_pip for r in plan.rules]
     tiles = sorted({tile_name(t, m) for m in set(max_pips) for t in range(n_tiles(m))},
                    key=lambda s: tuple(map(int, s.split("-"))))
     tcode = {m: np.array([tiles.index(tile_name(t, m)) for t in range(n_tiles(m))]) for m in set(max_pips)}

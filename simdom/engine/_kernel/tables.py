@@ -56,6 +56,9 @@ def bonus_table(nt, last_moves, points):
 
 
 def rules_vector(rules: Rules) -> np.ndarray:
+    """The kernel's rules vector R from the typed rules (their values parsed once, in simdom.rules)."""
+    from ..rules import ArmsOpen, BlockBonus, DoubleCounts, Draw, MatchEnd, NextLead, OutMode, PointsMode, Spinner, Teams
+    from ..tiles import tile_index
     R = np.zeros(R_SIZE, dtype=np.int64)
     nt = n_tiles(rules.max_pip)
     R[R_MAXPIP] = rules.max_pip
@@ -65,29 +68,29 @@ def rules_vector(rules: Rules) -> np.ndarray:
     R[R_PLAYERS] = rules.players
     R[R_HAND] = rules.hand
     R[R_RESERVE] = rules.reserve
-    R[R_DRAW] = rules.draw == "until_playable"
-    R[R_LEAD_TILE] = parse_tile(rules.lead[5:], rules.max_pip) if rules.lead.startswith("tile:") else -1
-    R[R_SPINNER] = rules.spinner == "first_double"
-    R[R_ARMS_AFTER] = rules.arms_open == "after_both_sides"
-    R[R_DBL_BOTH] = rules.double_counts == "both"
+    R[R_DRAW] = rules.draw == Draw.UNTIL_PLAYABLE
+    R[R_LEAD_TILE] = -1 if rules.lead.halves is None else tile_index(*rules.lead.halves, rules.max_pip)
+    R[R_SPINNER] = rules.spinner == Spinner.FIRST_DOUBLE
+    R[R_ARMS_AFTER] = rules.arms_open == ArmsOpen.AFTER_BOTH_SIDES
+    R[R_DBL_BOTH] = rules.double_counts == DoubleCounts.BOTH
     R[R_MIN_ENDS] = rules.min_ends
-    if rules.points.startswith("fixed:"):
-        R[R_POINTS_MODE], R[R_POINTS_N] = POINTS_FIXED, int(rules.points[6:])
-    else:
-        R[R_POINTS_MODE] = {"sum": POINTS_SUM, "quotient": POINTS_QUOTIENT}[rules.points]
-    if rules.out_bonus.startswith("fixed:"):
-        R[R_OUT_MODE], R[R_OUT_N] = OUT_FIXED, int(rules.out_bonus[6:])
-    else:
-        R[R_OUT_MODE] = {"none": OUT_NONE, "opponents_pips": OUT_OPP_PIPS}[rules.out_bonus]
-    R[R_BLOCK_MODE] = {"none": BLOCK_NONE, "opponents_pips": BLOCK_OPP_PIPS,
-                       "opponents_minus_own": BLOCK_OPP_MINUS_OWN}[rules.block_bonus]
+    R[R_POINTS_MODE] = {PointsMode.FIXED: POINTS_FIXED, PointsMode.SUM: POINTS_SUM,
+                        PointsMode.QUOTIENT: POINTS_QUOTIENT}[rules.points.mode]
+    R[R_POINTS_N] = rules.points.n
+    R[R_OUT_MODE] = {OutMode.FIXED: OUT_FIXED, OutMode.NONE: OUT_NONE,
+                     OutMode.OPPONENTS_PIPS: OUT_OPP_PIPS}[rules.out_bonus.mode]
+    R[R_OUT_N] = rules.out_bonus.n
+    R[R_BLOCK_MODE] = {BlockBonus.NONE: BLOCK_NONE, BlockBonus.OPPONENTS_PIPS: BLOCK_OPP_PIPS,
+                       BlockBonus.OPPONENTS_MINUS_OWN: BLOCK_OPP_MINUS_OWN}[rules.block_bonus]
     R[R_ROUND] = rules.bonus_round_to
     R[R_DIV] = rules.bonus_divisor
     R[R_SMAX] = 4 * 2 * rules.max_pip
     R[R_TARGET] = rules.target
-    R[R_MATCH_END] = {"deal_end": MEND_DEAL, "immediate": MEND_IMMEDIATE, "exact": MEND_EXACT}[rules.match_end]
-    R[R_NEXT_LEAD] = {"rules": NEXT_RULES, "hand_winner": NEXT_HAND_WINNER, "rotate": NEXT_ROTATE}[rules.next_lead]
-    R[R_TEAMS] = {"none": TEAMS_NONE, "partners": TEAMS_PARTNERS}[rules.teams]
+    R[R_MATCH_END] = {MatchEnd.DEAL_END: MEND_DEAL, MatchEnd.IMMEDIATE: MEND_IMMEDIATE,
+                      MatchEnd.EXACT: MEND_EXACT}[rules.match_end]
+    R[R_NEXT_LEAD] = {NextLead.RULES: NEXT_RULES, NextLead.HAND_WINNER: NEXT_HAND_WINNER,
+                      NextLead.ROTATE: NEXT_ROTATE}[rules.next_lead]
+    R[R_TEAMS] = {Teams.NONE: TEAMS_NONE, Teams.PARTNERS: TEAMS_PARTNERS}[rules.teams]
     R[R_MAX_DEALS] = rules.max_deals
     return R
 

@@ -21,6 +21,7 @@ from simdom import present as P
 from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.read.folder import Results, ResultsError
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
+from simdom.stats.tables.stats import InputError
 
 SIDES = ("A", "B")
 ALL = "all players"
@@ -61,7 +62,11 @@ def _skill_policy(res: Results, strong: str | None) -> str | None:
     want = strong or "greedy"
     if want in cands:
         return want
-    return None if strong or not cands else sorted(cands)[0]
+    if strong:
+        raise InputError(f"--strong {strong}: {res.name} ({res.path}) has no arm where {strong} plays beside random, "
+                         f"so it has no skill gap; allowed: " + (", ".join(sorted(cands)) if cands else
+                                                                "none (no arm of it plays random): leave --strong out"))
+    return None if not cands else sorted(cands)[0]
 
 
 def side_names(a: Results, b: Results) -> tuple[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from simdom.present import FORMATS
+from simdom.safeio import replaces
 from simdom.stats.tables.stats import InputError
 
 _SUFFIX = {".csv": "csv", ".json": "json", ".md": "md", ".txt": "table", ".parquet": "parquet"}
@@ -29,5 +30,7 @@ def resolve_format(fmt: str | None, out: str | Path | None) -> str:
 
 def check_writable(out: str | Path | None, force: bool) -> None:
     """Refuse to overwrite an existing file unless ``force``."""
-    if out is not None and Path(out).exists() and not force:
+    if out is not None and Path(out).is_dir():
+        raise InputError(f"{out} is a folder; allowed: a file name for -o")
+    if out is not None and replaces(out) and not force:
         raise InputError(f"{out} already exists; pass --force to overwrite it or choose another -o FILE")
