@@ -90,7 +90,7 @@ class Teams(Choice):
 
 @unique
 class PointsMode(Choice):
-    """What a scoring placement earns (RULES.md 4)."""
+    """What a scoring placement earns (docs/rules.md 4)."""
     FIXED = "fixed"  #: N points (Threes: fixed:6)
     SUM = "sum"  #: S points
     QUOTIENT = "quotient"  #: the sum of S / d over the divisors d of S
@@ -98,7 +98,7 @@ class PointsMode(Choice):
 
 @unique
 class OutMode(Choice):
-    """The hand winner's bonus after a domino (RULES.md 7)."""
+    """The hand winner's bonus after a domino (docs/rules.md 7)."""
     NONE = "none"
     FIXED = "fixed"  #: N points, not rounded or divided
     OPPONENTS_PIPS = "opponents_pips"  #: P = the opponents' pips, rounded and divided
@@ -403,7 +403,7 @@ class Rules:
         return n_tiles(self.max_pip)
 
     def placement_bound(self) -> int:
-        """The most points one placement can score under these rules (RULES.md 4)."""
+        """The most points one placement can score under these rules (docs/rules.md 4)."""
         smax = 4 * 2 * self.max_pip
         if self.points.mode == PointsMode.FIXED:
             return self.points.n
@@ -412,7 +412,7 @@ class Rules:
         return max(sum(s // d for d in self.divisors if s % d == 0) for s in range(1, smax + 1))
 
     def end_bonus_bound(self) -> int:
-        """The largest out or block bonus of a deal (RULES.md 7): at most every pip of the set, rounded
+        """The largest out or block bonus of a deal (docs/rules.md 7): at most every pip of the set, rounded
         up to bonus_round_to and divided by bonus_divisor, or out_bonus's fixed N."""
         pips = (self.max_pip + 2) * self.max_pip * (self.max_pip + 1) // 2
         q = self.bonus_round_to

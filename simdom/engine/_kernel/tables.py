@@ -57,8 +57,8 @@ def bonus_table(nt, last_moves, points):
 
 def rules_vector(rules: Rules) -> np.ndarray:
     """The kernel's rules vector R from the typed rules (their values parsed once, in simdom.rules)."""
-    from ..rules import ArmsOpen, BlockBonus, DoubleCounts, Draw, MatchEnd, NextLead, OutMode, PointsMode, Spinner, Teams
-    from ..tiles import tile_index
+    from ...rules import ArmsOpen, BlockBonus, DoubleCounts, Draw, MatchEnd, NextLead, OutMode, PointsMode, Spinner, Teams
+    from ...tiles import tile_index
     R = np.zeros(R_SIZE, dtype=np.int64)
     nt = n_tiles(rules.max_pip)
     R[R_MAXPIP] = rules.max_pip
