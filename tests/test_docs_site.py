@@ -14,7 +14,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
-SHARED_RULES = ROOT.parent / "shared" / "docs/rules.md"   # the shared rule book beside the checkout (and CI's clone)
+SHARED_RULES = ROOT.parent / "shared" / "RULES.md"   # the shared rule book beside the checkout (and CI's clone)
 
 
 def nav_pages() -> list[str]:
