@@ -7,7 +7,6 @@ double-four) or late positions. The solver (simdom.engine.solver) must give the 
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Sequence
 
 from reference import Layout, legal_moves, parse, partners_end_bonus, per_players, pips, round_bonus, score_move

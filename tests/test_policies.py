@@ -24,8 +24,10 @@ from simdom.tiles import halves, parse_tile
 
 SEED = 4242
 PLAYERS = (2, 3, 4)
-CHEAP = {"rollout": "rollout:samples=3", "hold": "hold:until=9"}
-POLICIES = [CHEAP.get(name, name) for name in REGISTRY] + ["hold:until=never", "hold:until=3"]
+CHEAP = {"rollout": "rollout:samples=3", "hold": "hold:until=9", "search": "search:worlds=2"}
+#: the fair policies (clairvoyant reads every hand: tests/test_search.py checks it apart)
+POLICIES = [CHEAP.get(name, name) for name, info in REGISTRY.items() if info.fair] + ["hold:until=never",
+                                                                                      "hold:until=3"]
 
 
 # ---- helpers ------------------------------------------------------------------------------------
@@ -274,7 +276,9 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
     from simdom.engine._kernel import layout as L
     where = {("hold", "until"): L.PAR_UNTIL, ("rollout", "samples"): L.PAR_SAMPLES,
              ("timing", "support"): L.PAR_SUPPORT, ("timing", "lead"): L.PAR_LEAD, ("timing", "wait"): L.PAR_WAIT,
-             ("timing", "players"): L.PAR_PLAYERS}
+             ("timing", "players"): L.PAR_PLAYERS, ("search", "worlds"): L.PAR_WORLDS,
+             ("search", "model"): L.PAR_MODEL, ("search", "depth"): L.PAR_DEPTH,
+             ("clairvoyant", "against"): L.PAR_AGAINST}
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
     assert found == where
     assert all(len(info.params) <= L.N_PARAMS for info in REGISTRY.values())

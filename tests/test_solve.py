@@ -108,7 +108,12 @@ def test_against_greedy_is_at_least_the_minimax_value_and_what_greedy_got():
         solver = Solver(rules)
         for deal in range(10):
             st = DealState.dealt(rules, 5, deal)
-            st.advance()
+            for _ in range(rules.n_tiles // 3):  # a third of the set placed by greedy: minimax is quick there
+                moves = st.advance()
+                if moves:
+                    st.play(*moves[0])
+            if not st.advance():
+                continue
             seat = st.turn
             vs = solver.solve(st, by="margin", against="greedy").value
             para = solver.solve(st, by="margin").value
@@ -137,3 +142,42 @@ def test_solution_is_ordered_best_first_and_counts_nodes():
     assert vals == sorted(vals, reverse=True) and sol.value == vals[0]
     assert sol.nodes > 0 and sol.seat == st.turn and sol.move == 1
     assert {(m.tile, m.end) for m in sol.moves} == set(st.advance())
+
+
+# ---- simdom solve ----------------------------------------------------------------------------------
+SEED_GAME = "scenarios/seed-game.deal.toml"
+
+
+def test_simdom_solve_answers_first_and_writes_json(cli, tmp_path):
+    import json
+    r = cli("solve", "--script", SEED_GAME, "--move", "10")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Exact: ") and " margin " in lines[0]
+    assert all(len(ln) <= 80 for ln in lines)
+    out = tmp_path / "s.json"
+    r = cli("solve", "--script", SEED_GAME, "--move", "10", "--format", "json", "-o", out)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(out.read_text())
+    assert set(d) >= {"seat", "move", "by", "value", "moves", "nodes", "seconds"} and d["seat"] == 1 and d["move"] == 10
+    vals = [m["value"] for m in d["moves"]]
+    assert vals == sorted(vals, reverse=True) and d["value"] == vals[0]
+    assert {(m["tile"], m["end"]) for m in d["moves"]} >= {("1-1", "L"), ("1-5", "L")}
+    pts = json.loads(cli("solve", "--script", SEED_GAME, "--move", "10", "--by", "points", "-f", "json").stdout)
+    assert pts["by"] == "points" and all(m["value"] >= 0 for m in pts["moves"])
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--against", "random"], "randomness cannot be solved against; allowed: greedy"),
+    (["--against", "bogus"], "unknown policy 'bogus'"),
+    (["--limit", "0"], "--limit 0; allowed: an integer from 1 to"),
+    (["--move", "40"], "move"),
+])
+def test_simdom_solve_refuses_bad_input_in_one_line(cli, args, says):
+    r = cli("solve", "--script", SEED_GAME, *(["--move", "10"] if "--move" not in args else []), *args)
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_search_stopped_at_its_limit_says_so(cli):
+    r = cli("solve", "-r", "threes", "-n", "4", "--deal", "0", "--limit", "50")
+    assert r.returncode == 2 and "not solved within 50 positions" in r.stderr, r.stderr

@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import present as P
-from ..engine.solver import Solution, Solver
+from ..engine.solver import DEFAULT_LIMIT, Solution, Solver
 from ..tiles import tile_name
 from .position import Position
 
 
-def solve_position(pos: Position, *, by: str = "margin", against: "Sequence[str] | None" = None) -> Solution:
+def solve_position(pos: Position, *, by: str = "margin", against: "Sequence[str] | None" = None,
+                   limit: int = DEFAULT_LIMIT) -> Solution:
     """The exact values of the position's legal moves (every hand and the boneyard known)."""
     against_arg: Any = None if not against else (against[0] if len(against) == 1 else list(against))
-    return Solver(pos.rules).solve(pos.state, by=by, against=against_arg)
+    return Solver(pos.rules).solve(pos.state, by=by, against=against_arg, limit=limit)
 
 
 def _move(pos: Position, tile: int, end) -> str:

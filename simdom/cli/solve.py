@@ -10,6 +10,10 @@ import typer
 from .common import MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, fail, make_policies, make_rules
 
 
+#: --limit at most: about ten minutes of search on one core
+MAX_LIMIT = 2_000_000_000
+
+
 class By(str, Enum):
     margin = "margin"
     points = "points"
@@ -31,6 +35,7 @@ def solve_cmd(
     against: Optional[List[str]] = typer.Option(None, "--against", help="The other seats play this deterministic "
                                                 "policy (once, or once per seat) instead of minimising."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of a generated deal (with --deal)."),
+    limit: int = typer.Option(20_000_000, "--limit", help="Most positions to search (about 4 million a second)."),
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="table, json or md."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the answer to this file."),
     rules: str = RULES_OPT,
@@ -51,10 +56,13 @@ def solve_cmd(
     from .. import present as P
     from ..analyze.position import PositionError, load_deal
     from ..analyze.solve import solve_answer, solve_position
+    from ..engine.solver import SolveLimit
     from ..policies import PolicyError
 
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
+    if not 1 <= limit <= MAX_LIMIT:
+        fail(f"--limit {limit}; allowed: an integer from 1 to {MAX_LIMIT:,} positions")
     needs_rules = script is None and trace_file is None
     r = make_rules(rules, players, overrides) if needs_rules else None
     try:
@@ -62,8 +70,8 @@ def solve_cmd(
                            policies=make_policies(policy, players) if needs_rules else None, seed=seed)
         pos = source.position(move)
         with console.status("solving ..."):
-            sol = solve_position(pos, by=by.value, against=against)
-    except (PositionError, PolicyError) as e:
+            sol = solve_position(pos, by=by.value, against=against, limit=limit)
+    except (PositionError, PolicyError, SolveLimit) as e:
         fail(f"--against: {e}" if isinstance(e, PolicyError) and against else str(e))
     P.emit(solve_answer(pos, sol), fmt.value, out, console=console)
 

@@ -10,7 +10,7 @@ Outside simdom/engine/ nobody indexes the kernel's arrays: they read ``batch.sea
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 

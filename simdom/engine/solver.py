@@ -28,6 +28,13 @@ from .codes import End, kernel_arrays
 from .state import DealState
 
 BY = ("margin", "points")
+#: positions searched at most by default (about 5 seconds on one core; 4-player deals from the lead
+#: can need far more, docs/speed.md)
+DEFAULT_LIMIT = 20_000_000
+
+
+class SolveLimit(ValueError):
+    """The search stopped at its limit of positions before the value was exact."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,8 @@ class Solver:
         self._t, self._e, self._v = (np.zeros(m, np.int64) for _ in range(3))
 
     def solve(self, state: DealState, *, by: str = "margin",
-              against: "str | Policy | Sequence[str | Policy] | None" = None) -> Solution:
+              against: "str | Policy | Sequence[str | Policy] | None" = None,
+              limit: int | None = DEFAULT_LIMIT) -> Solution:
         from ._kernel.solve import solve_root
         if by not in BY:
             raise ValueError(f"by = {by!r}; allowed: {', '.join(BY)}")
@@ -104,23 +112,31 @@ class Solver:
         ctl = self.V[6]
         ctl[:] = 0
         ctl[L.SV_BY] = L.BY_POINTS if by == "points" else L.BY_MARGIN
+        if limit is not None and limit < 1:
+            raise ValueError(f"limit = {limit}; allowed: a number of positions >= 1, or None (no limit)")
+        ctl[L.SV_LIMIT] = 0 if limit is None else limit
         names = None
         if against is not None:
             pols = against_policies(against, self.rules.players)
             ids, par = kernel_arrays(pols)
             self.V[8][: len(ids)] = ids
             self.V[9][: len(ids)] = par
-            ctl[L.SV_AGAINST] = 1
+            reads_all = any(p.name in ("timing", "defensive") for s, p in enumerate(pols) if s != work.turn)
+            ctl[L.SV_AGAINST] = L.AGAINST_READS_ALL if reads_all else L.AGAINST_HANDS
             names = tuple(str(p) for p in pols)
         t0 = time.perf_counter()
         n = solve_root(work._G, work._St, work._bone, self.V, self._t, self._e, self._v)
         seconds = time.perf_counter() - t0
+        if ctl[L.SV_ABORTED]:
+            raise SolveLimit(f"not solved within {limit:,} positions ({seconds:.1f} s); allowed: a larger --limit "
+                             f"(a 4-player deal from the lead can need hundreds of millions), or a later --move")
         order = sorted(range(n), key=lambda i: -int(self._v[i]))  # stable: ties keep the move order
         moves = tuple(MoveValue(int(self._t[i]), End(int(self._e[i])), int(self._v[i])) for i in order)
         return Solution(work.turn, work.move_number + 1, by, names, moves, int(ctl[L.SV_NODES]), seconds)
 
 
 def solve(state: DealState, *, by: str = "margin",
-          against: "str | Policy | Sequence[str | Policy] | None" = None, table_bits: int = 20) -> Solution:
+          against: "str | Policy | Sequence[str | Policy] | None" = None, table_bits: int = 20,
+          limit: int | None = DEFAULT_LIMIT) -> Solution:
     """The exact value of every legal move of the seat to act in ``state`` (see the module)."""
-    return Solver(state.rules, table_bits).solve(state, by=by, against=against)
+    return Solver(state.rules, table_bits).solve(state, by=by, against=against, limit=limit)

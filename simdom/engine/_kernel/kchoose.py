@@ -6,9 +6,9 @@ else the one-move policies of kpolicies.py.
   ``against=minimax`` under the paranoid assumption;
 * ``search`` (fair: it reads only what its seat may know) is determinised search: ``worlds`` deals of
   the hidden tiles sampled consistently with what the seat has seen (sampler.py, as rollout and
-  analyze sample them), each solved by the solver for every legal move: exactly against greedy
-  opponents (``model=greedy``), or under minimax to a horizon of ``depth`` placements with greedy
-  playing out beyond it (``model=minimax``); the move with the best summed margin wins, ties to
+  analyze sample them), each searched by the solver for every legal move to a horizon of ``depth``
+  placements (0: to the end), greedy playing the deal out beyond it: against greedy opponents
+  (``model=greedy``) or under minimax (``model=minimax``); the move with the best summed margin wins, ties to
   greedy's choice, then the first listed. Its worlds come from its seat's stream.
 
 The solver inside a deal loop (solve.py) asks kpolicies.choose for the other seats, never this
@@ -22,7 +22,7 @@ from .jit import entry, kernel
 
 from .greedy import greedy_pick, list_index
 from .kpolicies import choose as choose_basic
-from .layout import (AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_MODEL, PAR_WORLDS,
+from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_MODEL, PAR_WORLDS,
                      POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, R_PLAYERS, SV_AGAINST, SV_BY, SV_HORIZON,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
 from .moves import legal_moves
@@ -46,7 +46,12 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_HORIZON] = 0
-    ctl[SV_AGAINST] = 1 if par[s, PAR_AGAINST] == 0 else 0
+    ctl[SV_AGAINST] = AGAINST_NONE
+    if par[s, PAR_AGAINST] == 0:
+        ctl[SV_AGAINST] = AGAINST_HANDS
+        for o in range(G[R_PLAYERS]):
+            if o != s and (ids[o] == POL_TIMING or ids[o] == POL_DEFENSIVE):
+                ctl[SV_AGAINST] = AGAINST_READS_ALL
     set_sides(G, V)
     for o in range(G[R_PLAYERS]):
         vids[o] = ids[o]
@@ -64,8 +69,8 @@ def search_pick(G, St, s, worlds, model, depth, key, mv_t, mv_e, n, scratch, V):
                                                scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
     ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
     ctl[SV_BY] = BY_MARGIN
-    ctl[SV_AGAINST] = 1 if model == MODEL_GREEDY else 0
-    ctl[SV_HORIZON] = 0 if model == MODEL_GREEDY else depth
+    ctl[SV_AGAINST] = AGAINST_HANDS if model == MODEL_GREEDY else AGAINST_NONE
+    ctl[SV_HORIZON] = depth
     set_sides(G, V)
     for o in range(G[R_PLAYERS]):
         vids[o] = POL_GREEDY

@@ -214,10 +214,14 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: ctl int64[SV_SIZE]: nodes searched, the value (BY_MARGIN / BY_POINTS), against mode (0: paranoid,
 #: 1: the other seats play their policies), the root seat and its side, more than two sides by margin
 #: (the scores then enter the key), the table's salt for this problem, the horizon (placements after
-#: which greedy plays the deal out; 0: none, exact)
-SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON = range(8)
-SV_SIZE = 8
+#: which greedy plays the deal out; 0: none, exact), the most positions to search (0: no limit) and
+#: whether the search stopped at that limit (its values then mean nothing)
+SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED = range(10)
+SV_SIZE = 10
 BY_MARGIN, BY_POINTS = 0, 1
+#: ctl[SV_AGAINST]: minimax; the other seats' policies read the hands and layout alone (greedy, heavy,
+#: hold); they read scores and voids too (timing, defensive)
+AGAINST_NONE, AGAINST_HANDS, AGAINST_READS_ALL = 0, 1, 2
 #: a frame's kind: a node with one move (or a policy's), whose value is its child's; a node searched
 KIND_PASS, KIND_FULL = 0, 1
 #: frame fields fr[d, FR_*]: window now and as entered, best value and its move, next move, moves,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .jit import entry, kernel
 
 from .batch import collect
-from .sides import n_sides, partners, settle, side_of
+from .sides import n_sides, settle, side_of
 from .core import deal_random, forced, next_seat, place, record, seat_total
 from .moves import seat_base
 from .kchoose import choose

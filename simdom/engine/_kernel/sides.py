@@ -6,7 +6,7 @@ from .jit import kernel
 
 from .core import finish, round_bonus
 from .layout import (BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, EB, ENDED, END_DOMINO, HPIPS, OUT_FIXED, OUT_OPP_PIPS,
-                     R_BLOCK_MODE, R_OUT_MODE, R_OUT_N, R_TEAMS, TEAMS_PARTNERS, WINNER)
+                     R_BLOCK_MODE, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_TEAMS, TEAMS_PARTNERS, WINNER)
 from .moves import seat_base
 
 

@@ -7,7 +7,9 @@ with a transposition table and move ordering, as DDS does for bridge:
   it (exact for two sides, partnerships included; for three or four sides the paranoid bound);
 * ``against`` mode: only the root seat chooses; every other seat plays its policy (a deterministic
   one: greedy, heavy, hold, timing, defensive), so the value is the best a clairvoyant player can
-  do against those players.
+  do against those players. With greedy, heavy and hold (whose choice depends on the hands and the
+  layout alone, ctl[SV_AGAINST] = AGAINST_HANDS) the key is minimax's; timing and defensive read the
+  scores and what each seat showed it lacked, which then enter the key (AGAINST_READS_ALL).
 
 The value is ``by`` margin (the side's deal total minus the highest other side's total, end bonus
 included) or points (the side's own deal total). A deal state fully determines its future, so the
@@ -38,7 +40,7 @@ from .kpolicies import choose
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
-                     SV_HORIZON, SV_ROOT, SV_SALT, SV_SIDE, TMASK, TURN, USED, VOID, BY_POINTS, SX_REC)
+                     AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, TMASK, TURN, USED, VOID, BY_POINTS, SX_REC)
 from .moves import legal_moves, seat_base
 from .sides import settle
 
@@ -88,7 +90,7 @@ def offset(G, P, V):
     """What the root side's value already holds of the scores so far, when the value is additive
     (points; the margin between two sides), else 0 (the scores then enter the key)."""
     ctl, sides = V[6], V[7]
-    if ctl[SV_MULTI] or ctl[SV_AGAINST]:
+    if ctl[SV_MULTI] or ctl[SV_AGAINST] == AGAINST_READS_ALL:
         return 0
     root = ctl[SV_SIDE]
     own = 0
@@ -126,7 +128,7 @@ def node_key(G, P, V):
               | ((1 if P[FD_MOVE] == 0 else 0) << 37) | (P[ENDED] << 38))
     h = mixin(h, P[EV] | (P[EV + 1] << 4) | (P[EV + 2] << 8) | (P[EV + 3] << 12) | (P[ED] << 16)
               | (P[ED + 1] << 17) | (P[ED + 2] << 18) | (P[ED + 3] << 19))
-    if ctl[SV_AGAINST]:
+    if ctl[SV_AGAINST] == AGAINST_READS_ALL:
         h = mixin(h, P[FIRST])
         for s in range(n):
             b = seat_base(s)
@@ -202,6 +204,9 @@ def search(G, bone, V, d0, alpha0, beta0):
                 enter = False
                 continue
             ctl[SV_NODES] += 1
+            if ctl[SV_LIMIT] > 0 and ctl[SV_NODES] > ctl[SV_LIMIT]:
+                ctl[SV_ABORTED] = 1  # the table holds only finished nodes: it stays valid
+                return 0
             if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat
                 while mover:
                     q = P[TURN] & SMASK
@@ -339,7 +344,8 @@ def salt_of(G, bone, V, nb):
 def solve_root(G, St, bone, V, out_t, out_e, out_v):
     """Exact value of every legal move of the seat to act in St (which must hold a choice, after the
     forced draws and passes). Fills out_t/out_e/out_v in the move order of moves.py; returns how many.
-    ctl[SV_BY] and ctl[SV_AGAINST] say what to solve; the root seat and side are set here."""
+    ctl[SV_BY] and ctl[SV_AGAINST] say what to solve; the root seat and side are set here. With
+    ctl[SV_LIMIT] > 0 the search stops after that many positions and sets ctl[SV_ABORTED]."""
     stk, scratch = V[0], V[11]
     sides, ctl = V[7], V[6]
     P = stk[0]
@@ -351,6 +357,7 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
     s = P[TURN] & SMASK
     ctl[SV_ROOT] = s
     ctl[SV_SIDE] = sides[s]
+    ctl[SV_ABORTED] = 0
     nsides = 0
     for o in range(G[R_PLAYERS]):
         nsides = max(nsides, sides[o] + 1)
@@ -363,6 +370,8 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
             Q[j] = P[j]
         place(G, Q, s, out_t[i], out_e[i])
         out_v[i] = search(G, bone, V, 1, -INF, INF)
+        if ctl[SV_ABORTED]:
+            return n
     return n
 
 

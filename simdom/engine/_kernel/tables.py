@@ -6,7 +6,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...rules import Rules
-from ...tiles import halves, n_tiles, parse_tile
+from ...tiles import halves, n_tiles
 from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, G_SIZE, MAX_TILES, MEND_DEAL,
                      MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES, OUT_FIXED, OUT_NONE,
                      OUT_OPP_PIPS, PIPS, POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE,

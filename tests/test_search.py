@@ -1,0 +1,89 @@
+"""The policies that search with the exact solver: clairvoyant (sees everything: the solver's best move
+against the other seats' policies) and search (fair: determinised search over sampled deals). That
+search sees only its information set is checked with every fair policy in tests/test_policies.py."""
+import numpy as np
+import pytest
+
+from reference import check
+from simdom.engine.api import simulate
+from simdom.engine.codes import End
+from simdom.engine.solver import Solver
+from simdom.engine.state import DealState, trace
+from simdom.policies import PolicyError, parse_policy, seat_policies
+from simdom.rules import preset
+from simdom.tiles import parse_tile
+
+
+def replayed(rules, rec):
+    """(state before each placement, the placement) of a trace record."""
+    mp = rules.max_pip
+    st = DealState(rules, [[parse_tile(t, mp) for t in h] for h in rec["hands"]],
+                   [parse_tile(t, mp) for t in rec["boneyard"]], rec["first"])
+    for a in rec["actions"]:
+        if a["act"] == "play":
+            st.advance()
+            yield st.copy(), (parse_tile(a["tile"], mp), End.parse(a["end"]))
+            st.play(parse_tile(a["tile"], mp), End.parse(a["end"]))
+
+
+@pytest.mark.parametrize("name,players", [("threes", 2), ("threes", 4), ("fives", 2)])
+def test_clairvoyant_plays_the_solvers_best_move_against_the_other_seats(name, players):
+    rules = preset(name, players)
+    lineup = ["clairvoyant"] + ["greedy"] * (players - 1)
+    solver = Solver(rules)
+    checked = 0
+    for deal in range(4):
+        rec = trace(rules, lineup, 3, deal)
+        assert check(rec) == []  # the independent referee replays it
+        for st, played in replayed(rules, rec):
+            if st.turn == 0 and len(st.legal()) > 1:
+                sol = solver.solve(st, against="greedy")
+                best = [(m.tile, m.end) for m in sol.moves if m.value == sol.value]
+                assert played == best[0] or played in best, (deal, played, sol.moves)
+                checked += 1
+    assert checked >= 8
+
+
+def test_clairvoyant_needs_deterministic_opponents_unless_minimax():
+    with pytest.raises(PolicyError, match="seat 1 plays random; allowed there: greedy, heavy"):
+        seat_policies(["clairvoyant", "random"], 2)
+    with pytest.raises(PolicyError, match="seat 2 plays search:worlds=16,model=greedy,depth=6"):
+        seat_policies(["clairvoyant", "greedy", "search"], 3)
+    assert len(seat_policies(["clairvoyant:against=minimax", "random"], 2)) == 2
+    assert str(parse_policy("search:worlds=8,model=minimax,depth=4")) == "search:worlds=8,model=minimax,depth=4"
+    for bad, says in [("search:worlds=0", "integer from 1 to 1,000"), ("search:model=max", "greedy or minimax"),
+                      ("search:depth=93", "from 0 \\(no horizon\\) to 92"), ("clairvoyant:against=x", "seats or minimax")]:
+        with pytest.raises(PolicyError, match=says):
+            parse_policy(bad)
+
+
+@pytest.mark.parametrize("name,players", [("threes", 4), ("fives", 2), ("all-fives", 3)])
+def test_search_traces_follow_the_rules_and_repeat(name, players):
+    rules = preset(name, players)
+    for pol in ("search:worlds=4", "search:worlds=3,model=minimax,depth=3"):
+        lineup = [pol] + ["greedy"] * (players - 1)
+        for deal in range(3):
+            rec = trace(rules, lineup, 5, deal)
+            assert check(rec) == []
+            assert trace(rules, lineup, 5, deal) == rec  # deterministic from its seat's stream
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["threes", "fives"])
+def test_search_and_clairvoyant_beat_greedy_paired_with_rotation(name):
+    """On the same deals, in both seats (rotation), against greedy: search gains points per deal over
+    greedy (95% interval above 0), and clairvoyant at least as much as search."""
+    rules = preset(name, 2)
+    n = 600
+
+    def gain(pol):
+        a = simulate(rules, [pol, "greedy"], 11, 0, n).seats["points"].astype(float)
+        b = simulate(rules, ["greedy", pol], 11, 0, n).seats["points"].astype(float)
+        g = simulate(rules, ["greedy", "greedy"], 11, 0, n).seats["points"].astype(float)
+        d = (a[:, 0] - g[:, 0] + b[:, 1] - g[:, 1]) / 2  # per deal: the policy's points minus greedy's there
+        return d.mean(), d.std(ddof=1) / np.sqrt(n)
+
+    s, se = gain("search")
+    c, ce = gain("clairvoyant")
+    assert s - 1.96 * se > 0, (s, se)
+    assert c - 1.96 * ce > 0 and c >= s - 1.96 * np.hypot(se, ce), (c, s)
