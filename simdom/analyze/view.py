@@ -562,3 +562,29 @@ def _toml(d: dict[str, Any]) -> str:
     out += [f"  {val(a)}," for a in d.get("actions", [])]
     out.append("]")
     return "\n".join(out) + "\n"
+
+
+def view_options(script, trace_file, position, hand, seen, deal, every, perfect) -> str | None:
+    """What is wrong with ``simdom analyze``'s options for a viewed position, or None."""
+    if position is not None and hand is not None:
+        return "--position and --hand both given; allowed: one of them"
+    if script is not None or trace_file is not None or deal is not None:
+        return "--position/--hand with --script, --trace or --deal; allowed: one position source"
+    if every:
+        return "--all does not apply to --position/--hand; allowed: --move N (a placement of the viewer)"
+    if perfect:
+        return "--perfect-information needs the true hidden tiles; allowed: --script or --trace"
+    if seen is not None and hand is None:
+        return "--seen needs --hand (the viewer's tiles)"
+    return None
+
+
+def viewer_position(path, rules: Rules | None, hand: str | None, seen: str | None, seat: int, move: int | None):
+    """The position of ``--position FILE`` or of ``--hand``/``--seen`` (with ``rules``); ViewError if bad."""
+    if path is not None:
+        view = load_view(path)
+    else:
+        if not 0 <= seat < rules.players:
+            raise ViewError(f"--seat {seat}; allowed: a seat 0..{rules.players - 1}")
+        view = view_from_hand(rules, hand, seen, seat)
+    return view_deal(view, move)
