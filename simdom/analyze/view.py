@@ -285,8 +285,7 @@ def _walk(view: View) -> tuple[list[_Seat], list[tuple[int, int | None]], set[in
     n, mp = r.players, r.max_pip
     hs, reserve = r.hand_size[n - 2], r.boneyard_reserve[n - 2]
     if len(view.hand) != hs:
-        raise ViewError(f"{view.name}: hand has {len(view.hand)} tiles; allowed: {hs} ({r.preset or 'the rules'}, "
-                        f"{n} players)")
+        raise ViewError(f"{view.name}: hand has {len(view.hand)} tiles; allowed: {hs} (hand_size for {n} players)")
     seen: dict[int, str] = {}
     for i, t in enumerate(view.hand):
         if t in seen:
@@ -502,8 +501,10 @@ def view_deal(view: View, move: int | None = None):
     if not pos.moves:
         raise ViewError(f"{view.name}: the deal is over after the listed actions; allowed: --move 1 to {nxt - 1}")
     if pos.seat != view.seat:
-        raise ViewError(f"--move {m}: seat {pos.seat} places tile {m}, not the viewer (seat {view.seat}); allowed: "
-                        f"a move of the viewer")
+        mine = [i + 1 for i in range(nxt) if deal.position(i + 1).seat == view.seat and deal.position(i + 1).moves]
+        where = f"--move {m}" if move is not None else f"{view.name}: after the listed actions"
+        raise ViewError(f"{where}: seat {pos.seat} is to place tile {m}, not the viewer (seat {view.seat}); allowed: "
+                        f"--move one of {', '.join(map(str, mine)) or 'none (the viewer places no tile)'}")
     if m == nxt:
         # the engine's forced draws must be the viewer's listed ones: an unlisted draw is a tile not yet seen
         listed = len(view.actions)
@@ -532,11 +533,18 @@ def view_of(deal: Deal, seat: int, move: int | None = None) -> dict[str, Any]:
             "actions": masked(st.actions, seat, r)}
 
 
-def dumps_view(view: dict[str, Any], fmt: str) -> str:
-    """The view as JSON or TOML text."""
+def dumps_view(view: dict[str, Any], fmt: str, rules: Rules | None = None) -> str:
+    """The view as JSON or TOML text. TOML has no null (a first-double bonus without a last move):
+    there the rules are written as their preset's name, when they are the preset's; else ViewError."""
     if fmt == "json":
         return json.dumps(view, indent=1) + "\n"
-    return _toml(view)
+    if rules is not None and rules.preset and preset(rules.preset, players=rules.players) == rules:
+        view = {**view, "rules": rules.preset}
+    try:
+        return _toml(view)
+    except ValueError:
+        raise ViewError("--format toml: these rules hold a null (no TOML form) and are not a preset's; allowed: "
+                        "--format json") from None
 
 
 def _toml(d: dict[str, Any]) -> str:
