@@ -99,7 +99,8 @@ def view_from_data(data: Any, where: str = "the view") -> View:
         raise ViewError(f"{where}: not an object; allowed: an object with {', '.join(VIEW_FIELDS)}")
     extra = [k for k in data if k not in VIEW_FIELDS]
     if extra:
-        raise ViewError(f"{where}: unknown field {extra[0]!r}; allowed: {', '.join(VIEW_FIELDS)}")
+        hint = " (a full deal with every hand: --script or --trace)" if extra[0] in ("hands", "boneyard") else ""
+        raise ViewError(f"{where}: unknown field {extra[0]!r}; allowed: {', '.join(VIEW_FIELDS)}{hint}")
     for k in ("rules", "seat", "hand"):
         if k not in data:
             raise ViewError(f"{where}: missing field {k!r}; allowed: {', '.join(VIEW_FIELDS)}")
