@@ -168,3 +168,15 @@ def test_view_of_a_trace_deal_round_trip(tmp_path):
 def test_bad_options_are_one_line(args, words):
     res = run("analyze", *args)
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and words in res.output, res.output
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--seat", 7], "--seat 7; allowed: a seat 0..3"),
+    (["--seat", 1, "--move", 99], "--move 99:"),
+    (["--seat", 1, "--format", "yaml"], "--format 'yaml'; allowed: json, toml"),
+])
+def test_view_bad_options_are_one_line_and_write_nothing(tmp_path, args, words):
+    out = tmp_path / "v.json"
+    res = run("view", "--script", SEED_GAME, *args, "-o", out)
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and words in res.output, res.output
+    assert not out.exists()

@@ -46,6 +46,8 @@ def analyze_cmd(
 
     A position is a deal up to a move: a scripted deal (--script), a deal of a trace file (--trace, --deal), or deal --deal of --seed played by --policy (as simdom trace plays it).
 
+    Or a position as one seat saw it: --position FILE (simdom view writes one), or --hand with --seen (the actions so far, docs/analysis.md); the viewer's next decision, or --move N.
+
     [bold]Examples[/]
 
       simdom analyze --script scenarios/seed-game.deal.toml --move 10
