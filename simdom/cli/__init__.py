@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import analyze, bench, deal, guard, policies, rules, run, solve, stats
+from . import analyze, bench, deal, guard, policies, rules, run, solve, stats, view
 from .common import console, fail
 
 app = typer.Typer(
@@ -46,7 +46,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
         fail(str(e))
 
 
-for _group in (rules, deal, bench, policies, run, stats, analyze, solve):
+for _group in (rules, deal, bench, policies, run, stats, analyze, solve, view):
     _group.register(app)
 guard.guard_app(app)  # one error line for every command (cli/guard.py)
 guard.one_line_usage_errors()

@@ -16,6 +16,11 @@ MAX_ROLLOUTS = 1_000_000
 def analyze_cmd(
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal (TOML), e.g. the seed game."),
     trace_file: Optional[Path] = typer.Option(None, "--trace", help="A JSON Lines trace file (simdom trace)."),
+    position: Optional[Path] = typer.Option(None, "--position",
+                                            help="A position as one seat saw it (JSON or TOML, docs/analysis.md)."),
+    hand: Optional[str] = typer.Option(None, "--hand", help="The viewer's hand, e.g. \"3-6 1-4 2-3 2-6 4-4\"."),
+    seen: Optional[str] = typer.Option(None, "--seen", help="With --hand: the actions so far, e.g. \"0:3-6 1:3-5L 2:d\"."),
+    seat: int = typer.Option(0, "--seat", help="With --hand: the viewer's seat."),
     deal: Optional[int] = typer.Option(None, "--deal", help="The deal number (in --trace, or of --seed)."),
     move: Optional[int] = typer.Option(None, "--move", "-m",
                                        help="Analyse the position just before the N-th tile is placed."),
@@ -41,15 +46,20 @@ def analyze_cmd(
 
     A position is a deal up to a move: a scripted deal (--script), a deal of a trace file (--trace, --deal), or deal --deal of --seed played by --policy (as simdom trace plays it).
 
+    Or a position as one seat saw it: --position FILE (simdom view writes one), or --hand with --seen (the actions so far, docs/analysis.md); the viewer's next decision, or --move N.
+
     [bold]Examples[/]
 
       simdom analyze --script scenarios/seed-game.deal.toml --move 10
       simdom analyze --script scenarios/seed-game.deal.toml --all
       simdom analyze --trace t.jsonl --deal 12 --move 5 --then rollout:samples=8
+      simdom analyze --position maria.json
+      simdom analyze -r threes -n 4 --hand "3-6 1-4 2-3 2-6 4-4"
       simdom analyze -r threes -n 4 --seed 7 --deal 3 --move 4 --format json
     """
     from ..analyze.evaluate import METRICS, evaluate
     from ..analyze.position import PositionError, from_script, from_seed, from_trace
+    from ..analyze.view import view_options, viewer_position
     from .. import present as P
     from ..analyze.render import all_answer, answer
     from ..policies import PolicyError, seat_policies
@@ -64,12 +74,22 @@ def analyze_cmd(
         fail(f"--budget {budget}; allowed: an integer from 1000 to {MAX_ROLLOUTS:,} (about a minute per position)")
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-    if (move is None) == (not every):
+    viewed = position is not None or hand is not None
+    if viewed:
+        problem = view_options(script, trace_file, position, hand, seen, deal, every, perfect)
+        if problem:
+            fail(problem)
+    elif (move is None) == (not every):
         fail("give --move N (one position) or --all (every move of the deal); allowed: exactly one of them")
     if script is not None and trace_file is not None:
         fail("--script and --trace both given; allowed: one deal source (--script, --trace, or --rules/--seed/--deal)")
     try:
-        if script is not None:
+        if viewed:
+            r = None if position is not None else make_rules(rules, players, overrides)
+            pos = viewer_position(position, r, hand, seen, seat, move)
+            seat_policies(then, pos.rules.players)
+            positions = [pos]
+        elif script is not None:
             if deal is not None:
                 fail("--deal does not apply to --script (a script holds one deal)")
             source = from_script(script)
@@ -82,8 +102,9 @@ def analyze_cmd(
                 fail(f"--deal {deal}; allowed: an integer >= 0")
             r = make_rules(rules, players, overrides)
             source = from_seed(r, make_policies(policy, players), seed, deal)
-        seat_policies(then, source.rules.players)
-        positions = [source.position(move)] if move is not None else list(source.positions())
+        if not viewed:
+            seat_policies(then, source.rules.players)
+            positions = [source.position(move)] if move is not None else list(source.positions())
     except (PositionError, PolicyError) as e:
         fail(f"--then: {e}" if isinstance(e, PolicyError) else str(e))
     kw = dict(then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts, budget=budget,

@@ -1,0 +1,599 @@
+"""A position as one seat saw it: its hand, the layout's history, nothing hidden (docs/analysis.md).
+
+A *view* holds the rules, the players, the viewer's ``seat``, the seat that led (``first``), the
+viewer's initial ``hand`` and the ``actions`` so far in the form of docs/rules.md section 11, where a
+draw by another seat carries no tile (the viewer did not see it)::
+
+    {"rules": "threes" | {"preset": "threes", <overrides>} | {<a trace's resolved rules>},
+     "players": 4, "seat": 1, "first": 0, "hand": ["1-1", "1-5", ...],
+     "actions": [{"seat": 0, "act": "play", "tile": "3-6", "end": "lead"},
+                 {"seat": 1, "act": "draw", "tile": "5-6"}, {"seat": 2, "act": "draw"}, ...]}
+
+:func:`check_view` walks the history and refuses the first action that cannot have happened (a tile
+seen twice, a play that does not fit its end, a play out of turn, a draw while the viewer could play or
+while the boneyard was empty, a pass while it could draw, an action after the deal ended, a hand of
+the wrong size, hidden hands that cannot be filled): one line naming the action and why. It then
+builds one full deal consistent with the view: the viewer's hand and draws as given, the other seats'
+tiles and the boneyard filled with unseen tiles so that each seat holds, at every draw or pass, no
+tile with a value it showed it lacked then (a bipartite matching of tiles to the seats' hand and draw
+slots). The engine replays that deal, and must reproduce the view's actions.
+
+The analysis (engine/analysis.py) never reads the hidden tiles: it re-deals them from what the seat to
+act sees (its hand, the layout, the counts, the values each seat showed it lacked), so the values
+of a view equal those of the full record of the same position with the same seed.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..engine.codes import End
+from ..rules import ArmsOpen, Draw, Rules, RulesError, Spinner, from_dict, preset
+from ..safeio import InputError, loads_json, loads_toml, not_a_file, shown
+from ..tiles import halves, parse_tile, tile_index, tile_name
+from .position import Deal, PositionError
+
+VIEW_FIELDS = ("name", "rules", "players", "seat", "first", "hand", "actions", "scores")
+ACTS = ("play", "draw", "pass")
+
+
+class ViewError(PositionError):
+    """A view that cannot be read or cannot have happened: one line naming the problem."""
+
+
+@dataclass
+class View:
+    rules: Rules
+    seat: int
+    first: int
+    hand: list[int]
+    actions: list[dict[str, Any]]   #: {"seat", "act", "tile" (int or None), "end" (End or None), ...}
+    name: str = "the view"
+
+    def text(self, i: int) -> str:
+        """``actions[3] (seat 2 draw)``: an action as the messages name it."""
+        a = self.actions[i]
+        mp = self.rules.max_pip
+        what = a["act"] + (f" {tile_name(a['tile'], mp)}" if a.get("tile") is not None else "")
+        what += f" {a['end'].label}" if a.get("end") is not None else ""
+        return f"actions[{i}] (seat {a['seat']} {what})"
+
+
+# ---- reading ------------------------------------------------------------------------------------------
+def _rules(value: Any, players: Any, where: str) -> Rules:
+    if players is not None and (type(players) is not int or players not in (2, 3, 4)):
+        raise ViewError(f"{where}: players = {shown(players)}; allowed: 2, 3 or 4")
+    try:
+        if isinstance(value, str):
+            return preset(value, players=4 if players is None else players)
+        if isinstance(value, dict) and "preset" in value:
+            over = {k: v for k, v in value.items() if k not in ("preset", "players")}
+            n = value.get("players", players)
+            if players is not None and n != players:
+                raise ViewError(f"{where}: rules.players = {n} but players = {players}; allowed: one player count")
+            return preset(value["preset"], players=4 if n is None else n, **over)
+        if isinstance(value, dict):
+            r = from_dict(value)
+            if players is not None and r.players != players:
+                raise ViewError(f"{where}: rules.players = {r.players} but players = {players}; allowed: one "
+                                "player count")
+            return r
+    except (RulesError, TypeError) as e:
+        raise ViewError(f"{where}: rules: {e}") from None
+    raise ViewError(f"{where}: rules = {shown(value)}; allowed: a preset name, {{\"preset\": NAME, <overrides>}} or "
+                    "a trace's rules object")
+
+
+def _int(data: dict, key: str, where: str, hi: int) -> int:
+    v = data.get(key)
+    if type(v) is not int or not 0 <= v < hi:
+        raise ViewError(f"{where}: {key} = {shown(v)}; allowed: a seat 0..{hi - 1}")
+    return v
+
+
+def view_from_data(data: Any, where: str = "the view") -> View:
+    """A view from its parsed JSON/TOML object; ViewError naming the first bad field."""
+    if not isinstance(data, dict):
+        raise ViewError(f"{where}: not an object; allowed: an object with {', '.join(VIEW_FIELDS)}")
+    extra = [k for k in data if k not in VIEW_FIELDS]
+    if extra:
+        hint = " (a full deal with every hand: --script or --trace)" if extra[0] in ("hands", "boneyard") else ""
+        raise ViewError(f"{where}: unknown field {extra[0]!r}; allowed: {', '.join(VIEW_FIELDS)}{hint}")
+    for k in ("rules", "seat", "hand"):
+        if k not in data:
+            raise ViewError(f"{where}: missing field {k!r}; allowed: {', '.join(VIEW_FIELDS)}")
+    if data.get("scores") not in (None, []):
+        raise ViewError(f"{where}: scores: the scores of a match before the deal are not analysed yet; allowed: "
+                        "a single deal (leave scores out)")
+    rules = _rules(data["rules"], data.get("players"), where)
+    n, mp = rules.players, rules.max_pip
+    seat = _int(data, "seat", where, n)
+    first = _int(data, "first", where, n) if "first" in data else seat
+
+    def tile(text: Any, what: str) -> int:
+        try:
+            return parse_tile(text, mp)
+        except ValueError as e:
+            raise ViewError(f"{where}: {what}: {e}") from None
+
+    if not isinstance(data["hand"], list):
+        raise ViewError(f"{where}: hand = {shown(data['hand'])}; allowed: a list of tiles, e.g. [\"3-6\", \"1-4\"]")
+    hand = [tile(t, f"hand[{i}]") for i, t in enumerate(data["hand"])]
+    acts = data.get("actions", [])
+    if not isinstance(acts, list):
+        raise ViewError(f"{where}: actions = {shown(acts)}; allowed: a list of actions (docs/rules.md 11)")
+    actions = []
+    for i, a in enumerate(acts):
+        if not isinstance(a, dict) or a.get("act") not in ACTS or type(a.get("seat")) is not int \
+                or not 0 <= a["seat"] < n:
+            raise ViewError(f"{where}: actions[{i}] = {shown(a)}; allowed: {{\"seat\": 0..{n - 1}, \"act\": "
+                            "play|draw|pass, ...}")
+        extra = set(a) - {"seat", "act", "tile", "end", "points", "bonus"}
+        if extra:
+            raise ViewError(f"{where}: actions[{i}]: unknown field {sorted(extra)[0]!r}; allowed: seat, act, tile, "
+                            "end, points, bonus")
+        t = None if a.get("tile") is None else tile(a["tile"], f"actions[{i}].tile")
+        e = None
+        if a["act"] == "play":
+            if t is None or a.get("end") not in End.labels():
+                raise ViewError(f"{where}: actions[{i}] = {shown(a)}; allowed: a play with a tile and an end "
+                                f"({', '.join(End.labels())})")
+            e = End.parse(a["end"])
+        elif a["act"] == "pass" and t is not None:
+            raise ViewError(f"{where}: actions[{i}]: a pass carries no tile")
+        actions.append({"seat": a["seat"], "act": a["act"], "tile": t, "end": e,
+                        **{k: a[k] for k in ("points", "bonus") if k in a}})
+    name = data.get("name") if isinstance(data.get("name"), str) else where
+    return View(rules, seat, first, hand, actions, name)
+
+
+def load_view(path: str | Path) -> View:
+    """A view file: JSON (``.json``) or TOML (any other suffix)."""
+    path = Path(path)
+    problem = not_a_file(path)
+    if problem:
+        raise ViewError(f"{path}: {problem}" if problem == "no such file" else
+                        f"{path} is {problem}; allowed: a view file (JSON or TOML)")
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = loads_json(text, str(path)) if path.suffix == ".json" else loads_toml(text, str(path))
+    except UnicodeDecodeError:
+        raise ViewError(f"{path}: not UTF-8 text; allowed: a view file (JSON or TOML)") from None
+    except InputError as e:
+        raise ViewError(str(e)) from None
+    return view_from_data(data, str(path))
+
+
+# ---- the compact notation of --seen -----------------------------------------------------------------
+def parse_seen(text: str, rules: Rules, seat: int) -> list[dict[str, Any]]:
+    """``0:3-6 1:3-5L 2:d 2:0-5L 3:p 0:d5-6``: seat:TILE END (END one of L, R, U, D; none for the lead),
+    seat:d a draw (the viewer's own draw: seat:dTILE), seat:p a pass (docs/analysis.md)."""
+    out = []
+    for i, tok in enumerate(text.split()):
+        s, sep, rest = tok.partition(":")
+        bad = ViewError(f"--seen token {i + 1} {tok!r}; allowed: SEAT:TILE END (3:0-5L, the lead 0:3-6), SEAT:d, "
+                        "the viewer's SEAT:dTILE, SEAT:p")
+        if not sep or not s.isdigit() or not rest or int(s) >= rules.players:
+            raise bad
+        s = int(s)
+        try:
+            if rest == "p":
+                out.append({"seat": s, "act": "pass"})
+            elif rest[0] == "d":
+                out.append({"seat": s, "act": "draw", **({"tile": tile_name(parse_tile(rest[1:], rules.max_pip),
+                                                                           rules.max_pip)} if rest[1:] else {})})
+            else:
+                end = rest[-1] if rest[-1] in "LRUD" else "lead"
+                body = rest[:-1] if end != "lead" else rest
+                out.append({"seat": s, "act": "play", "tile": tile_name(parse_tile(body, rules.max_pip),
+                                                                        rules.max_pip), "end": end})
+        except ValueError:
+            raise bad from None
+    return out
+
+
+def view_from_hand(rules: Rules, hand: str, seen: str | None, seat: int = 0) -> View:
+    """The view of ``--hand`` (the viewer's tiles) and ``--seen`` (the actions so far); the first action's
+    seat led (the viewer, when nothing is seen)."""
+    mp = rules.max_pip
+    try:
+        tiles = [tile_name(parse_tile(t, mp), mp) for t in hand.replace(",", " ").split()]
+    except ValueError as e:
+        raise ViewError(f"--hand: {e}") from None
+    actions = parse_seen(seen or "", rules, seat)
+    first = actions[0]["seat"] if actions else seat
+    return view_from_data({"rules": rules.to_dict(), "seat": seat, "first": first, "hand": tiles,
+                           "actions": actions}, "--hand/--seen")
+
+
+# ---- the layout, as far as legality goes ------------------------------------------------------------
+class _Layout:
+    """The open ends and their values (docs/rules.md 3), from the placements alone."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.a, self.b = halves(rules.max_pip)
+        self.n = 0
+        self.ends: dict[End, int] = {}
+        self.spinner: End | None = None   # LEAD, or the line end it was attached to
+        self.arms_open = False
+        self.spin_value = 0
+        self.covered: set[End] = set()
+
+    def values(self) -> set[int]:
+        return set(self.ends.values())
+
+    def fits(self, t: int, e: End) -> str | None:
+        """None if tile t may go on end e, else why not."""
+        if self.n == 0:
+            return None if e == End.LEAD else "the first tile is the lead (end lead)"
+        if e == End.LEAD:
+            return "the lead is already placed"
+        if e not in self.ends:
+            return f"end {e.label} is not open (open: {', '.join(x.label for x in self.ends)})"
+        v = self.ends[e]
+        return None if v in (self.a[t], self.b[t]) else f"end {e.label} shows {v}"
+
+    def playable(self, t: int) -> bool:
+        return self.n == 0 or bool(self.values() & {int(self.a[t]), int(self.b[t])})
+
+    def place(self, t: int, e: End) -> None:
+        a, b = int(self.a[t]), int(self.b[t])
+        double = a == b
+        spin = self.rules.spinner == Spinner.FIRST_DOUBLE
+        if self.n == 0:
+            self.ends = {End.L: a, End.R: b}
+            if double and spin:
+                self._spin(End.LEAD, a)
+        else:
+            v = self.ends[e]
+            self.ends[e] = b if a == v else a
+            if e in (End.L, End.R):
+                self.covered.add(e)
+            if double and spin and self.spinner is None:
+                self._spin(e, v)
+            elif self.spinner is not None and not self.arms_open:
+                if (self.spinner == End.LEAD and self.covered >= {End.L, End.R}) or e == self.spinner:
+                    self._open()
+        self.n += 1
+
+    def _spin(self, where: End, v: int) -> None:
+        self.spinner = where
+        self.spin_value = v
+        self.covered = set()
+        if self.rules.arms_open == ArmsOpen.IMMEDIATELY:
+            self._open()
+
+    def _open(self) -> None:
+        self.arms_open = True
+        self.ends[End.U] = self.ends[End.D] = self.spin_value
+
+
+# ---- the history checked, the hidden tiles filled ---------------------------------------------------
+@dataclass
+class _Seat:
+    slots: list[int]                    #: when each tile slot was filled: -1 dealt, i the draw at actions[i]
+    plays: dict[int, int]               #: tile -> the action that played it
+    checks: list[tuple[int, set[int]]]  #: (action, end values) of each draw or pass: no tile of them held
+
+
+def _walk(view: View) -> tuple[list[_Seat], list[tuple[int, int | None]], set[int], list[tuple[int, End]]]:
+    """Check every action in order; returns per seat its slots, plays and checks, the draws in order
+    (seat, tile or None), the tiles the viewer has seen, and the placements."""
+    r, v = view.rules, view.seat
+    n, mp = r.players, r.max_pip
+    hs, reserve = r.hand_size[n - 2], r.boneyard_reserve[n - 2]
+    if len(view.hand) != hs:
+        raise ViewError(f"{view.name}: hand has {len(view.hand)} tiles; allowed: {hs} (hand_size for {n} players)")
+    seen: dict[int, str] = {}
+    for i, t in enumerate(view.hand):
+        if t in seen:
+            raise ViewError(f"{view.name}: hand[{i}] {tile_name(t, mp)} is in the hand twice")
+        seen[t] = "the viewer's hand"
+    mine = set(view.hand)
+    seats = [_Seat([-1] * hs, {}, []) for _ in range(n)]
+    counts = [hs] * n
+    bone = r.n_tiles - n * hs
+    lay = _Layout(r)
+    turn, passes, ended = view.first, 0, None
+    draws: list[tuple[int, int | None]] = []
+    plays: list[tuple[int, End]] = []
+    lead_tile = None if r.lead.halves is None else tile_index(*r.lead.halves, mp)
+    for i, a in enumerate(view.actions):
+        s, act, t = a["seat"], a["act"], a["tile"]
+
+        def no(why: str) -> ViewError:
+            return ViewError(f"{view.name}: {view.text(i)} cannot have happened: {why}")
+
+        if ended:
+            raise no(f"the deal had ended ({ended})")
+        if s != turn:
+            raise no(f"seat {turn} was to act")
+        mine_playable = [x for x in sorted(mine) if lay.playable(x)] if s == v else []
+        if act == "play":
+            if t in seen and not (s == v and t in mine):
+                raise no(f"tile {tile_name(t, mp)} was seen before ({seen[t]})")
+            if s == v and t not in mine:
+                raise no(f"the viewer does not hold {tile_name(t, mp)}")
+            why = lay.fits(t, a["end"])
+            if why:
+                raise no(f"{tile_name(t, mp)} does not fit: {why}")
+            if lay.n == 0 and lead_tile is not None and t != lead_tile and lead_tile in mine:
+                raise no(f"the lead rule {r.lead} makes the holder of it lead it, and the viewer holds it")
+            if s == v:
+                mine.discard(t)
+            else:
+                seats[s].plays[t] = i
+            seen[t] = f"played at actions[{i}]"
+            lay.place(t, a["end"])
+            plays.append((t, a["end"]))
+            counts[s] -= 1
+            passes = 0
+            turn = (s + 1) % n
+            if counts[s] == 0:
+                ended = "domino"
+        elif act == "draw":
+            if r.draw == Draw.NONE:
+                raise no("the rules have draw = none")
+            if bone <= reserve:
+                raise no(f"the boneyard had no tile to draw ({bone} left, reserve {reserve})")
+            if lay.n == 0:
+                raise no("nothing was placed yet, so every tile could lead")
+            if s == v:
+                if mine_playable:
+                    raise no(f"the viewer could play {tile_name(mine_playable[0], mp)}")
+                if t is None:
+                    raise no("the viewer's own draw needs its tile")
+                if t in seen:
+                    raise no(f"tile {tile_name(t, mp)} was seen before ({seen[t]})")
+                seen[t] = f"drawn at actions[{i}]"
+                mine.add(t)
+            else:
+                if t is not None:
+                    raise no("the viewer cannot see another seat's draw; allowed: a draw without a tile")
+                seats[s].checks.append((i, lay.values()))
+                seats[s].slots.append(i)
+            draws.append((s, t))
+            bone -= 1
+            counts[s] += 1
+        else:
+            if r.draw != Draw.NONE and bone > reserve and lay.n > 0:
+                raise no(f"the boneyard still had {bone - reserve} tile(s) to draw")
+            if lay.n == 0:
+                raise no("nothing was placed yet, so every tile could lead")
+            if s == v and mine_playable:
+                raise no(f"the viewer could play {tile_name(mine_playable[0], mp)}")
+            if s != v:
+                seats[s].checks.append((i, lay.values()))
+            passes += 1
+            turn = (s + 1) % n
+            if passes == n:
+                ended = "blocked"
+    return seats, draws, set(seen), plays
+
+
+def _fill(view: View, seats: list[_Seat], seen: set[int], upto: int) -> dict[tuple[int, int], int] | None:
+    """Tiles for every other seat's slots (a bipartite matching), or None when no fill exists."""
+    r, v = view.rules, view.seat
+    A, B = halves(r.max_pip)
+    lead_tile = None
+    if r.lead.halves is not None:
+        lead_tile = tile_index(*r.lead.halves, r.max_pip)
+        first_play = next((a["tile"] for a in view.actions if a["act"] == "play"), None)
+        if first_play is None or first_play == lead_tile:
+            lead_tile = None  # nothing led yet, or the rule's tile led: no constraint on who held it
+    played_by = {t: (s, i) for s, st in enumerate(seats) for t, i in st.plays.items()}
+    unseen = [t for t in range(r.n_tiles) if t not in seen]
+    slots = [(s, k) for s in range(r.players) if s != v for k in range(len(seats[s].slots))]
+
+    def ok(t: int, slot: tuple[int, int]) -> bool:
+        s, k = slot
+        acq = seats[s].slots[k]
+        if t in played_by:
+            ps, rel = played_by[t]
+            if ps != s:
+                return False
+        else:
+            rel = upto
+        if acq >= rel or (acq == -1 and t == lead_tile):
+            return False
+        return not any(acq < tau < rel and (int(A[t]) in vals or int(B[t]) in vals) for tau, vals in seats[s].checks)
+
+    cand = {t: [sl for sl in slots if ok(t, sl)] for t in list(played_by) + unseen}
+    owner: dict[tuple[int, int], int] = {}
+
+    def augment(t: int, visited: set) -> bool:
+        for sl in cand[t]:
+            if sl in visited:
+                continue
+            visited.add(sl)
+            if sl not in owner or augment(owner[sl], visited):
+                owner[sl] = t
+                return True
+        return False
+
+    for t in sorted(played_by):
+        if not augment(t, set()):
+            return None
+    for t in unseen:
+        if len(owner) == len(slots):
+            break
+        augment(t, set())
+    return owner if len(owner) == len(slots) else None
+
+
+def full_deal(view: View) -> Deal:
+    """One full deal consistent with the view (module doc); ViewError naming the first impossible action."""
+    seats, draws, seen, plays = _walk(view)
+    owner = _fill(view, seats, seen, len(view.actions))
+    if owner is None:
+        # the first prefix that cannot be filled names the action that made it impossible
+        for k in range(1, len(view.actions) + 1):
+            sub = View(view.rules, view.seat, view.first, view.hand, view.actions[:k], view.name)
+            s2, _, seen2, _ = _walk(sub)
+            if _fill(sub, s2, seen2, k) is None:
+                raise ViewError(f"{view.name}: {view.text(k - 1)} cannot have happened: no deal of the unseen tiles "
+                                f"fits it (the hand counts, the tiles played and the values each seat showed it "
+                                f"lacked do not add up)")
+        raise ViewError(f"{view.name}: the hands cannot be filled; allowed: a history that can have happened")
+    r, v = view.rules, view.seat
+    hands = []
+    for s in range(r.players):
+        if s == v:
+            hands.append(list(view.hand))
+        else:
+            hands.append([owner[(s, k)] for k, acq in enumerate(seats[s].slots) if acq == -1])
+    drawn_by = {(s, k): owner[(s, k)] for (s, k) in owner if seats[s].slots[k] >= 0}
+    k_of = {seats[s].slots[k]: (s, k) for (s, k) in drawn_by}
+    boneyard, used = [], set(t for h in hands for t in h)
+    draw_i = [i for i, a in enumerate(view.actions) if a["act"] == "draw"]
+    for i, (s, t) in zip(draw_i, draws):
+        boneyard.append(t if t is not None else drawn_by[k_of[i]])
+    used |= set(boneyard)
+    boneyard += [t for t in range(r.n_tiles) if t not in used]
+    deal = Deal(r, hands, boneyard, view.first, plays, view.name)
+    _check_replay(view, deal)
+    return deal
+
+
+def _check_replay(view: View, deal: Deal) -> None:
+    """The engine, replaying the filled deal, must reproduce the view's actions (what the viewer saw)."""
+    st = deal.start()
+    for t, e in deal.plays:
+        st.play(t, e)
+    st.advance()
+    ours = masked(st.actions, view.seat, view.rules)
+    for i, a in enumerate(view.actions):
+        want = {"seat": a["seat"], "act": a["act"]}
+        if a["tile"] is not None:
+            want["tile"] = tile_name(a["tile"], view.rules.max_pip)
+        if a["end"] is not None:
+            want["end"] = a["end"].label
+        want.update({k: a[k] for k in ("points", "bonus") if k in a})
+        got = ours[i] if i < len(ours) else None
+        if got is None or any(got.get(k) != x for k, x in want.items()):
+            raise ViewError(f"{view.name}: {view.text(i)} cannot have happened: the rules play "
+                            f"{_act_text(got)} here")
+
+
+def _act_text(a: dict | None) -> str:
+    if a is None:
+        return "nothing (the deal is over)"
+    return " ".join(str(x) for x in (f"seat {a['seat']}", a["act"], a.get("tile"), a.get("end")) if x is not None)
+
+
+def masked(actions: Sequence[dict[str, Any]], seat: int, rules: Rules) -> list[dict[str, Any]]:
+    """The actions as ``seat`` saw them: the other seats' draws without their tile."""
+    return [{k: x for k, x in a.items() if not (k == "tile" and a["act"] == "draw" and a["seat"] != seat)}
+            for a in actions]
+
+
+def view_deal(view: View, move: int | None = None):
+    """The viewer's position: just before placement ``move`` (default: the next placement, after the
+    listed actions). ViewError if it is not the viewer's turn then."""
+    deal = full_deal(view)
+    nxt = len(deal.plays) + 1
+    m = nxt if move is None else move
+    if not 1 <= m <= nxt:
+        raise ViewError(f"--move {m}: {view.name} has placements 1..{nxt}; allowed: --move 1 to {nxt}")
+    pos = deal.position(m)
+    if not pos.moves:
+        raise ViewError(f"{view.name}: the deal is over after the listed actions; allowed: --move 1 to {nxt - 1}")
+    if pos.seat != view.seat:
+        mine = [i + 1 for i in range(nxt) if deal.position(i + 1).seat == view.seat and deal.position(i + 1).moves]
+        where = f"--move {m}" if move is not None else f"{view.name}: after the listed actions"
+        raise ViewError(f"{where}: seat {pos.seat} is to place tile {m}, not the viewer (seat {view.seat}); allowed: "
+                        f"--move one of {', '.join(map(str, mine)) or 'none (the viewer places no tile)'}")
+    if m == nxt:
+        # the engine's forced draws must be the viewer's listed ones: an unlisted draw is a tile not yet seen
+        listed = len(view.actions)
+        extra = pos.state.actions[listed:]
+        if extra:
+            raise ViewError(f"{view.name}: the viewer (seat {view.seat}) holds no playable tile after the listed "
+                            f"actions; allowed: list its draws (seat:dTILE) up to a playable tile, or its pass")
+    return pos
+
+
+def view_of(deal: Deal, seat: int, move: int | None = None) -> dict[str, Any]:
+    """What ``seat`` saw of ``deal``: up to just before placement ``move`` (its forced draws included),
+    or every known action; a dict in the form :func:`view_from_data` reads."""
+    r = deal.rules
+    if not 0 <= seat < r.players:
+        raise ViewError(f"--seat {seat}; allowed: a seat 0..{r.players - 1}")
+    if move is None:
+        st = deal.start()
+        for t, e in deal.plays:
+            st.play(t, e)
+        st.advance()
+    else:
+        st = deal.position(move).state
+    return {"rules": r.to_dict(), "players": r.players, "seat": seat, "first": deal.first,
+            "hand": [tile_name(t, r.max_pip) for t in deal.hands[seat]],
+            "actions": masked(st.actions, seat, r)}
+
+
+def dumps_view(view: dict[str, Any], fmt: str, rules: Rules | None = None) -> str:
+    """The view as JSON or TOML text. TOML has no null (a first-double bonus without a last move):
+    there the rules are written as their preset's name, when they are the preset's; else ViewError."""
+    if fmt == "json":
+        return json.dumps(view, indent=1) + "\n"
+    if rules is not None and rules.preset and preset(rules.preset, players=rules.players) == rules:
+        view = {**view, "rules": rules.preset}
+    try:
+        return _toml(view)
+    except ValueError:
+        raise ViewError("--format toml: these rules hold a null (no TOML form) and are not a preset's; allowed: "
+                        "--format json") from None
+
+
+def _toml(d: dict[str, Any]) -> str:
+    """A small TOML writer for a view (strings, integers, lists, tables of those)."""
+    def val(x: Any) -> str:
+        if x is None:
+            raise ValueError("None has no TOML form")
+        if isinstance(x, bool):
+            return "true" if x else "false"
+        if isinstance(x, (int, float)):
+            return repr(x)
+        if isinstance(x, str):
+            return json.dumps(x)
+        if isinstance(x, list):
+            return "[" + ", ".join(val(y) for y in x) + "]"
+        if isinstance(x, dict):
+            return "{" + ", ".join(f"{json.dumps(k)} = {val(y)}" for k, y in x.items() if y is not None) + "}"
+        raise ValueError(f"{type(x).__name__} has no TOML form")
+
+    top = [f"{k} = {val(x)}" for k, x in d.items() if k not in ("rules", "actions")]
+    out = top + [f"rules = {val(d['rules'])}"]
+    out.append("actions = [")
+    out += [f"  {val(a)}," for a in d.get("actions", [])]
+    out.append("]")
+    return "\n".join(out) + "\n"
+
+
+def view_options(script, trace_file, position, hand, seen, deal, every, perfect) -> str | None:
+    """What is wrong with ``simdom analyze``'s options for a viewed position, or None."""
+    if position is not None and hand is not None:
+        return "--position and --hand both given; allowed: one of them"
+    if script is not None or trace_file is not None or deal is not None:
+        return "--position/--hand with --script, --trace or --deal; allowed: one position source"
+    if every:
+        return "--all does not apply to --position/--hand; allowed: --move N (a placement of the viewer)"
+    if perfect:
+        return "--perfect-information needs the true hidden tiles; allowed: --script or --trace"
+    if seen is not None and hand is None:
+        return "--seen needs --hand (the viewer's tiles)"
+    return None
+
+
+def viewer_position(path, rules: Rules | None, hand: str | None, seen: str | None, seat: int, move: int | None):
+    """The position of ``--position FILE`` or of ``--hand``/``--seen`` (with ``rules``); ViewError if bad."""
+    if path is not None:
+        view = load_view(path)
+    else:
+        if not 0 <= seat < rules.players:
+            raise ViewError(f"--seat {seat}; allowed: a seat 0..{rules.players - 1}")
+        view = view_from_hand(rules, hand, seen, seat)
+    return view_deal(view, move)

@@ -1,0 +1,60 @@
+"""`simdom view`: what one seat saw of a recorded deal, written as a position file (docs/analysis.md)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import console, fail
+
+FORMATS = ("json", "toml")
+
+
+def view_cmd(
+    script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal (TOML), e.g. the seed game."),
+    trace_file: Optional[Path] = typer.Option(None, "--trace", help="A JSON Lines trace file (simdom trace)."),
+    deal: Optional[int] = typer.Option(None, "--deal", help="The deal number in --trace (default 0)."),
+    seat: int = typer.Option(..., "--seat", help="Whose view: the seat whose hand is shown."),
+    move: Optional[int] = typer.Option(None, "--move", "-m",
+                                       help="Up to just before the N-th placement (default: every action)."),
+    out: Path = typer.Option(..., "--out", "-o", help="The position file to write (.json or .toml)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="json or toml (default: by the suffix of -o)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
+) -> None:
+    """Write what seat S saw of a deal: its hand and every action, the other seats' draws without their tile.
+
+    The file is a position for [bold]simdom analyze --position FILE[/] (docs/analysis.md).
+
+    [bold]Examples[/]
+
+      simdom view --script scenarios/seed-game.deal.toml --seat 1 --move 10 -o maria.json
+      simdom view --trace t.jsonl --deal 3 --seat 1 -o maria.toml
+    """
+    from ..analyze.position import PositionError, load_deal
+    from ..analyze.view import dumps_view, view_of
+    from ..safeio import replaces, write_atomic
+
+    fmt = fmt or ("toml" if out.suffix == ".toml" else "json")
+    if fmt not in FORMATS:
+        fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    if script is None and trace_file is None:
+        fail("no deal given; allowed: --script FILE or --trace FILE --deal I")
+    if out.is_dir():
+        fail(f"{out} is a folder; allowed: a file name for -o")
+    if replaces(out) and not overwrite:
+        fail(f"{out} exists; allowed: a new file name, or --overwrite to replace it")
+    try:
+        d = load_deal(script=script, trace_file=trace_file, deal=deal)
+        if move is not None:
+            d.position(move)  # the move exists (one line naming the range if not)
+        text = dumps_view(view_of(d, seat, move), fmt, d.rules)
+    except PositionError as e:
+        fail(str(e))
+    write_atomic(out, text)
+    upto = f"up to just before placement {move}" if move is not None else "every action"
+    console.print(f"Wrote what seat {seat} saw of {d.label} ({upto}) to {out}.", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("view")(view_cmd)
