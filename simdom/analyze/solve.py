@@ -30,13 +30,13 @@ def solve_answer(pos: Position, sol: Solution) -> P.Answer:
     def val(v: int) -> str:
         return f"{v:+d}" if sign else f"{v:d}"
 
-    parts = [f"{_move(pos, m.tile, m.end)}, {unit} {val(m.value)}" for m in sol.moves[:3]]
-    more = len(sol.moves) - 3
+    parts = [f"{_move(pos, m.tile, m.end)}, {unit} {val(m.value)}" for m in sol.moves[:2]]
+    more = len(sol.moves) - 2
     head = "Exact: " + "; ".join(parts) + (f"; {more} more below" if more > 0 else "") + "."
     if len(sol.moves) == 1:
         head = f"Exact: {_move(pos, sol.moves[0].tile, sol.moves[0].end)} is the only legal move, {unit} " \
                f"{val(sol.value)}."
-    who = ("every other seat minimising it (minimax)" if sol.against is None else
+    who = ("every other seat minimises it (minimax)" if sol.against is None else
            "the other seats playing " + ", ".join(dict.fromkeys(p for s, p in enumerate(sol.against) if s != sol.seat)))
     what = ("its deal total minus the highest other side's total, end bonus included" if sol.by == "margin"
             else "its own deal total")

@@ -85,6 +85,23 @@ def against_policies(against: "str | Policy | Sequence[str | Policy]", players: 
     return pols
 
 
+_WARM: set = set()
+
+
+def _warm(solve_root, work: DealState, V: tuple, out: tuple) -> None:
+    """Compile (or load) the solver for these array types before a timed call: a search stopped at its
+    first position."""
+    key = (work.rules.n_tiles > 64, V[6][L.SV_AGAINST] > 0)
+    if key in _WARM:
+        return
+    ctl = V[6]
+    saved = ctl.copy()
+    ctl[L.SV_LIMIT] = 1
+    solve_root(work._G, work._St, work._bone, V, *out)
+    ctl[:] = saved
+    _WARM.add(key)
+
+
 class Solver:
     """The solver's work arrays for one rule set, reused from problem to problem (its transposition
     table keeps what it learnt of the same deal: consecutive positions of one deal search less)."""
@@ -124,6 +141,7 @@ class Solver:
             reads_all = any(p.name in ("timing", "defensive") for s, p in enumerate(pols) if s != work.turn)
             ctl[L.SV_AGAINST] = L.AGAINST_READS_ALL if reads_all else L.AGAINST_HANDS
             names = tuple(str(p) for p in pols)
+        _warm(solve_root, work, self.V, (self._t, self._e, self._v))
         t0 = time.perf_counter()
         n = solve_root(work._G, work._St, work._bone, self.V, self._t, self._e, self._v)
         seconds = time.perf_counter() - t0
