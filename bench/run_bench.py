@@ -14,6 +14,8 @@
    threes 4 players greedy to 61, immediate.
 5. `simdom analyze`'s rollouts (bench/bench_analyze.py): playouts to the end of the deal per second on
    one core, threes 4 players, from the lead (whole deals) and from move 5 (target: >= 100,000).
+6. The exact solver from the lead and the search policy's decisions per second (bench/bench_solve.py;
+   targets: median <= 20 ms with 2 players, <= 200 ms with 4; search >= 200 decisions/s).
 
 Prints a table and writes bench/last.json. Options: --quick (shorter runs, for a smoke test),
 --skip run,stats.
@@ -112,7 +114,7 @@ def kernel_vs_c(exe: str | None, policy: str, seconds: float, rounds: int) -> di
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short runs (smoke test)")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze, solve")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     secs = 1.0 if args.quick else 3.0
@@ -135,6 +137,11 @@ def main() -> None:
     if "analyze" not in skip and (ROOT / "bench" / "bench_analyze.py").exists():
         res["analyze"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_analyze.py"), "--seconds",
                                        str(secs)]))
+    if "solve" not in skip and (ROOT / "bench" / "bench_solve.py").exists():
+        cmd = [sys.executable, str(ROOT / "bench" / "bench_solve.py")]
+        if args.quick:
+            cmd += ["--deals", "20", "--search-deals", "10", "--budget", "20"]
+        res["solve"] = last_json(sh(cmd))
     (ROOT / "bench" / "last.json").write_text(json.dumps(res, indent=2) + "\n")
     print("\nsimdom benchmark")
     for k, v in res["kernel"].items():
@@ -162,6 +169,12 @@ def main() -> None:
             print(f"  simdom report on {s['report']['deals']:,} deals: {s['report']['seconds']} s")
     for k, v in res.get("analyze", {}).items():
         print(f"  simdom analyze rollouts, {k}: {v['playouts_per_s']:,} playouts/s, one core (target >= 100,000)")
+    for k, v in res.get("solve", {}).get("solve", {}).items():
+        print(f"  simdom solve {k} from the lead: {v['deals']} deals, {v['unsolved_within_limit']} not within "
+              f"{v['limit']:,} positions; median {v['median_ms']} ms, worst {v['max_ms']} ms (target: median <= 20 ms "
+              f"with 2 players, <= 200 ms with 4)")
+    for k, v in res.get("solve", {}).get("search", {}).items():
+        print(f"  {k}: {v['decisions_per_s']:,} decisions/s (target >= 200 at the default budget)")
     print("  (bench/last.json)")
 
 
