@@ -202,6 +202,24 @@ class Part:
     frame: pl.DataFrame
 
 
+def columns_differ(have: list[str], want: list[str]) -> str:
+    """What differs between a part's columns and the schema's: ``column colour added``, ``column
+    end_bonus missing``, or their order."""
+    extra, missing = [n for n in have if n not in want], [n for n in want if n not in have]
+    return "; ".join([f"column {', '.join(extra[:3])} added"] * bool(extra)
+                     + [f"column {', '.join(missing[:3])} missing"] * bool(missing)) or "its columns in another order"
+
+
+def _changed(data: bytes, want: list[str]) -> str:
+    """A changed part's columns, when its footer can be read and they differ from the schema's."""
+    import pyarrow.parquet as pq
+    try:
+        have = pq.ParquetFile(pa.BufferReader(data)).schema_arrow.names
+    except Exception:  # noqa: BLE001 - not even a footer: the hash said enough
+        return ""
+    return f": {columns_differ(have, want)}" if have != want else ""
+
+
 def read_checked(root: Path, m: Manifest, table: str, c: int, rows: int | None) -> tuple[Part | None, str | None]:
     """(chunk ``c``'s part of ``table``, None) when it is the part simdom wrote, else (None, the first
     check it fails). The file is read once: its bytes are hashed against the manifest's record, then
@@ -218,9 +236,11 @@ def read_checked(root: Path, m: Manifest, table: str, c: int, rows: int | None) 
     except OSError as e:
         return None, f"is unreadable ({e.strerror})"
     if len(data) != entry.size:
-        return None, f"is not the file simdom wrote ({len(data)} bytes, the manifest records {entry.size})"
+        return None, (f"is not the file simdom wrote ({len(data)} bytes, the manifest records {entry.size})"
+                      + _changed(data, m.names(table)))
     if digest(data) != entry.blake2b:
-        return None, "is not the file simdom wrote (its content hash is not the one the manifest records)"
+        return None, ("is not the file simdom wrote (its content hash is not the one the manifest records)"
+                      + _changed(data, m.names(table)))
     try:
         pf = pq.ParquetFile(pa.BufferReader(data))
         meta = json.loads((pf.schema_arrow.metadata or {}).get(META_KEY.encode(), b"{}"))
@@ -231,7 +251,7 @@ def read_checked(root: Path, m: Manifest, table: str, c: int, rows: int | None) 
         if n != meta.get("rows") or n != entry.rows or n != want:
             return None, f"has {n} rows, expected {want}"
         if pf.schema_arrow.names != m.names(table):
-            return None, "has other columns than the schema's"
+            return None, f"is not of the schema ({columns_differ(pf.schema_arrow.names, m.names(table))})"
         wrong = next((f for f in pf.schema_arrow if f.type != COLUMN_TYPES.get(f.name, f.type)), None)
         if wrong is not None:
             return None, f"is not of the schema (column {wrong.name} is {wrong.type}, expected {COLUMN_TYPES[wrong.name]})"

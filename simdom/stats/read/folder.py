@@ -17,6 +17,7 @@ rotation and seat.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,8 +222,12 @@ def open_results(path: str | Path) -> Results:
         found = {p.name for p in folder.glob("*.parquet")} if folder.is_dir() else set()
         extra = sorted(found - {fmt.PART.format(c) for c in range(m.n_chunks)})
         if extra:
+            stray = folder / extra[0]
+            named_like_a_part = re.fullmatch(r"part-\d{5}\.parquet", extra[0]) is not None
             raise ResultsError(f"{root}: {t}/{extra[0]} is not a part of this run (it has {m.n_chunks} chunks); "
-                               "remove it, or run `simdom run` again to rewrite the folder")
+                               + (f"remove it (rm {stray}), or run `simdom run` on the folder again, which removes "
+                                  "parts of no chunk" if named_like_a_part else
+                                  f"simdom did not write it: move it out of the folder (mv {stray} SOMEWHERE)"))
     read = fmt.check_folder_parts(root, m)
     parts = {t: pl.scan_parquet([io.BytesIO(d) for d in data]) for t, data in read.items()}  # from memory
     matches = None
