@@ -10,6 +10,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from simdom import results as fmt
+
 from badinput import build, check, edit_json, edit_json_line
 from test_bad_input import Case
 
@@ -175,7 +177,7 @@ MANIFESTS = {
                                        ["manifest.json"], raw(b'{"kind": "simdom-results", "x": ' + b"[" * 500
                                                               + b"]" * 500 + b"}", "res/manifest.json")),
     "manifest-other-kind": Case(S, ["not a simdom results folder", "kind"], manifest(_set("kind", "other"))),
-    "manifest-format-1": Case(S, ["results format 1", "format 3"], manifest(_set("format", 1))),
+    "manifest-format-1": Case(S, ["results format 1", f"format {fmt.FORMAT}"], manifest(_set("format", 1))),
     "manifest-complete-but-short": Case(S, ["manifest.json is damaged", "complete"],
                                         manifest(_set("chunks_done", [0]))),
     "manifest-unknown-field": Case(S, ["manifest.json is damaged", "colour"], manifest(_set("colour", "red"))),

@@ -41,12 +41,17 @@ RUN = ["run", "bad.toml", "--out", "res", "-q", "--workers", "1"]
     ('"greedy", "random", "greedy", "random"', '"greedy", "greedy", "greedy", "random"',
      ["arms[0].policies[1] is 'random' there but 'greedy' in this run"]),
     ('preset = "threes"', 'preset = "threes"\nmin_ends = 2', ["arms[0].rules.min_ends is 3 there but 2 in this run"]),
-    ("deals = 300", "deals = 200", ["deals is 300 there but 200 in this run"]),
+    ("chunk_size = 100", "chunk_size = 150", ["chunk_size is 100 there but 150 in this run"]),
     ("seed = 7", "seed = 8", ["seed is 7 there but 8 in this run"]),
 ])
 def test_a_refused_resume_names_the_first_setting_that_differs(ws, old, new, words):
     scenario(ws, old, new)
     check(ws, RUN, ["holds other results", *words, "--overwrite"])
+
+
+def test_fewer_deals_than_the_folder_holds_are_refused_with_both_counts(ws):
+    scenario(ws, "deals = 300", "deals = 200")
+    check(ws, RUN, ["res holds 300 deals", "more than the 200 asked for", "--deals 300 or more", "--overwrite"])
 
 
 def test_a_wrong_seat_record_names_the_seat_recorded_and_the_seat_due(ws):

@@ -177,9 +177,11 @@ def test_other_settings_are_refused_unless_overwrite(reference, tmp_path):
     shutil.copytree(reference, tmp_path / "r")
     out = tmp_path / "r"
     before = {f: f.stat().st_mtime_ns for f in out.rglob("*")}
-    for other in (scenario(seed=8), scenario(name="other"), scenario(deals=1000)):
+    for other in (scenario(seed=8), scenario(name="other"), scenario(chunk_size=300)):
         with pytest.raises(RunError, match="holds other results"):
             run(other, out, tables=ALL, workers=1)
+    with pytest.raises(RunError, match="holds 1,200 deals of this scenario and seed, more than the 1,000"):
+        run(scenario(deals=1000), out, tables=ALL, workers=1)            # fewer deals than the folder holds
     with pytest.raises(RunError, match="holds other results"):
         run(scenario(), out, workers=1)                                   # other settings: no moves, no seats
     assert {f: f.stat().st_mtime_ns for f in out.rglob("*")} == before  # nothing touched
@@ -279,3 +281,26 @@ def test_cli_stats_help_constants_match_the_stats_modules():
     assert (cli_stats.BY_COLUMNS, cli_stats.MOVE_BY_COLUMNS) == (tables.BY_COLUMNS, tables.MOVE_BY_COLUMNS)
     from simdom.stats.matches import tables as matches, views as matchviews
     assert (cli_stats.MATCH_TABLES, cli_stats.MATCH_BY_COLUMNS) == (matchviews.MATCH_TABLES, matches.MATCH_BY_COLUMNS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first,more,chunk", [(1100, 1500, 200), (300, 2500, None)])
+def test_more_deals_extend_a_folder_as_a_run_of_that_size_from_scratch(tmp_path, first, more, chunk):
+    """Deal i depends only on the seed and i: more --deals on a finished folder add the missing deals (the
+    partial last chunk is recomputed), and every table is identical to a run of that size from scratch; with
+    an automatic chunk size too (it does not depend on the number of deals)."""
+    changes = {} if chunk else {"chunk_size": None}
+    small = {k: v for k, v in {**SMALL, **changes}.items() if v is not None}
+    sc = lambda n: from_dict({**small, "deals": n}, "test.toml")  # noqa: E731
+    ext, fresh = tmp_path / "ext", tmp_path / "fresh"
+    run(sc(first), ext, tables=ALL, workers=1)
+    s = run(sc(more), ext, tables=ALL, workers=1)
+    full = first // sc(more).chunk_size
+    assert s.reused == full and s.computed == -(-more // sc(more).chunk_size) - full
+    run(sc(more), fresh, tables=ALL, workers=1)
+    for t in ALL:
+        assert read(ext, t).equals(read(fresh, t)), t
+    a, b = (json.loads((f / "manifest.json").read_text()) for f in (ext, fresh))
+    assert {k: v for k, v in a.items() if k not in ("created", "finished", "last_session")} == \
+        {k: v for k, v in b.items() if k not in ("created", "finished", "last_session")}
+    assert run(sc(more), ext, tables=ALL, workers=1).computed == 0

@@ -205,7 +205,7 @@ def run_cmd(
 
     if not quiet:
         err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
-                  f"{sc.players} players, seed {sc.seed}, chunks of {sc.chunk_size:,} -> {folder}", highlight=False)
+                  f"{sc.players} players, seed {sc.seed}, chunks of {min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
     try:
         decisions = decisions or decision_rollouts is not None
         tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \

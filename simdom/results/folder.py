@@ -3,8 +3,9 @@ from __future__ import annotations
 
 KIND = "simdom-results"
 #: Results format version. 1: one row per seat (simdom <= 0.1); 2: one row per arm, deal and rotation;
-#: 3: the manifest records every part's content hash, size, rows and deal range (``parts``).
-FORMAT = 3
+#: 3: the manifest records every part's content hash, size, rows and deal range (``parts``); 4: the
+#: settings hash leaves out the number of deals (a run with more deals extends the folder).
+FORMAT = 4
 MANIFEST = "manifest.json"
 LOCK = ".simdom.lock"
 PART = "part-{:05d}.parquet"

@@ -133,7 +133,7 @@ def settings_hash(settings: dict[str, Any]) -> str:
 def manifest_settings(m: Manifest) -> dict[str, Any]:
     """The settings a manifest records (Scenario.settings of the run that wrote it)."""
     return {"name": m.scenario_name, "players": m.players, "rotations": m.rotations,
-            "arms": [a.model_dump() for a in m.arms], "deals": m.deals, "seed": m.seed, "chunk_size": m.chunk_size,
+            "arms": [a.model_dump() for a in m.arms], "seed": m.seed, "chunk_size": m.chunk_size,
             "tables": list(m.tables), "sim_version": m.sim_version, "format": m.format,
             **({"decision_rollouts": m.decision_rollouts} if "decisions" in m.tables else {})}
 

@@ -114,6 +114,11 @@ def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manif
     except fmt.ResultsError as e:
         old, problem = None, str(e)
     if old is not None and old.settings_hash == new.settings_hash:
+        if new.deals < old.deals:  # more deals extend the folder (deal i depends only on the seed and i)
+            unit = f"{new.unit}{'es' if new.unit == 'match' else 's'}"
+            raise RunError(f"{path} holds {old.deals:,} {unit} of this scenario and seed, more than the {new.deals:,} "
+                           f"asked for; allowed: --deals {old.deals} or more (more adds the missing {unit}), "
+                           "--overwrite to replace them, or --out to write elsewhere")
         return old
     if old is not None and not overwrite:
         diff = fmt.first_difference(fmt.manifest_settings(old), fmt.manifest_settings(new))

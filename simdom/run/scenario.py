@@ -155,9 +155,11 @@ class Scenario:
     def settings(self, *, tables: tuple[str, ...], sim_version: int, results_format: int,
                  **extra: Any) -> dict[str, Any]:
         """Everything that decides the rows of a run (never the workers or the backend); ``extra``: the
-        options of optional tables (decision_rollouts)."""
+        options of optional tables (decision_rollouts). Not the number of deals: deal i depends only on the
+        seed and i, so a run with more deals extends a folder of fewer (the chunk size is automatic
+        without regard to the number of deals for the same reason)."""
         return {"name": self.name, "players": self.players, "rotations": self.rotations,
-                "arms": [a.to_manifest() for a in self.arms], "deals": self.deals, "seed": self.seed,
+                "arms": [a.to_manifest() for a in self.arms], "seed": self.seed,
                 "chunk_size": self.chunk_size, "tables": list(tables), "sim_version": sim_version,
                 "format": results_format, **extra}
 
@@ -285,7 +287,7 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
                             f"more than a worker holds in about 1 GB ({MAX_CHUNK_PLAYS:,}); allowed: chunk_size <= "
                             f"{MAX_CHUNK_PLAYS // plays // per_match}, or leave it out (automatic)")
     return Scenario(name=m.name, description=m.description.strip(), players=m.players, arms=tuple(arms),
-                    rotation=m.rotation, deals=m.deals, seed=m.seed, chunk_size=min(chunk, m.deals),
+                    rotation=m.rotation, deals=m.deals, seed=m.seed, chunk_size=chunk,
                     source=dict(data), path=path)
 
 
