@@ -1,0 +1,250 @@
+"""A played deal reviewed: every decision rated, the luck of every chance event, one figure per player.
+
+Decisions. Every placement of the deal is a decision of the seat that made it. Its legal moves are
+valued as ``simdom analyze`` values them (analyze/evaluate.py): rollouts that re-deal what the seat
+could not see, consistently with what it had seen, play every move out in the same worlds (common
+random numbers) with the ``then`` policy for every seat. The error of the move played is the best
+move's mean final points minus the played move's; its 95% interval is the t interval of the paired
+difference (the same worlds for both moves). The best move is the one with the highest mean, so a
+played move that is the best has error 0 exactly. A move is marked ``blunder`` (error >= 4 points),
+``mistake`` (>= 2) or ``inaccuracy`` (>= 0.5) only when its interval excludes 0 (``MARKS``). A forced
+move (a single legal move) is listed with error 0 and not counted.
+
+Luck. The chance events of a deal are the deal of the hands and every draw from the boneyard. The
+luck of an event for seat s is E[s's final points | just after the event] minus E[... | just before
+it], both expectations over the chance the review does not fix, estimated from the full record:
+before a draw, the boneyard still to draw is re-shuffled (the tiles drawn earlier in the same turn
+stay on top); after it, the drawn tile is fixed on top and the rest re-shuffled in the same order
+(paired rollouts). Before the deal, all the tiles are dealt at random (the same seat leads); after
+it, the hands are the deal's and the boneyard is re-shuffled. Each world is played to its end from
+the position where the event happens by the ``then`` policy for every seat (the decisions of the
+record after that point are not replayed: the expectation is that of the continuation policy).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..engine.state import DealState
+from ..stats.inference import t_interval
+from ..tiles import parse_tile, tile_name
+from .evaluate import LEVEL, evaluate
+from .position import Deal, Position
+
+#: the marks, worst first: a move's error must reach the threshold (points) with its interval above 0
+MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 0.5))
+ROLLOUTS = 4000
+LUCK_ROLLOUTS = 1000
+#: the luck rollouts' streams (apart from the analysis's and the deals' own)
+LUCK_SALT = 0x10C4_2BAD
+
+
+def mark(error: float, lo: float) -> str | None:
+    """The mark of an error whose 95% interval starts at ``lo``: none unless the interval excludes 0."""
+    if not lo > 0:
+        return None
+    return next((name for name, at in MARKS if error >= at), None)
+
+
+@dataclass
+class Decision:
+    move: int
+    seat: int
+    played: tuple[str, str, float]   #: tile, end, mean final points
+    best: tuple[str, str, float]
+    error: float
+    error_lo: float
+    error_hi: float
+    mark: str | None
+    forced: bool
+
+
+@dataclass
+class Luck:
+    event: str                       #: "deal" or "draw 5-6"
+    move: int                        #: the placement the event comes before (0: the deal)
+    seat: int | None                 #: who drew (None for the deal)
+    luck: list[float]                #: per seat
+    lo: list[float]
+    hi: list[float]
+
+
+@dataclass
+class Player:
+    seat: int
+    name: str
+    decisions: int
+    error_total: float
+    error_per_decision: float | None
+    luck_total: float
+    points: int
+    adjusted_points: float
+
+
+@dataclass
+class Review:
+    deal: Deal
+    names: list[str]
+    decisions: list[Decision]
+    luck: list[Luck]
+    players: list[Player]
+    start_value: list[float]         #: each seat's expected final points before the deal
+    then: str
+    rollouts: int
+    luck_rollouts: int
+    seed: int
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def script_names(label: str, players: int) -> list[str] | None:
+    """Names from a deal's title ending in ``(A, B, C, D)`` (one per seat; ``Evgeny/Alexander`` gives
+    the last name), as the seed game's title has them; None otherwise."""
+    m = re.search(r"\(([^()]*)\)\s*$", label or "")
+    if not m:
+        return None
+    parts = [p.strip().split("/")[-1].strip() for p in m.group(1).split(",")]
+    return parts if len(parts) == players and all(parts) else None
+
+
+def _decision(p: Position, then, seed: int, rollouts: int) -> Decision:
+    mp = p.rules.max_pip
+    forced = len(p.moves) == 1
+    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts)
+    best = a.best
+    pl = a.row(p.played)
+    cell = lambda r: (tile_name(r.tile, mp), r.end.label, r.mean_points)  # noqa: E731
+    if forced or pl is best:
+        err, lo, hi = 0.0, 0.0, 0.0
+    else:
+        err, lo, hi = -pl.diff_vs_best, -pl.diff_vs_best_hi, -pl.diff_vs_best_lo
+    return Decision(p.move, p.seat, cell(pl), cell(best), err, lo, hi, None if forced else mark(err, lo), forced)
+
+
+def _chance_points(deal: Deal) -> list[tuple[str, int, int | None, DealState, list[int], int]]:
+    """The deal's chance events: (event, move, seat, state to play from, tiles fixed on top of the
+    boneyard before the event, how many of them after). The state is the one just after the previous
+    placement (its forced draws not yet made)."""
+    out = []
+    st = deal.start()
+    out.append(("deal", 0, None, st.copy(), [], 0))
+    for i, (t, e) in enumerate(deal.plays):
+        before = st.copy()
+        n0 = len(st.actions)
+        st.advance()
+        drawn = [a for a in st.actions[n0:] if a["act"] == "draw"]
+        tiles = [parse_tile(a["tile"], deal.rules.max_pip) for a in drawn]
+        for k, a in enumerate(drawn):
+            out.append((f"draw {a['tile']}", i + 1, a["seat"], before, tiles[:k], k + 1))
+        st.play(t, e)
+    # draws after the last placement (a blocked end): not scored, the deal's result is then fixed
+    return out
+
+
+def _boneyard(st: DealState) -> list[int]:
+    """The tiles still to draw, top first."""
+    from ..engine._kernel import layout as L
+    top, bn = int(st._St[L.BTOP]), int(st._St[L.BN])
+    return [int(x) for x in st._bone[top:bn]]
+
+
+def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[float]]:
+    n = deal.rules.players
+    rng_root = np.random.SeedSequence([seed, LUCK_SALT])
+    out, start = [], [0.0] * n
+    for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, LUCK_SALT, idx]))
+        vb = np.zeros((rollouts, n))
+        va = np.zeros((rollouts, n))
+        if event == "deal":
+            hands = [list(h) for h in deal.hands]
+            sizes = [len(h) for h in hands]
+            pool = [t for h in hands for t in h] + list(deal.boneyard)
+            for j in range(rollouts):
+                perm = list(rng.permutation(pool))
+                w, k = {}, 0
+                for s in range(n):
+                    w[s] = [int(x) for x in perm[k:k + sizes[s]]]
+                    k += sizes[s]
+                b = st.copy()
+                b.set_hidden(w, [int(x) for x in perm[k:]])
+                b.play_out(then, seed ^ LUCK_SALT, j)
+                vb[j] = b.totals()
+                bone = [int(x) for x in perm if int(x) in set(deal.boneyard)]
+                a = st.copy()
+                a.set_hidden({}, bone)
+                a.play_out(then, seed ^ LUCK_SALT, j)
+                va[j] = a.totals()
+        else:
+            bone = _boneyard(st)
+            k0 = len(fixed)
+            drawn = bone[k0]
+            rest = bone[k0:]
+            for j in range(rollouts):
+                perm = [int(x) for x in rng.permutation(rest)]
+                b = st.copy()
+                b.set_hidden({}, bone[:k0] + perm)
+                b.play_out(then, seed ^ LUCK_SALT, j)
+                vb[j] = b.totals()
+                a = st.copy()
+                a.set_hidden({}, bone[:k0] + [drawn] + [x for x in perm if x != drawn])
+                a.play_out(then, seed ^ LUCK_SALT, j)
+                va[j] = a.totals()
+        if event == "deal":
+            start = [float(x) for x in vb.mean(axis=0)]
+        d = va - vb
+        mu = d.mean(axis=0)
+        se = d.std(axis=0, ddof=1) / np.sqrt(rollouts) if rollouts > 1 else np.zeros(n)
+        lo, hi = t_interval(mu, se, max(1, rollouts - 1), LEVEL)
+        out.append(Luck(event, move, seat, [float(x) for x in mu], [float(x) for x in np.asarray(lo)],
+                        [float(x) for x in np.asarray(hi)]))
+    return out, start
+
+
+def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int = ROLLOUTS,
+           luck_rollouts: int = LUCK_ROLLOUTS, names: Sequence[str] | None = None) -> Review:
+    """Review every decision and chance event of ``deal`` (module doc)."""
+    import time
+    t0 = time.perf_counter()
+    n = deal.rules.players
+    names = list(names or deal.names or script_names(deal.label, n) or [f"seat {s}" for s in range(n)])
+    decisions = [_decision(p, then, seed, rollouts) for p in deal.positions()]
+    luck, start = _luck(deal, then, seed, luck_rollouts)
+    st = deal.start()
+    for t, e in deal.plays:
+        st.play(t, e)
+    st.advance()
+    st.settle()
+    points = st.totals()
+    players = []
+    for s in range(n):
+        mine = [d for d in decisions if d.seat == s and not d.forced]
+        err = float(sum(d.error for d in mine))
+        lk = float(sum(x.luck[s] for x in luck))
+        players.append(Player(s, names[s], len(mine), err, err / len(mine) if mine else None, lk, int(points[s]),
+                              points[s] - lk))
+    then_text = then if isinstance(then, str) else ", ".join(then)
+    return Review(deal, names, decisions, luck, players, start, then_text, rollouts, luck_rollouts, seed,
+                  time.perf_counter() - t0)
+
+
+def to_json(r: Review) -> dict:
+    """The review as docs/analysis.md (Review) documents it."""
+    return {
+        "deal": r.deal.label, "then": r.then, "rollouts": r.rollouts, "luck_rollouts": r.luck_rollouts,
+        "seed": r.seed,
+        "decisions": [{"move": d.move, "seat": d.seat,
+                       "played": dict(zip(("tile", "end", "value"), d.played)),
+                       "best": dict(zip(("tile", "end", "value"), d.best)),
+                       "error": d.error, "error_lo": d.error_lo, "error_hi": d.error_hi, "mark": d.mark,
+                       "forced": d.forced} for d in r.decisions],
+        "luck": [{"event": x.event, "move": x.move, "seat": x.seat, "luck": x.luck, "luck_lo": x.lo,
+                  "luck_hi": x.hi} for x in r.luck],
+        "players": [{"seat": p.seat, "name": p.name, "decisions": p.decisions, "error_total": p.error_total,
+                     "error_per_decision": p.error_per_decision, "luck_total": p.luck_total, "points": p.points,
+                     "adjusted_points": p.adjusted_points, "expected_at_start": r.start_value[p.seat]}
+                    for p in r.players],
+    }
