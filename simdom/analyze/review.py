@@ -248,3 +248,78 @@ def to_json(r: Review) -> dict:
                      "adjusted_points": p.adjusted_points, "expected_at_start": r.start_value[p.seat]}
                     for p in r.players],
     }
+
+
+# ---- for people --------------------------------------------------------------------------------------
+def _move_text(cell: tuple[str, str, float]) -> str:
+    return cell[0] if cell[1] == "lead" else f"{cell[0]} {cell[1]}"
+
+
+def summary(r: Review) -> list[str]:
+    """The answer: who lost most to errors (and where), then who was the luckiest."""
+    counted = [d for d in r.decisions if not d.forced]
+    worst = max(r.players, key=lambda p: (p.error_total, -p.seat))
+    out = []
+    if worst.error_total <= 0:
+        out.append(f"Every one of the {len(counted)} decisions of {r.deal.label} was the best move found.")
+    else:
+        top = max((d for d in counted if d.seat == worst.seat), key=lambda d: d.error)
+        out.append(f"{worst.name} lost {worst.error_total:.1f} points to errors, {top.error:.1f} of them at move "
+                   f"{top.move} ({_move_text(top.played)} instead of {_move_text(top.best)}).")
+    lucky = max(r.players, key=lambda p: (p.luck_total, -p.seat))
+    unlucky = min(r.players, key=lambda p: (p.luck_total, p.seat))
+    out[-1] = out[-1][:-1] + f"; {lucky.name} was the luckiest player ({lucky.luck_total:+.1f}), {unlucky.name} " \
+                             f"the least lucky ({unlucky.luck_total:+.1f})."
+    marked = [d for d in r.decisions if d.mark]
+    if marked:
+        out.append("Marked: " + ", ".join(f"move {d.move} ({r.names[d.seat]}, {d.mark})" for d in marked) + ".")
+    out.append(f"{len(counted)} decisions rated ({len(r.decisions) - len(counted)} forced) by {r.rollouts:,} "
+               f"rollouts each, {len(r.luck)} chance events by {r.luck_rollouts:,}, played out by {r.then} for "
+               f"every seat; {r.seconds:.1f} s.")
+    return out
+
+
+def answer(r: Review):
+    from .. import present as P
+    rows = []
+    for d in r.decisions:
+        rows.append({"move": d.move, "player": r.names[d.seat], "played": _move_text(d.played),
+                     "value": d.played[2], "best": "" if d.played[:2] == d.best[:2] else _move_text(d.best),
+                     "best_value": d.best[2],
+                     "error": "forced" if d.forced else
+                     P.est(d.error, d.error_lo, d.error_hi) if d.error_hi > d.error_lo else f"{d.error:.1f}",
+                     "mark": d.mark or ""})
+    dcols = [P.Col("move", kind="int"), P.Col("player"), P.Col("played"), P.Col("value", kind="num"),
+             P.Col("best"), P.Col("best_value", "value", kind="num"),
+             P.Col("error", "error (95% CI)", align="right"), P.Col("mark")]
+    lrows = []
+    for x in r.luck:
+        row = {"event": x.event, "move": x.move, "by": "" if x.seat is None else r.names[x.seat]}
+        for s in range(len(r.names)):
+            row[f"s{s}"] = f"{x.luck[s]:+.1f}"
+        lrows.append(row)
+    lcols = [P.Col("event"), P.Col("move", kind="int"), P.Col("by")] + \
+            [P.Col(f"s{s}", r.names[s][:10], align="right") for s in range(len(r.names))]
+    prows = [{"player": p.name, "decisions": p.decisions, "error": f"{p.error_total:.1f}",
+              "per": "" if p.error_per_decision is None else f"{p.error_per_decision:.2f}",
+              "luck": f"{p.luck_total:+.1f}", "points": p.points, "adjusted": f"{p.adjusted_points:.1f}"}
+             for p in r.players]
+    pcols = [P.Col("player"), P.Col("decisions", kind="int"), P.Col("error", align="right"),
+             P.Col("per", "per decision", align="right"), P.Col("luck", align="right"),
+             P.Col("points", kind="int"), P.Col("adjusted", "points - luck", align="right")]
+    ans = P.Answer(summary(r), data=to_json(r))
+    ans.add(P.Table("Players", prows, pcols))
+    ans.add(P.Table("Decisions (value: expected final points of the mover)", rows, dcols, keys=2))
+    ans.add(P.Table("Luck of each chance event (expected final points after minus before)", lrows, lcols))
+    ans.notes.append("Marks (error with its 95% interval above 0): " +
+                     ", ".join(f"{n} >= {at:g}" for n, at in MARKS) + " points.")
+    return ans
+
+
+def csv_rows(r: Review) -> list[dict]:
+    """One flat row per decision (for --format csv)."""
+    return [{"move": d["move"], "seat": d["seat"], "played_tile": d["played"]["tile"], "played_end": d["played"]["end"],
+             "played_value": d["played"]["value"], "best_tile": d["best"]["tile"], "best_end": d["best"]["end"],
+             "best_value": d["best"]["value"], "error": d["error"], "error_lo": d["error_lo"],
+             "error_hi": d["error_hi"], "mark": d["mark"] or "", "forced": d["forced"]}
+            for d in to_json(r)["decisions"]]
