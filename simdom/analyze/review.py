@@ -70,6 +70,10 @@ class Luck:
     luck: list[float]                #: per seat
     lo: list[float]
     hi: list[float]
+    before: list[float] = field(default_factory=list)     #: the expectation just before, per seat
+    after: list[float] = field(default_factory=list)      #: ... and just after
+    before_se: list[float] = field(default_factory=list)  #: their standard errors
+    after_se: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -199,8 +203,10 @@ def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[
         mu = d.mean(axis=0)
         se = d.std(axis=0, ddof=1) / np.sqrt(rollouts) if rollouts > 1 else np.zeros(n)
         lo, hi = t_interval(mu, se, max(1, rollouts - 1), LEVEL)
-        out.append(Luck(event, move, seat, [float(x) for x in mu], [float(x) for x in np.asarray(lo)],
-                        [float(x) for x in np.asarray(hi)]))
+        sd = (lambda v: v.std(axis=0, ddof=1) / np.sqrt(rollouts)) if rollouts > 1 else (lambda v: np.zeros(n))
+        fl = lambda v: [float(x) for x in np.asarray(v)]  # noqa: E731
+        out.append(Luck(event, move, seat, fl(mu), fl(lo), fl(hi), fl(vb.mean(axis=0)), fl(va.mean(axis=0)),
+                        fl(sd(vb)), fl(sd(va))))
     return out, start
 
 
