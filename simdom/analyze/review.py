@@ -225,6 +225,7 @@ def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, roll
     st.advance()
     st.settle()
     points = st.totals()
+    extra = {"finished": bool(st.ended)}
     players = []
     for s in range(n):
         mine = [d for d in decisions if d.seat == s and not d.forced]
@@ -234,7 +235,7 @@ def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, roll
                               points[s] - lk))
     then_text = then if isinstance(then, str) else ", ".join(then)
     return Review(deal, names, decisions, luck, players, start, then_text, rollouts, luck_rollouts, seed,
-                  time.perf_counter() - t0)
+                  time.perf_counter() - t0, extra)
 
 
 def to_json(r: Review) -> dict:
@@ -281,7 +282,9 @@ def summary(r: Review) -> list[str]:
         out.append("Marked: " + ", ".join(f"move {d.move} ({r.names[d.seat]}, {d.mark})" for d in marked) + ".")
     out.append(f"{len(counted)} decisions rated ({len(r.decisions) - len(counted)} forced) by {r.rollouts:,} "
                f"rollouts each, {len(r.luck)} chance events by {r.luck_rollouts:,}, played out by {r.then} for "
-               f"every seat; {r.seconds:.1f} s.")
+               f"every seat.")
+    if not r.extra.get("finished", True):
+        out[-1] += " The record stops before the end of the deal: points are those scored so far."
     return out
 
 
