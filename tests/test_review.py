@@ -117,3 +117,20 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
     res = run("review", *args)
     assert res.exit_code == 2, res.output
     assert words in res.output and "Traceback" not in res.output
+
+
+def test_a_one_seat_file_rates_only_that_seat_with_the_full_records_values(tmp_path):
+    view = tmp_path / "maria.json"
+    assert run("view", "--script", SEED_GAME, "--seat", 1, "-o", view).exit_code == 0
+    args = ["--rollouts", 300, "--luck-rollouts", 40, "--seed", 5, "-f", "json"]
+    one = run("review", "--position", view, *args)
+    full = run("review", "--script", SEED_GAME, *args)
+    assert one.exit_code == 0 and full.exit_code == 0, one.output
+    a, b = json.loads(one.output), json.loads(full.output)
+    assert a["viewer"] == 1 and [d["move"] for d in a["decisions"]] == [2, 6, 10]
+    assert a["decisions"] == [d for d in b["decisions"] if d["seat"] == 1]  # analysis never reads hidden tiles
+    assert [p["seat"] for p in a["players"]] == [1]
+    assert [(x["event"], x["seat"]) for x in a["luck"]] == [("draw 5-6", 1)]
+    assert a["luck"][0]["luck"][0] is None and isinstance(a["luck"][0]["luck"][1], float)
+    bad = run("review", "--position", view, "--script", SEED_GAME)
+    assert bad.exit_code == 2 and "one deal source" in bad.output

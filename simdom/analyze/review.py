@@ -22,6 +22,7 @@ record after that point are not replayed: the expectation is that of the continu
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -74,6 +75,7 @@ class Luck:
     after: list[float] = field(default_factory=list)      #: ... and just after
     before_se: list[float] = field(default_factory=list)  #: their standard errors
     after_se: list[float] = field(default_factory=list)
+    extra_counts: tuple = ()         #: one-seat review: worlds before and after the draw
 
 
 @dataclass
@@ -210,15 +212,62 @@ def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[
     return out, start
 
 
+def _viewer_luck(deal: Deal, viewer: int, then, seed: int, rollouts: int) -> list[Luck]:
+    """The luck of the viewer's own draws, from what the viewer knew (module doc of review_view)."""
+    from ..engine.analysis import sample_hidden
+    n = deal.rules.players
+    out = []
+    for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
+        if seat != viewer:
+            continue
+        drawn = _boneyard(st)[:n_after]          # the viewer's draws of this turn so far, top first
+        worlds = sample_hidden(st, seed ^ LUCK_SALT, idx * rollouts, rollouts, salt=LUCK_SALT)
+        vb, va = [], []
+        for j, w in enumerate(worlds):
+            vals = []
+            for k in (n_after - 1, n_after):      # before: the earlier draws fixed; after: this one too
+                bone = list(w.boneyard)
+                if any(t not in bone for t in drawn[:k]):
+                    vals.append(None)
+                    continue
+                for i, t in enumerate(drawn[:k]):  # the order of the boneyard is uniform given its tiles
+                    p = bone.index(t)
+                    bone[i], bone[p] = bone[p], bone[i]
+                b = st.copy()
+                b.set_hidden(w.hands, bone)
+                b.play_out(then, seed ^ LUCK_SALT, j)
+                vals.append(b.totals()[viewer])
+            if vals[0] is not None:
+                vb.append(vals[0])
+            if vals[1] is not None:
+                va.append(vals[1])
+        vb, va = np.array(vb, float), np.array(va, float)
+        mu = float(va.mean() - vb.mean()) if len(va) and len(vb) else float("nan")
+        se = float(np.sqrt(va.var(ddof=1) / len(va) + vb.var(ddof=1) / len(vb))) if len(va) > 1 and len(vb) > 1 \
+            else float("nan")
+        per: list = [None] * n
+        lo: list = [None] * n
+        hi: list = [None] * n
+        per[viewer], lo[viewer], hi[viewer] = mu, mu - 1.96 * se, mu + 1.96 * se
+        out.append(Luck(event, move, seat, per, lo, hi, extra_counts=(len(vb), len(va))))
+    return out
+
+
 def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int = ROLLOUTS,
-           luck_rollouts: int = LUCK_ROLLOUTS, names: Sequence[str] | None = None) -> Review:
-    """Review every decision and chance event of ``deal`` (module doc)."""
+           luck_rollouts: int = LUCK_ROLLOUTS, names: Sequence[str] | None = None,
+           viewer: int | None = None) -> Review:
+    """Review every decision and chance event of ``deal`` (module doc); with ``viewer`` (a one-seat file,
+    ``deal`` one full deal consistent with it), only that seat's decisions and its own draws, each
+    valued from what it knew."""
     import time
     t0 = time.perf_counter()
     n = deal.rules.players
     names = list(names or deal.names or script_names(deal.label, n) or [f"seat {s}" for s in range(n)])
-    decisions = [_decision(p, then, seed, rollouts) for p in deal.positions()]
-    luck, start = _luck(deal, then, seed, luck_rollouts)
+    decisions = [_decision(p, then, seed, rollouts) for p in deal.positions() if viewer is None or p.seat == viewer]
+    if viewer is None:
+        luck, start = _luck(deal, then, seed, luck_rollouts)
+    else:
+        luck, start = _viewer_luck(deal, viewer, then, seed, luck_rollouts), [float("nan")] * n
     st = deal.start()
     for t, e in deal.plays:
         st.play(t, e)
@@ -226,11 +275,14 @@ def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, roll
     st.settle()
     points = st.totals()
     extra = {"finished": bool(st.ended)}
+    extra["viewer"] = viewer
     players = []
     for s in range(n):
+        if viewer is not None and s != viewer:
+            continue
         mine = [d for d in decisions if d.seat == s and not d.forced]
         err = float(sum(d.error for d in mine))
-        lk = float(sum(x.luck[s] for x in luck))
+        lk = float(sum(x.luck[s] for x in luck if x.luck[s] is not None and not math.isnan(x.luck[s])))
         players.append(Player(s, names[s], len(mine), err, err / len(mine) if mine else None, lk, int(points[s]),
                               points[s] - lk))
     then_text = then if isinstance(then, str) else ", ".join(then)
@@ -252,8 +304,9 @@ def to_json(r: Review) -> dict:
                   "luck_hi": x.hi} for x in r.luck],
         "players": [{"seat": p.seat, "name": p.name, "decisions": p.decisions, "error_total": p.error_total,
                      "error_per_decision": p.error_per_decision, "luck_total": p.luck_total, "points": p.points,
-                     "adjusted_points": p.adjusted_points, "expected_at_start": r.start_value[p.seat]}
+                     "adjusted_points": p.adjusted_points, "expected_at_start": None if math.isnan(r.start_value[p.seat]) else r.start_value[p.seat]}
                     for p in r.players],
+        **({"viewer": r.extra["viewer"]} if r.extra.get("viewer") is not None else {}),
     }
 
 
@@ -268,20 +321,24 @@ def summary(r: Review) -> list[str]:
     worst = max(r.players, key=lambda p: (p.error_total, -p.seat))
     out = []
     if worst.error_total <= 0:
-        out.append(f"Every one of the {len(counted)} decisions of {r.deal.label} was the best move found.")
+        out.append(f"Every one of the {len(counted)} decisions rated was the best move found.")
     else:
         top = max((d for d in counted if d.seat == worst.seat), key=lambda d: d.error)
         out.append(f"{worst.name} lost {worst.error_total:.1f} points to errors, {top.error:.1f} of them at move "
                    f"{top.move} ({_move_text(top.played)} instead of {_move_text(top.best)}).")
     lucky = max(r.players, key=lambda p: (p.luck_total, -p.seat))
     unlucky = min(r.players, key=lambda p: (p.luck_total, p.seat))
-    out[-1] = out[-1][:-1] + f"; {lucky.name} was the luckiest player ({lucky.luck_total:+.1f}), {unlucky.name} " \
-                             f"the least lucky ({unlucky.luck_total:+.1f})."
+    if len(r.players) == 1:
+        out[-1] = out[-1][:-1] + f"; {lucky.name}'s luck in their own draws: {lucky.luck_total:+.1f}."
+    else:
+        out[-1] = out[-1][:-1] + f"; {lucky.name} was the luckiest player ({lucky.luck_total:+.1f}), " \
+                                 f"{unlucky.name} the least lucky ({unlucky.luck_total:+.1f})."
     marked = [d for d in r.decisions if d.mark]
     if marked:
         out.append("Marked: " + ", ".join(f"move {d.move} ({r.names[d.seat]}, {d.mark})" for d in marked) + ".")
-    out.append(f"{len(counted)} decisions rated ({len(r.decisions) - len(counted)} forced) by {r.rollouts:,} "
-               f"rollouts each, {len(r.luck)} chance events by {r.luck_rollouts:,}, played out by {r.then} for "
+    nd, ne = len(counted), len(r.luck)
+    out.append(f"{nd} decision{'s' * (nd != 1)} rated ({len(r.decisions) - nd} forced) by {r.rollouts:,} "
+               f"rollouts each, {ne} chance event{'s' * (ne != 1)} by {r.luck_rollouts:,}, played out by {r.then} for "
                f"every seat.")
     if not r.extra.get("finished", True):
         out[-1] += " The record stops before the end of the deal: points are those scored so far."
@@ -305,7 +362,8 @@ def answer(r: Review):
     for x in r.luck:
         row = {"event": x.event, "move": x.move, "by": "" if x.seat is None else r.names[x.seat]}
         for s in range(len(r.names)):
-            row[f"s{s}"] = f"{x.luck[s]:+.1f}"
+            v = x.luck[s]
+            row[f"s{s}"] = "" if v is None else "n/a" if math.isnan(v) else f"{v:+.1f}"
         lrows.append(row)
     lcols = [P.Col("event"), P.Col("move", kind="int"), P.Col("by")] + \
             [P.Col(f"s{s}", r.names[s][:10], align="right") for s in range(len(r.names))]

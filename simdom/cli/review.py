@@ -16,6 +16,8 @@ def review_cmd(
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal (TOML), e.g. the seed game."),
     trace_file: Optional[Path] = typer.Option(None, "--trace", help="A JSON Lines trace file (simdom trace)."),
     deal: Optional[int] = typer.Option(None, "--deal", help="The deal number in --trace (default 0)."),
+    position: Optional[Path] = typer.Option(None, "--position",
+                                            help="A deal as one seat saw it (simdom view): only its decisions."),
     then: List[str] = typer.Option(["greedy"], "--then",
                                    help="Policy that plays on after each move, for every seat (or once per seat)."),
     rollouts: int = typer.Option(4000, "--rollouts", help="Rollouts per decision (paired across its moves)."),
@@ -33,6 +35,7 @@ def review_cmd(
 
       simdom review --script scenarios/seed-game.deal.toml
       simdom review --trace t.jsonl --deal 3 --format json -o review.json
+      simdom review --position maria.json      # only what Maria saw, only her decisions
     """
     from .. import present as P
     from ..analyze.position import PositionError, load_deal
@@ -47,12 +50,22 @@ def review_cmd(
         fail(f"--luck-rollouts {luck_rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-    if script is None and trace_file is None:
-        fail("no deal given; allowed: --script FILE or --trace FILE --deal I")
+    if position is not None and (script is not None or trace_file is not None):
+        fail("--position with --script or --trace; allowed: one deal source (--script, --trace or --position)")
+    if script is None and trace_file is None and position is None:
+        fail("no deal given; allowed: --script FILE, --trace FILE --deal I, or --position FILE")
     if out is not None and out.is_dir():
         fail(f"{out} is a folder; allowed: a file name for -o")
+    viewer = None
     try:
-        d = load_deal(script=script, trace_file=trace_file, deal=deal)
+        if position is not None:
+            from ..analyze.view import full_deal, load_view
+            if deal is not None:
+                fail("--deal does not apply to --position (a position file holds one deal)")
+            v = load_view(position)
+            d, viewer = full_deal(v), v.seat
+        else:
+            d = load_deal(script=script, trace_file=trace_file, deal=deal)
         seat_policies(then, d.rules.players)
     except PositionError as e:
         fail(str(e))
@@ -67,7 +80,7 @@ def review_cmd(
         fail(f"{d.label} has no placements; allowed: a deal with at least one move to review")
     with console.status(f"reviewing {len(d.plays)} moves ..."):
         r = review(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
-                   luck_rollouts=luck_rollouts, names=listed)
+                   luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
     ans = answer(r)
     if fmt == "csv":
         ans = P.Answer(ans.sentences, data=csv_rows(r))
