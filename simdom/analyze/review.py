@@ -19,6 +19,9 @@ stay on top); after it, the drawn tile is fixed on top and the rest re-shuffled 
 it, the hands are the deal's and the boneyard is re-shuffled. Each world is played to its end from
 the position where the event happens by the ``then`` policy for every seat (the decisions of the
 record after that point are not replayed: the expectation is that of the continuation policy).
+
+From a one-seat file (``viewer``): only the viewer's decisions, and the luck of its own draws from
+what it knew (:func:`_viewer_luck`).
 """
 from __future__ import annotations
 
@@ -213,7 +216,11 @@ def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[
 
 
 def _viewer_luck(deal: Deal, viewer: int, then, seed: int, rollouts: int) -> list[Luck]:
-    """The luck of the viewer's own draws, from what the viewer knew (module doc of review_view)."""
+    """The luck of the viewer's own draws, from what the viewer knew: worlds re-dealt as the viewer saw
+    the deal at its turn (engine/analysis.py's sampler); before the draw, the worlds with the viewer's
+    earlier draws of the turn in the boneyard, moved to its top; after, those with this draw too. The
+    boneyard's order is uniform given its tiles, so the moves keep each world's chance; the luck is the
+    difference of the two means (unpaired: a world may count before and not after)."""
     from ..engine.analysis import sample_hidden
     n = deal.rules.players
     out = []
