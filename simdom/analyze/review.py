@@ -154,10 +154,9 @@ def _chance_points(deal: Deal) -> list[tuple[str, int, int | None, DealState, li
 
 
 def _boneyard(st: DealState) -> list[int]:
-    """The tiles still to draw, top first."""
-    from ..engine._kernel import layout as L
-    top, bn = int(st._St[L.BTOP]), int(st._St[L.BN])
-    return [int(x) for x in st._bone[top:bn]]
+    """The tiles still to draw, top first (the deal's boneyard is drawn from its top, in order)."""
+    left = st.boneyard_left
+    return [int(x) for x in st.boneyard0[len(st.boneyard0) - left:]]
 
 
 def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[float]]:
