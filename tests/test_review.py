@@ -134,3 +134,16 @@ def test_a_one_seat_file_rates_only_that_seat_with_the_full_records_values(tmp_p
     assert a["luck"][0]["luck"][0] is None and isinstance(a["luck"][0]["luck"][1], float)
     bad = run("review", "--position", view, "--script", SEED_GAME)
     assert bad.exit_code == 2 and "one deal source" in bad.output
+
+
+def test_a_deal_of_a_trace_is_reviewed(tmp_path):
+    t = tmp_path / "t.jsonl"
+    made = run("trace", "--rules", "threes", "--players", 3, "--deals", 2, "--seed", 4, "-o", t)
+    assert made.exit_code == 0, made.output
+    res = run("review", "--trace", t, "--deal", 1, "--rollouts", 100, "--luck-rollouts", 20, "-f", "json")
+    assert res.exit_code == 0, res.output
+    j = json.loads(res.output)
+    assert len(j["players"]) == 3 and j["luck"][0]["event"] == "deal"
+    assert [p["name"] for p in j["players"]] == ["seat 0", "seat 1", "seat 2"]
+    missing = run("review", "--trace", t, "--deal", 9)
+    assert missing.exit_code == 2 and "no deal 9" in missing.output
