@@ -1,0 +1,398 @@
+"""A played deal reviewed: every decision rated, the luck of every chance event, one figure per player.
+
+Decisions. Every placement of the deal is a decision of the seat that made it. Its legal moves are
+valued as ``simdom analyze`` values them (analyze/evaluate.py): rollouts that re-deal what the seat
+could not see, consistently with what it had seen, play every move out in the same worlds (common
+random numbers) with the ``then`` policy for every seat. The error of the move played is the best
+move's mean final points minus the played move's; its 95% interval is the t interval of the paired
+difference (the same worlds for both moves). The best move is the one with the highest mean, so a
+played move that is the best has error 0 exactly. A move is marked ``blunder`` (error >= 4 points),
+``mistake`` (>= 2) or ``inaccuracy`` (>= 0.5) only when its interval excludes 0 (``MARKS``). A forced
+move (a single legal move) is listed with error 0 and not counted.
+
+Luck. The chance events of a deal are the deal of the hands and every draw from the boneyard. The
+luck of an event for seat s is E[s's final points | just after the event] minus E[... | just before
+it], both expectations over the chance the review does not fix, estimated from the full record:
+before a draw, the boneyard still to draw is re-shuffled (the tiles drawn earlier in the same turn
+stay on top); after it, the drawn tile is fixed on top and the rest re-shuffled in the same order
+(paired rollouts). Before the deal, all the tiles are dealt at random (the same seat leads); after
+it, the hands are the deal's and the boneyard is re-shuffled. Each world is played to its end from
+the position where the event happens by the ``then`` policy for every seat (the decisions of the
+record after that point are not replayed: the expectation is that of the continuation policy).
+
+From a one-seat file (``viewer``): only the viewer's decisions, and the luck of its own draws from
+what it knew (:func:`_viewer_luck`).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..engine.state import DealState
+from ..stats.inference import t_interval
+from ..tiles import parse_tile, tile_name
+from .evaluate import LEVEL, evaluate
+from .position import Deal, Position
+
+#: the marks, worst first: a move's error must reach the threshold (points) with its interval above 0
+MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 0.5))
+ROLLOUTS = 4000
+LUCK_ROLLOUTS = 1000
+#: the luck rollouts' streams (apart from the analysis's and the deals' own)
+LUCK_SALT = 0x10C4_2BAD
+
+
+def mark(error: float, lo: float) -> str | None:
+    """The mark of an error whose 95% interval starts at ``lo``: none unless the interval excludes 0."""
+    if not lo > 0:
+        return None
+    return next((name for name, at in MARKS if error >= at), None)
+
+
+@dataclass
+class Decision:
+    move: int
+    seat: int
+    played: tuple[str, str, float]   #: tile, end, mean final points
+    best: tuple[str, str, float]
+    error: float
+    error_lo: float
+    error_hi: float
+    mark: str | None
+    forced: bool
+
+
+@dataclass
+class Luck:
+    event: str                       #: "deal" or "draw 5-6"
+    move: int                        #: the placement the event comes before (0: the deal)
+    seat: int | None                 #: who drew (None for the deal)
+    luck: list[float]                #: per seat
+    lo: list[float]
+    hi: list[float]
+    before: list[float] = field(default_factory=list)     #: the expectation just before, per seat
+    after: list[float] = field(default_factory=list)      #: ... and just after
+    before_se: list[float] = field(default_factory=list)  #: their standard errors
+    after_se: list[float] = field(default_factory=list)
+    extra_counts: tuple = ()         #: one-seat review: worlds before and after the draw
+
+
+@dataclass
+class Player:
+    seat: int
+    name: str
+    decisions: int
+    error_total: float
+    error_per_decision: float | None
+    luck_total: float
+    points: int
+    adjusted_points: float
+
+
+@dataclass
+class Review:
+    deal: Deal
+    names: list[str]
+    decisions: list[Decision]
+    luck: list[Luck]
+    players: list[Player]
+    start_value: list[float]         #: each seat's expected final points before the deal
+    then: str
+    rollouts: int
+    luck_rollouts: int
+    seed: int
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def script_names(label: str, players: int) -> list[str] | None:
+    """Names from a deal's title ending in ``(A, B, C, D)`` (one per seat; ``Evgeny/Alexander`` gives
+    the last name), as the seed game's title has them; None otherwise."""
+    m = re.search(r"\(([^()]*)\)\s*$", label or "")
+    if not m:
+        return None
+    parts = [p.strip().split("/")[-1].strip() for p in m.group(1).split(",")]
+    return parts if len(parts) == players and all(parts) else None
+
+
+def _decision(p: Position, then, seed: int, rollouts: int) -> Decision:
+    mp = p.rules.max_pip
+    forced = len(p.moves) == 1
+    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts)
+    best = a.best
+    pl = a.row(p.played)
+    cell = lambda r: (tile_name(r.tile, mp), r.end.label, r.mean_points)  # noqa: E731
+    if forced or pl is best:
+        err, lo, hi = 0.0, 0.0, 0.0
+    else:
+        err, lo, hi = -pl.diff_vs_best, -pl.diff_vs_best_hi, -pl.diff_vs_best_lo
+    return Decision(p.move, p.seat, cell(pl), cell(best), err, lo, hi, None if forced else mark(err, lo), forced)
+
+
+def _chance_points(deal: Deal) -> list[tuple[str, int, int | None, DealState, list[int], int]]:
+    """The deal's chance events: (event, move, seat, state to play from, tiles fixed on top of the
+    boneyard before the event, how many of them after). The state is the one just after the previous
+    placement (its forced draws not yet made)."""
+    out = []
+    st = deal.start()
+    out.append(("deal", 0, None, st.copy(), [], 0))
+    for i, (t, e) in enumerate(deal.plays):
+        before = st.copy()
+        n0 = len(st.actions)
+        st.advance()
+        drawn = [a for a in st.actions[n0:] if a["act"] == "draw"]
+        tiles = [parse_tile(a["tile"], deal.rules.max_pip) for a in drawn]
+        for k, a in enumerate(drawn):
+            out.append((f"draw {a['tile']}", i + 1, a["seat"], before, tiles[:k], k + 1))
+        st.play(t, e)
+    # draws after the last placement (a blocked end): not scored, the deal's result is then fixed
+    return out
+
+
+def _boneyard(st: DealState) -> list[int]:
+    """The tiles still to draw, top first (the deal's boneyard is drawn from its top, in order)."""
+    left = st.boneyard_left
+    return [int(x) for x in st.boneyard0[len(st.boneyard0) - left:]]
+
+
+def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[float]]:
+    n = deal.rules.players
+    rng_root = np.random.SeedSequence([seed, LUCK_SALT])
+    out, start = [], [0.0] * n
+    for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, LUCK_SALT, idx]))
+        vb = np.zeros((rollouts, n))
+        va = np.zeros((rollouts, n))
+        if event == "deal":
+            hands = [list(h) for h in deal.hands]
+            sizes = [len(h) for h in hands]
+            pool = [t for h in hands for t in h] + list(deal.boneyard)
+            for j in range(rollouts):
+                perm = list(rng.permutation(pool))
+                w, k = {}, 0
+                for s in range(n):
+                    w[s] = [int(x) for x in perm[k:k + sizes[s]]]
+                    k += sizes[s]
+                b = st.copy()
+                b.set_hidden(w, [int(x) for x in perm[k:]])
+                b.play_out(then, seed ^ LUCK_SALT, j)
+                vb[j] = b.totals()
+                bone = [int(x) for x in perm if int(x) in set(deal.boneyard)]
+                a = st.copy()
+                a.set_hidden({}, bone)
+                a.play_out(then, seed ^ LUCK_SALT, j)
+                va[j] = a.totals()
+        else:
+            bone = _boneyard(st)
+            k0 = len(fixed)
+            drawn = bone[k0]
+            rest = bone[k0:]
+            for j in range(rollouts):
+                perm = [int(x) for x in rng.permutation(rest)]
+                b = st.copy()
+                b.set_hidden({}, bone[:k0] + perm)
+                b.play_out(then, seed ^ LUCK_SALT, j)
+                vb[j] = b.totals()
+                a = st.copy()
+                a.set_hidden({}, bone[:k0] + [drawn] + [x for x in perm if x != drawn])
+                a.play_out(then, seed ^ LUCK_SALT, j)
+                va[j] = a.totals()
+        if event == "deal":
+            start = [float(x) for x in vb.mean(axis=0)]
+        d = va - vb
+        mu = d.mean(axis=0)
+        se = d.std(axis=0, ddof=1) / np.sqrt(rollouts) if rollouts > 1 else np.zeros(n)
+        lo, hi = t_interval(mu, se, max(1, rollouts - 1), LEVEL)
+        sd = (lambda v: v.std(axis=0, ddof=1) / np.sqrt(rollouts)) if rollouts > 1 else (lambda v: np.zeros(n))
+        fl = lambda v: [float(x) for x in np.asarray(v)]  # noqa: E731
+        out.append(Luck(event, move, seat, fl(mu), fl(lo), fl(hi), fl(vb.mean(axis=0)), fl(va.mean(axis=0)),
+                        fl(sd(vb)), fl(sd(va))))
+    return out, start
+
+
+def _viewer_luck(deal: Deal, viewer: int, then, seed: int, rollouts: int) -> list[Luck]:
+    """The luck of the viewer's own draws, from what the viewer knew: worlds re-dealt as the viewer saw
+    the deal at its turn (engine/analysis.py's sampler); before the draw, the worlds with the viewer's
+    earlier draws of the turn in the boneyard, moved to its top; after, those with this draw too. The
+    boneyard's order is uniform given its tiles, so the moves keep each world's chance; the luck is the
+    difference of the two means (unpaired: a world may count before and not after)."""
+    from ..engine.analysis import sample_hidden
+    n = deal.rules.players
+    out = []
+    for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
+        if seat != viewer:
+            continue
+        drawn = _boneyard(st)[:n_after]          # the viewer's draws of this turn so far, top first
+        worlds = sample_hidden(st, seed ^ LUCK_SALT, idx * rollouts, rollouts, salt=LUCK_SALT)
+        vb, va = [], []
+        for j, w in enumerate(worlds):
+            vals = []
+            for k in (n_after - 1, n_after):      # before: the earlier draws fixed; after: this one too
+                bone = list(w.boneyard)
+                if any(t not in bone for t in drawn[:k]):
+                    vals.append(None)
+                    continue
+                for i, t in enumerate(drawn[:k]):  # the order of the boneyard is uniform given its tiles
+                    p = bone.index(t)
+                    bone[i], bone[p] = bone[p], bone[i]
+                b = st.copy()
+                b.set_hidden(w.hands, bone)
+                b.play_out(then, seed ^ LUCK_SALT, j)
+                vals.append(b.totals()[viewer])
+            if vals[0] is not None:
+                vb.append(vals[0])
+            if vals[1] is not None:
+                va.append(vals[1])
+        vb, va = np.array(vb, float), np.array(va, float)
+        mu = float(va.mean() - vb.mean()) if len(va) and len(vb) else float("nan")
+        se = float(np.sqrt(va.var(ddof=1) / len(va) + vb.var(ddof=1) / len(vb))) if len(va) > 1 and len(vb) > 1 \
+            else float("nan")
+        per: list = [None] * n
+        lo: list = [None] * n
+        hi: list = [None] * n
+        per[viewer], lo[viewer], hi[viewer] = mu, mu - 1.96 * se, mu + 1.96 * se
+        out.append(Luck(event, move, seat, per, lo, hi, extra_counts=(len(vb), len(va))))
+    return out
+
+
+def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int = ROLLOUTS,
+           luck_rollouts: int = LUCK_ROLLOUTS, names: Sequence[str] | None = None,
+           viewer: int | None = None) -> Review:
+    """Review every decision and chance event of ``deal`` (module doc); with ``viewer`` (a one-seat file,
+    ``deal`` one full deal consistent with it), only that seat's decisions and its own draws, each
+    valued from what it knew."""
+    import time
+    t0 = time.perf_counter()
+    n = deal.rules.players
+    names = list(names or deal.names or script_names(deal.label, n) or [f"seat {s}" for s in range(n)])
+    decisions = [_decision(p, then, seed, rollouts) for p in deal.positions() if viewer is None or p.seat == viewer]
+    if viewer is None:
+        luck, start = _luck(deal, then, seed, luck_rollouts)
+    else:
+        luck, start = _viewer_luck(deal, viewer, then, seed, luck_rollouts), [float("nan")] * n
+    st = deal.start()
+    for t, e in deal.plays:
+        st.play(t, e)
+    st.advance()
+    st.settle()
+    points = st.totals()
+    extra = {"finished": bool(st.ended)}
+    extra["viewer"] = viewer
+    players = []
+    for s in range(n):
+        if viewer is not None and s != viewer:
+            continue
+        mine = [d for d in decisions if d.seat == s and not d.forced]
+        err = float(sum(d.error for d in mine))
+        lk = float(sum(x.luck[s] for x in luck if x.luck[s] is not None and not math.isnan(x.luck[s])))
+        players.append(Player(s, names[s], len(mine), err, err / len(mine) if mine else None, lk, int(points[s]),
+                              points[s] - lk))
+    then_text = then if isinstance(then, str) else ", ".join(then)
+    return Review(deal, names, decisions, luck, players, start, then_text, rollouts, luck_rollouts, seed,
+                  time.perf_counter() - t0, extra)
+
+
+def to_json(r: Review) -> dict:
+    """The review as docs/analysis.md (Review) documents it."""
+    return {
+        "deal": r.deal.label, "then": r.then, "rollouts": r.rollouts, "luck_rollouts": r.luck_rollouts,
+        "seed": r.seed,
+        "decisions": [{"move": d.move, "seat": d.seat,
+                       "played": dict(zip(("tile", "end", "value"), d.played)),
+                       "best": dict(zip(("tile", "end", "value"), d.best)),
+                       "error": d.error, "error_lo": d.error_lo, "error_hi": d.error_hi, "mark": d.mark,
+                       "forced": d.forced} for d in r.decisions],
+        "luck": [{"event": x.event, "move": x.move, "seat": x.seat, "luck": x.luck, "luck_lo": x.lo,
+                  "luck_hi": x.hi} for x in r.luck],
+        "players": [{"seat": p.seat, "name": p.name, "decisions": p.decisions, "error_total": p.error_total,
+                     "error_per_decision": p.error_per_decision, "luck_total": p.luck_total, "points": p.points,
+                     "adjusted_points": p.adjusted_points, "expected_at_start": None if math.isnan(r.start_value[p.seat]) else r.start_value[p.seat]}
+                    for p in r.players],
+        **({"viewer": r.extra["viewer"]} if r.extra.get("viewer") is not None else {}),
+    }
+
+
+# ---- for people --------------------------------------------------------------------------------------
+def _move_text(cell: tuple[str, str, float]) -> str:
+    return cell[0] if cell[1] == "lead" else f"{cell[0]} {cell[1]}"
+
+
+def summary(r: Review) -> list[str]:
+    """The answer: who lost most to errors (and where), then who was the luckiest."""
+    counted = [d for d in r.decisions if not d.forced]
+    worst = max(r.players, key=lambda p: (p.error_total, -p.seat))
+    out = []
+    if worst.error_total <= 0:
+        out.append(f"Every one of the {len(counted)} decisions rated was the best move found.")
+    else:
+        top = max((d for d in counted if d.seat == worst.seat), key=lambda d: d.error)
+        out.append(f"{worst.name} lost {worst.error_total:.1f} points to errors, {top.error:.1f} of them at move "
+                   f"{top.move} ({_move_text(top.played)} instead of {_move_text(top.best)}).")
+    lucky = max(r.players, key=lambda p: (p.luck_total, -p.seat))
+    unlucky = min(r.players, key=lambda p: (p.luck_total, p.seat))
+    if len(r.players) == 1:
+        out[-1] = out[-1][:-1] + f"; {lucky.name}'s luck in their own draws: {lucky.luck_total:+.1f}."
+    else:
+        out[-1] = out[-1][:-1] + f"; {lucky.name} was the luckiest player ({lucky.luck_total:+.1f}), " \
+                                 f"{unlucky.name} the least lucky ({unlucky.luck_total:+.1f})."
+    marked = [d for d in r.decisions if d.mark]
+    if marked:
+        out.append("Marked: " + ", ".join(f"move {d.move} ({r.names[d.seat]}, {d.mark})" for d in marked) + ".")
+    nd, ne = len(counted), len(r.luck)
+    out.append(f"{nd} decision{'s' * (nd != 1)} rated ({len(r.decisions) - nd} forced) by {r.rollouts:,} "
+               f"rollouts each, {ne} chance event{'s' * (ne != 1)} by {r.luck_rollouts:,}, played out by {r.then} for "
+               f"every seat.")
+    if not r.extra.get("finished", True):
+        out[-1] += " The record stops before the end of the deal: points are those scored so far."
+    return out
+
+
+def answer(r: Review):
+    from .. import present as P
+    rows = []
+    for d in r.decisions:
+        rows.append({"move": d.move, "player": r.names[d.seat], "played": _move_text(d.played),
+                     "value": d.played[2], "best": "" if d.played[:2] == d.best[:2] else _move_text(d.best),
+                     "best_value": d.best[2],
+                     "error": "forced" if d.forced else
+                     P.est(d.error, d.error_lo, d.error_hi) if d.error_hi > d.error_lo else f"{d.error:.1f}",
+                     "mark": d.mark or ""})
+    dcols = [P.Col("move", kind="int"), P.Col("player"), P.Col("played"), P.Col("value", kind="num"),
+             P.Col("best"), P.Col("best_value", "value", kind="num"),
+             P.Col("error", "error (95% CI)", align="right"), P.Col("mark")]
+    lrows = []
+    for x in r.luck:
+        row = {"event": x.event, "move": x.move, "by": "" if x.seat is None else r.names[x.seat]}
+        for s in range(len(r.names)):
+            v = x.luck[s]
+            row[f"s{s}"] = "" if v is None else "n/a" if math.isnan(v) else f"{v:+.1f}"
+        lrows.append(row)
+    lcols = [P.Col("event"), P.Col("move", kind="int"), P.Col("by")] + \
+            [P.Col(f"s{s}", r.names[s][:10], align="right") for s in range(len(r.names))]
+    prows = [{"player": p.name, "decisions": p.decisions, "error": f"{p.error_total:.1f}",
+              "per": "" if p.error_per_decision is None else f"{p.error_per_decision:.2f}",
+              "luck": f"{p.luck_total:+.1f}", "points": p.points, "adjusted": f"{p.adjusted_points:.1f}"}
+             for p in r.players]
+    pcols = [P.Col("player"), P.Col("decisions", kind="int"), P.Col("error", align="right"),
+             P.Col("per", "per decision", align="right"), P.Col("luck", align="right"),
+             P.Col("points", kind="int"), P.Col("adjusted", "points - luck", align="right")]
+    ans = P.Answer(summary(r), data=to_json(r))
+    ans.add(P.Table("Players", prows, pcols))
+    ans.add(P.Table("Decisions (value: expected final points of the mover)", rows, dcols, keys=2))
+    ans.add(P.Table("Luck of each chance event (expected final points after minus before)", lrows, lcols))
+    ans.notes.append("Marks (error with its 95% interval above 0): " +
+                     ", ".join(f"{n} >= {at:g}" for n, at in MARKS) + " points.")
+    return ans
+
+
+def csv_rows(r: Review) -> list[dict]:
+    """One flat row per decision (for --format csv)."""
+    return [{"move": d["move"], "seat": d["seat"], "played_tile": d["played"]["tile"], "played_end": d["played"]["end"],
+             "played_value": d["played"]["value"], "best_tile": d["best"]["tile"], "best_end": d["best"]["end"],
+             "best_value": d["best"]["value"], "error": d["error"], "error_lo": d["error_lo"],
+             "error_hi": d["error_hi"], "mark": d["mark"] or "", "forced": d["forced"]}
+            for d in to_json(r)["decisions"]]

@@ -1,0 +1,93 @@
+"""`simdom review`: every decision of a played deal rated, the luck of every chance event (analyze/review.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .common import MAX_SEED, console, fail
+
+FORMATS = ("text", "table", "json", "md", "csv")
+MAX_ROLLOUTS = 1_000_000
+
+
+def review_cmd(
+    script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal (TOML), e.g. the seed game."),
+    trace_file: Optional[Path] = typer.Option(None, "--trace", help="A JSON Lines trace file (simdom trace)."),
+    deal: Optional[int] = typer.Option(None, "--deal", help="The deal number in --trace (default 0)."),
+    position: Optional[Path] = typer.Option(None, "--position",
+                                            help="A deal as one seat saw it (simdom view): only its decisions."),
+    then: List[str] = typer.Option(["greedy"], "--then",
+                                   help="Policy that plays on after each move, for every seat (or once per seat)."),
+    rollouts: int = typer.Option(4000, "--rollouts", help="Rollouts per decision (paired across its moves)."),
+    luck_rollouts: int = typer.Option(1000, "--luck-rollouts", help="Rollouts per chance event."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
+    names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
+    fmt: str = typer.Option("text", "--format", "-f", help="text, json, md or csv."),
+    out: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of the terminal."),
+) -> None:
+    """Review a played deal: every decision's error against the best move, with its 95% interval and a mark; the luck of the deal and of every draw; one line per player.
+
+    Error: the best move's expected final points minus the played move's (rollouts as simdom analyze). Marks, only when the interval excludes 0: blunder >= 4 points, mistake >= 2, inaccuracy >= 0.5. Luck: expected final points just after a chance event minus just before it (docs/analysis.md, Review).
+
+    [bold]Examples[/]
+
+      simdom review --script scenarios/seed-game.deal.toml
+      simdom review --trace t.jsonl --deal 3 --format json -o review.json
+      simdom review --position maria.json      # only what Maria saw, only her decisions
+    """
+    from .. import present as P
+    from ..analyze.position import PositionError, load_deal
+    from ..analyze.review import answer, csv_rows, review
+    from ..policies import PolicyError, seat_policies
+
+    if fmt not in FORMATS:
+        fail(f"--format {fmt!r}; allowed: text, json, md, csv")
+    if not 2 <= rollouts <= MAX_ROLLOUTS:
+        fail(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
+    if not 2 <= luck_rollouts <= MAX_ROLLOUTS:
+        fail(f"--luck-rollouts {luck_rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
+    if not 0 <= seed <= MAX_SEED:
+        fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
+    if position is not None and (script is not None or trace_file is not None):
+        fail("--position with --script or --trace; allowed: one deal source (--script, --trace or --position)")
+    if script is None and trace_file is None and position is None:
+        fail("no deal given; allowed: --script FILE, --trace FILE --deal I, or --position FILE")
+    if out is not None and out.is_dir():
+        fail(f"{out} is a folder; allowed: a file name for -o")
+    viewer = None
+    try:
+        if position is not None:
+            from ..analyze.view import full_deal, load_view
+            if deal is not None:
+                fail("--deal does not apply to --position (a position file holds one deal)")
+            v = load_view(position)
+            d, viewer = full_deal(v), v.seat
+        else:
+            d = load_deal(script=script, trace_file=trace_file, deal=deal)
+        seat_policies(then, d.rules.players)
+    except PositionError as e:
+        fail(str(e))
+    except PolicyError as e:
+        fail(f"--then: {e}")
+    listed = None
+    if names is not None:
+        listed = [x.strip() for x in names.split(",")]
+        if len(listed) != d.rules.players or not all(listed):
+            fail(f"--names {names!r}: {len(listed)} names; allowed: {d.rules.players} non-empty names, comma-separated")
+    if not d.plays:
+        fail(f"{d.label} has no placements; allowed: a deal with at least one move to review")
+    with console.status(f"reviewing {len(d.plays)} moves ..."):
+        r = review(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
+                   luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
+    ans = answer(r)
+    if fmt == "csv":
+        ans = P.Answer(ans.sentences, data=csv_rows(r))
+    P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
+    if out is not None:
+        console.print(f"Wrote the review of {d.label} to {out}.", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("review")(review_cmd)
