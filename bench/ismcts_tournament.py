@@ -17,6 +17,29 @@ import simdom.openspiel  # noqa: F401  (registers python_simdom)
 from simdom.openspiel import N_ENDS
 
 
+class GreedyRolloutEvaluator(mcts.Evaluator):
+    """A leaf's value: the deal played to its end by simdom's greedy for every seat (the boneyard, whose
+    order the game draws as chance nodes, shuffled first); uniform priors."""
+
+    def __init__(self, seed: int = 0):
+        self._rng = np.random.RandomState(seed)
+
+    def evaluate(self, state):
+        if state.is_terminal():
+            return np.array(state.returns())
+        d = state.deal.copy()
+        bone = state.boneyard_tiles()
+        self._rng.shuffle(bone)
+        d.set_hidden({}, bone)
+        d.play_out("greedy", int(self._rng.randint(2**31)))
+        t = np.array(d.totals(), dtype=float)
+        return t - t.mean() if state.margins else t
+
+    def prior(self, state):
+        actions = state.legal_actions()
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+
 def play(game, bot, policy: str, bot_seat: int, deal_seed: int) -> list[float]:
     chance = np.random.RandomState(deal_seed)
     s = game.new_initial_state()
@@ -40,10 +63,13 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=12)
     ap.add_argument("--sims", type=int, default=100)
     ap.add_argument("--policy", default="greedy")
+    ap.add_argument("--evaluator", default="random", choices=("random", "greedy"))
+    ap.add_argument("--uct", type=float, default=2.0)
     a = ap.parse_args()
     game = pyspiel.load_game("python_simdom", {"rules": a.rules, "players": 2})
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
-    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, a.sims, random_state=np.random.RandomState(1))
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)) if a.evaluator == "random" \
+        else GreedyRolloutEvaluator(0)
+    bot = ismcts.ISMCTSBot(game, evaluator, a.uct, a.sims, random_state=np.random.RandomState(1))
     margins, wins, t0 = [], [], time.time()
     for d in range(a.deals):
         for seat in (0, 1):
@@ -52,7 +78,7 @@ def main() -> None:
             margins.append(m)
             wins.append(1.0 if m > 0 else 0.5 if m == 0 else 0.0)
     m = np.array(margins)
-    print(f"ISMCTS ({a.sims} simulations, random rollouts) against {a.policy}, {a.rules} 2 players, "
+    print(f"ISMCTS ({a.sims} simulations, {a.evaluator} rollouts, uct {a.uct}) against {a.policy}, {a.rules} 2 players, "
           f"{len(m)} games: mean margin {m.mean():+.2f} +- {1.96 * m.std(ddof=1) / np.sqrt(len(m)):.2f} (95%), "
           f"wins {np.mean(wins):.3f}, {time.time() - t0:.0f} s")
 

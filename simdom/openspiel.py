@@ -154,6 +154,15 @@ class SimdomState(pyspiel.State):
         if d.ended is not None:
             d.settle()
 
+    def boneyard_tiles(self) -> list[int]:
+        """The tiles nobody has seen yet that are still to draw (the boneyard, the pending draws out)."""
+        return [t for t in self._boneyard() if t not in self.pending]
+
+    @property
+    def margins(self) -> bool:
+        """True when the returns are margins (the ``returns = margins`` parameter)."""
+        return self._margins
+
     def _boneyard(self) -> list[int]:
         """The tiles still in the boneyard (in no hand, not on the layout), in index order."""
         d = self.deal
