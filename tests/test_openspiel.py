@@ -119,3 +119,21 @@ def test_ismcts_bot_plays_a_deal():
             assert a in s.legal_actions()
             s.apply_action(a)
     assert s.returns() == [float(t) for t in s.totals()] and sum(s.returns()) > 0
+
+
+def test_mcts_bot_plays_a_deal():
+    """OpenSpiel's MCTS bot (it searches the true state: a clairvoyant player) plays a Fives deal."""
+    game = load("fives", 3)
+    bot = mcts.MCTSBot(game, 2.0, 10, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                       random_state=np.random.RandomState(0))
+    rng = np.random.RandomState(2)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            out, p = zip(*s.chance_outcomes())
+            s.apply_action(int(rng.choice(out, p=p)))
+        else:
+            a = bot.step(s)
+            assert a in s.legal_actions()
+            s.apply_action(a)
+    assert s.returns() == [float(t) for t in s.totals()]
