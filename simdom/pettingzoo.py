@@ -3,7 +3,7 @@
     >>> from simdom.pettingzoo import env
     >>> e = env(rules="threes", players=2)
     >>> e.reset(seed=1)
-    >>> e.agent_selection in e.agents, e.action_space(e.agents[0]).n
+    >>> e.agent_selection in e.agents, int(e.action_space(e.agents[0]).n)
     (True, 140)
 
 One deal of a simdom rule set (any preset of simdom/rules.py, 2-4 players, ``overrides`` a dict of rule

@@ -104,6 +104,7 @@ def test_a_seat_sees_only_what_it_may_know():
     assert s.is_terminal() and seen_different > 0
 
 
+@pytest.mark.slow
 def test_ismcts_bot_plays_a_deal():
     game = load("threes", 2)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 20,
@@ -121,6 +122,7 @@ def test_ismcts_bot_plays_a_deal():
     assert s.returns() == [float(t) for t in s.totals()] and sum(s.returns()) > 0
 
 
+@pytest.mark.slow
 def test_mcts_bot_plays_a_deal():
     """OpenSpiel's MCTS bot (it searches the true state: a clairvoyant player) plays a Fives deal."""
     game = load("fives", 3)

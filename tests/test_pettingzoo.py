@@ -58,3 +58,13 @@ def test_an_illegal_action_is_refused():
     obs = e.observe(e.agent_selection)
     with pytest.raises(ValueError, match="is not legal"):
         e.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+
+
+def test_the_modules_doctests_pass():
+    import doctest
+
+    import simdom.openspiel
+    import simdom.pettingzoo
+    for module in (simdom.openspiel, simdom.pettingzoo):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
