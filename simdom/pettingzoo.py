@@ -16,6 +16,7 @@ environment's random generator (``reset(seed=...)``), so the rules are simdom's 
 * observation: ``{"observation": the seat's observation tensor (its hand, the layout, who placed what,
   counts, scores, the values each seat was seen unable to play; nothing it may not know),
   "action_mask": 1 for each legal action of the agent to act}``;
+* ``env.game_state``: the underlying :class:`simdom.openspiel.SimdomState` (not AECEnv's ``state()``);
 * rewards at the end of the deal only: each seat's deal total (``returns="totals"``, simdom's
   ``totals``) or that total minus the mean of all totals (``returns="margins"``, zero-sum).
 """
@@ -62,7 +63,7 @@ class SimdomEnv(AECEnv):
         })
         self._act_space = spaces.Discrete(n_act)
         self.np_random, _ = seeding.np_random(None)
-        self.state: _os.SimdomState | None = None
+        self.game_state: _os.SimdomState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -72,7 +73,7 @@ class SimdomEnv(AECEnv):
 
     # -- the deal ------------------------------------------------------------------------------
     def _chance(self) -> None:
-        s = self.state
+        s = self.game_state
         while s.is_chance_node():
             outcomes, probs = zip(*s.chance_outcomes())
             s.apply_action(int(self.np_random.choice(outcomes, p=probs)))
@@ -86,16 +87,16 @@ class SimdomEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.state = self.game.new_initial_state()
+        self.game_state = self.game.new_initial_state()
         self._chance()
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.agent_selection = self.possible_agents[self.game_state.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        self._observer.set_from(self.state, seat)
+        self._observer.set_from(self.game_state, seat)
         mask = np.zeros(self._act_space.n, np.int8)
-        if not self.state.is_terminal() and self.state.current_player() == seat:
-            mask[self.state.legal_actions()] = 1
+        if not self.game_state.is_terminal() and self.game_state.current_player() == seat:
+            mask[self.game_state.legal_actions()] = 1
         return {"observation": self._observer.tensor.copy(), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -103,7 +104,7 @@ class SimdomEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        s = self.state
+        s = self.game_state
         if action is None or int(action) not in s.legal_actions():
             raise ValueError(f"{agent}: action {action} is not legal; allowed: {s.legal_actions()}")
         s.apply_action(int(action))
@@ -123,7 +124,7 @@ class SimdomEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = str(self.state)
+        text = str(self.game_state)
         if self.render_mode == "human":
             print(text)
             return None

@@ -44,12 +44,12 @@ def play_masked(e, seed):
 def test_rewards_are_simdoms_deal_totals_and_margins():
     e = env(rules="threes", players=3)
     final = play_masked(e, 4)
-    assert [final[a] for a in e.possible_agents] == [float(t) for t in e.state.totals()]
+    assert [final[a] for a in e.possible_agents] == [float(t) for t in e.game_state.totals()]
     m = env(rules="threes", players=3, returns="margins")
     margins = play_masked(m, 4)
     assert sum(margins.values()) == pytest.approx(0.0)
     assert [margins[a] for a in m.possible_agents] == pytest.approx(
-        [t - np.mean(e.state.totals()) for t in e.state.totals()])
+        [t - np.mean(e.game_state.totals()) for t in e.game_state.totals()])
 
 
 def test_an_illegal_action_is_refused():
