@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,docs]'
+	$(BIN)/python -m pip install -q -e '.[test,docs,rl]'
 	touch $(STAMP)
 
 kernel: $(STAMP)

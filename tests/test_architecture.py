@@ -32,6 +32,8 @@ ALLOWED = {
     "report": {"stats", "results", "rules", "tiles", "present"},
     "cli": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal", "run", "report",
             "analyze"},
+    "openspiel": {"engine", "rules", "tiles"},  # python_simdom for pyspiel (the rl extra)
+    "pettingzoo": {"openspiel"},                # the AEC environment over it
 }
 ALLOWED["safeio"] = set()  # reading and writing files safely: below every part
 for _part in set(ALLOWED) - {"safeio", "tiles"}:
