@@ -135,7 +135,7 @@ def all_answer(analyses: Sequence[Analysis]) -> P.Answer:
     rows = []
     for a in analyses:
         c = cost(a)
-        if a.stopped == "forced":
+        if a.stopped == "forced" or len(a.rows) < 2:
             text = "forced"
         elif c is None:
             text = ""
