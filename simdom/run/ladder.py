@@ -1,0 +1,47 @@
+"""Playing a ladder in duplicate form: every deal in every seating of the policies, on the same shuffle.
+
+For k policies at a table of n players (k >= n) a seating gives each seat a different policy; the ladder
+plays all k! / (k - n)! of them (every ordered choice of n policies), each seating over the same deals
+0 .. deals - 1 of the root seed. Deal i's shuffle (hands, boneyard, who leads) depends on (seed, i) alone,
+so the seatings of a deal share their tiles and differ only in who holds which hand: the luck of the
+tiles is the same for every policy, as in duplicate bridge.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine.api import output_blocks, row_columns, simulate
+from ..policies import Policy
+from ..rules import Rules
+
+
+def seatings(k: int, n: int) -> np.ndarray:
+    """int64[S, n]: every assignment of n of the k policies (indices) to the n seats, each at most once."""
+    if not 2 <= n <= k:
+        raise ValueError(f"{k} policies at a table of {n}; allowed: at least {n} policies, one per seat")
+    return np.array(list(itertools.permutations(range(k), n)), dtype=np.int64)
+
+
+@dataclass
+class DuplicatePlay:
+    seatings: np.ndarray   #: int64[S, n] policy index of each seat
+    points: np.ndarray     #: int32[deals, S, n] each seat's deal total
+    seconds: float
+
+
+def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int) -> DuplicatePlay:
+    """Deals 0 .. deals - 1 of root ``seed`` in every seating (:func:`seatings`), the kernel filling one
+    output block in row order (deal, seating)."""
+    seats = seatings(len(policies), rules.players)
+    S = len(seats)
+    t0 = time.perf_counter()
+    out = output_blocks(deals * S, rules.players)
+    for j, row in enumerate(seats):
+        simulate(rules, [policies[i] for i in row], seed, 0, deals, out=out, row0=j, stride=S)
+    seat_cols, _ = row_columns(*out)
+    points = np.ascontiguousarray(seat_cols["points"]).reshape(deals, S, rules.players)
+    return DuplicatePlay(seats, points, time.perf_counter() - t0)
