@@ -112,14 +112,19 @@ def ladder_cmd(
         pols = [parse_policy(p) for p in policy]
     except PolicyError as e:
         fail(str(e))
-    names = [str(p) for p in pols]
+    # shown as given (search, not search:worlds=16,model=greedy,depth=6); the same policy twice is refused
+    names = [p.strip() for p in policy]
+    canon = [str(p) for p in pols]
+    names = ["random" if c == "random" else n for n, c in zip(names, canon)]
     for p in pols:
         if not p.info.fair:
             fail(f"policy {p}: not a fair player (it sees every hand), so it has no place on a ladder; allowed: "
                  "the fair policies (simdom policies), clairvoyant is rated by simdom skill")
-    dup = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    dup = next((i for i, c in enumerate(canon) if c in canon[:i]), None)
     if dup is not None:
-        fail(f"policy {dup} is given twice; allowed: each policy once")
+        first = names[canon.index(canon[dup])]
+        same = "" if first == names[dup] else f" (the same as {first})"
+        fail(f"policy {names[dup]}{same} is given twice; allowed: each policy once")
     if len(pols) < max(2, players):
         fail(f"{len(pols)} policies for a table of {players}; allowed: at least {players} different policies "
              "(each seating gives every seat another policy)")
@@ -129,14 +134,15 @@ def ladder_cmd(
             seat_policies([pols[i] for i in row], players)
     except PolicyError as e:
         fail(str(e))
-    anchor = names.index("random") if "random" in names else 0
+    anchor = canon.index("random") if "random" in canon else 0
     with console.status(f"playing {deals:,} deals in {len(seats)} seatings ..."):
         play = play_duplicate(r, pols, seed, deals)
         orders = finishing_orders(play.points, play.seatings, seed)
         lad = ladder_ratings(orders, names, anchor=anchor, anchor_rating=ANCHOR_RATING, bootstrap=BOOTSTRAP,
                              seed=seed)
     from .. import present as P
-    ans = ladder_answer(lad, r.name, players, len(seats), play.seconds)
+    shown = rules + (f" (with --set {', '.join(overrides)})" if overrides else "")
+    ans = ladder_answer(lad, shown, players, len(seats), play.seconds)
     P.emit(ans, "table" if fmt is Format.text else fmt.value, out, console=console)
 
 

@@ -30,6 +30,8 @@ def seatings(k: int, n: int) -> np.ndarray:
 class DuplicatePlay:
     seatings: np.ndarray   #: int64[S, n] policy index of each seat
     points: np.ndarray     #: int32[deals, S, n] each seat's deal total
+    doubles_dealt: np.ndarray  #: int32[deals, S, n] the doubles in each seat's hand as dealt
+    first_seat: np.ndarray     #: int32[deals, S] the seat that led
     seconds: float
 
 
@@ -42,6 +44,8 @@ def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int) 
     out = output_blocks(deals * S, rules.players)
     for j, row in enumerate(seats):
         simulate(rules, [policies[i] for i in row], seed, 0, deals, out=out, row0=j, stride=S)
-    seat_cols, _ = row_columns(*out)
-    points = np.ascontiguousarray(seat_cols["points"]).reshape(deals, S, rules.players)
-    return DuplicatePlay(seats, points, time.perf_counter() - t0)
+    seat_cols, deal_cols = row_columns(*out)
+    shape = (deals, S, rules.players)
+    return DuplicatePlay(seats, np.ascontiguousarray(seat_cols["points"]).reshape(shape),
+                         np.ascontiguousarray(seat_cols["doubles_dealt"]).reshape(shape),
+                         deal_cols["first_seat"].reshape(deals, S).copy(), time.perf_counter() - t0)
