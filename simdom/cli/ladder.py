@@ -41,8 +41,10 @@ def ladder_answer(lad, rules_name: str, players: int, n_seatings: int, seconds: 
     pb, pb_lo_hi = lad.p_beats(), lad.interval(lad.p_beats_boot())
     sp_lo, sp_hi = lad.interval(lad.spread_boot())
     top, second = order[0], order[1]
+    gap = round(lad.rating[top]) - round(lad.rating[second])  # of the shown ratings
+    lead = f"level with {names[second]}" if gap == 0 else f"{gap:,} above {names[second]}"
     head = (f"{names[top]} is rated {_rating(lad.rating[top])} ({_rating(lo[top])}-{_rating(hi[top])}), "
-            f"{_rating(lad.rating[top] - lad.rating[second])} above {names[second]}; the rating spread is "
+            f"{lead}; the rating spread is "
             f"{_rating(lad.spread)} ({_rating(sp_lo)}-{_rating(sp_hi)}).")
     anchor = names[lad.anchor]
     why = "" if anchor == "random" else " (random is not in the field: the first policy is the anchor)"
