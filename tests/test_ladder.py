@@ -151,3 +151,14 @@ def test_cli_anchors_the_first_policy_without_random(tmp_path):
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
     check(tmp_path, args, words)
+
+
+@pytest.mark.parametrize("players,field", [(3, ["greedy", "random", "heavy"]),
+                                           (4, ["greedy", "random", "heavy", "defensive"])])
+def test_cli_plays_three_and_four_players(players, field):
+    r = CliRunner().invoke(app, ["ladder", *field, "-r", "fives", "-n", str(players), "--deals", "20", "-f", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["players"] == players and data["seatings"] == math.perm(len(field), players)
+    assert all(x["games"] == 20 * data["seatings"] * players // len(field) for x in data["ratings"])
+    assert len(data["head_to_head"]) == math.comb(len(field), 2)

@@ -89,10 +89,7 @@ def ladder_cmd(
 ) -> None:
     """Rate policies in a duplicate tournament: every deal in every seating, Plackett-Luce on an Elo scale.
 
-    Each deal is played in every assignment of the policies to the seats (k!/(k-n)! seatings for k
-    policies at n seats) on the same shuffle, so the tiles' luck is shared; the finishing orders give
-    Plackett-Luce ratings with random at 1,000, intervals from a bootstrap over deals, head-to-head win
-    probabilities and the rating spread (the wider, the more skill decides).
+    Each deal is played in every assignment of the policies to the seats (k!/(k-n)! seatings for k policies at n seats) on the same shuffle, so the tiles' luck is shared; the finishing orders give Plackett-Luce ratings with random at 1,000 (else the first policy), 95% intervals from a bootstrap over deals, head-to-head win probabilities and the rating spread (the wider, the more the play decides). Seats tied on points are ordered at random (a draw of the seed and the deal).
 
     [bold]Examples[/]
 
