@@ -16,6 +16,7 @@ from simdom.engine.api import simulate
 from simdom.engine.state import trace
 from simdom.policies import parse_policy
 from simdom.rules import preset
+import simdom.run.ladder as ladder_play
 from simdom.run.ladder import play_duplicate, seatings
 from simdom.stats.estimate.ladder import ELO, finishing_orders, fit, ladder_ratings
 
@@ -88,7 +89,7 @@ def test_seatings_are_every_assignment_of_policies_to_seats():
         seatings(2, 3)
 
 
-def test_duplicate_seatings_share_their_shuffles():
+def test_duplicate_seatings_share_their_shuffles(monkeypatch):
     rules = preset("threes", 2)
     pols = [parse_policy(p) for p in ("greedy", "random", "heavy")]
     play = play_duplicate(rules, pols, 11, 40)
@@ -101,6 +102,10 @@ def test_duplicate_seatings_share_their_shuffles():
     for j in (0, 3, 5):
         alone = simulate(rules, [pols[i] for i in play.seatings[j]], 11, 0, 40)
         assert np.array_equal(alone.seats["points"], play.points[:, j, :])
+    # chunk by chunk of deals the same
+    monkeypatch.setattr(ladder_play, "CHUNK_GAMES", 50)
+    again = play_duplicate(rules, pols, 11, 40)
+    assert np.array_equal(again.points, play.points) and np.array_equal(again.first_seat, play.first_seat)
     # and the initial hands and boneyard, read from the deal's trace, are the same in every seating
     for d in (0, 7):
         deals = [trace(rules, [pols[i] for i in row], 11, d) for row in play.seatings]
@@ -148,6 +153,7 @@ def test_cli_anchors_the_first_policy_without_random(tmp_path):
     (["ladder", "search", "random", "search:worlds=16"], ["search:worlds=16", "same as search", "twice"]),
     (["ladder", "greedy", "random", "--deals", "0"], ["--deals", "allowed"]),
     (["ladder", "greedy", "random", "-n", "5"], ["--players", "2, 3 or 4"]),
+    (["ladder", "greedy", "random", "heavy", "defensive", "-n", "4", "--deals", "300000"], ["24 seatings", "at most"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
     check(tmp_path, args, words)

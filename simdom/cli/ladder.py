@@ -12,6 +12,8 @@ from .common import MAX_SEED, PLAYERS_OPT, RULES_OPT, SET_OPT, console, fail, ma
 
 #: --deals at most
 MAX_DEALS = 1_000_000
+#: games (deals x seatings) at most: the points of every game are kept for the bootstrap
+MAX_GAMES = 5_000_000
 #: the rating of the anchor (random, or the first policy when random is not in the field)
 ANCHOR_RATING = 1000.0
 #: bootstrap replicates over deals
@@ -128,6 +130,9 @@ def ladder_cmd(
         fail(f"{len(pols)} policies for a table of {players}; allowed: at least {players} different policies "
              "(each seating gives every seat another policy)")
     seats = seatings(len(pols), players)
+    if deals * len(seats) > MAX_GAMES:
+        fail(f"--deals {deals:,} in {len(seats):,} seatings is {deals * len(seats):,} games; allowed: at most "
+             f"{MAX_GAMES:,} games (deals x seatings)")
     try:
         for row in seats:  # every seating must be playable (e.g. no clairvoyant restriction) before any play
             seat_policies([pols[i] for i in row], players)

@@ -35,17 +35,27 @@ class DuplicatePlay:
     seconds: float
 
 
+#: games (deals x seatings) per kernel output block: a block of about 20 MB, reused chunk after chunk
+CHUNK_GAMES = 100_000
+
+
 def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int) -> DuplicatePlay:
-    """Deals 0 .. deals - 1 of root ``seed`` in every seating (:func:`seatings`), the kernel filling one
-    output block in row order (deal, seating)."""
+    """Deals 0 .. deals - 1 of root ``seed`` in every seating (:func:`seatings`), chunk by chunk of deals,
+    the kernel filling one output block in row order (deal, seating)."""
     seats = seatings(len(policies), rules.players)
-    S = len(seats)
+    S, n = len(seats), rules.players
     t0 = time.perf_counter()
-    out = output_blocks(deals * S, rules.players)
-    for j, row in enumerate(seats):
-        simulate(rules, [policies[i] for i in row], seed, 0, deals, out=out, row0=j, stride=S)
-    seat_cols, deal_cols = row_columns(*out)
-    shape = (deals, S, rules.players)
-    return DuplicatePlay(seats, np.ascontiguousarray(seat_cols["points"]).reshape(shape),
-                         np.ascontiguousarray(seat_cols["doubles_dealt"]).reshape(shape),
-                         deal_cols["first_seat"].reshape(deals, S).copy(), time.perf_counter() - t0)
+    points = np.empty((deals, S, n), np.int32)
+    dealt = np.empty((deals, S, n), np.int32)
+    first = np.empty((deals, S), np.int32)
+    step = max(1, CHUNK_GAMES // S)
+    out = output_blocks(min(step, deals) * S, n)
+    for d0 in range(0, deals, step):
+        m = min(step, deals - d0)
+        for j, row in enumerate(seats):
+            simulate(rules, [policies[i] for i in row], seed, d0, m, out=out, row0=j, stride=S)
+        seat_cols, deal_cols = row_columns(*out, n=m * S)
+        points[d0:d0 + m] = seat_cols["points"].reshape(m, S, n)
+        dealt[d0:d0 + m] = seat_cols["doubles_dealt"].reshape(m, S, n)
+        first[d0:d0 + m] = deal_cols["first_seat"].reshape(m, S)
+    return DuplicatePlay(seats, points, dealt, first, time.perf_counter() - t0)
