@@ -1,2 +1,35 @@
-"""simdom: simulation and statistics for the domino scoring games Threes and Fives."""
+"""simdom: simulation and statistics for the domino scoring games Threes and Fives.
+
+The library (docs/library.md): :class:`Rules`, :func:`preset` and :data:`PRESETS`; :func:`simulate`
+(a polars DataFrame, one row per deal); :func:`open_results` (a folder written by ``simdom run``, or
+``FOLDER:ARM``) with ``.players()`` and ``.deals()``. The names load on first use, so ``import simdom``
+loads neither numba nor polars.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
+
+#: public name -> the module that defines it (loaded on first use, PEP 562)
+_LAZY = {
+    "Rules": "simdom.rules", "RulesError": "simdom.rules", "PRESETS": "simdom.rules", "preset": "simdom.rules",
+    "simulate": "simdom.api", "open_results": "simdom.api", "Results": "simdom.api", "VIEWS": "simdom.api",
+    "ResultsError": "simdom.results",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'simdom' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

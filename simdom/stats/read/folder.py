@@ -41,6 +41,7 @@ class Results:
     label: str = field(default="")
     matches: pl.LazyFrame | None = None     #: match mode: one row per arm, match, rotation and seat
     decisions: pl.LazyFrame | None = None   #: the decisions table (simdom run --decisions), with player, policy
+    wide: pl.LazyFrame | None = None        #: the deals table as written (per-seat columns), None in memory
 
     @property
     def unit(self) -> str:
@@ -114,7 +115,8 @@ class Results:
                        None if self.moves is None else self.moves.filter(only),
                        None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{arm}",
                        matches=None if self.matches is None else self.matches.filter(only),
-                       decisions=None if self.decisions is None else self.decisions.filter(only))
+                       decisions=None if self.decisions is None else self.decisions.filter(only),
+                       wide=None if self.wide is None else self.wide.filter(only))
 
     @classmethod
     def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
@@ -245,7 +247,7 @@ def open_results(path: str | Path) -> Results:
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)
         seats = None if seats is None else seats.with_columns(did)
-    return Results(root, m, deals, moves, seats, matches=matches, decisions=decisions)
+    return Results(root, m, deals, moves, seats, matches=matches, decisions=decisions, wide=parts["deals"])
 
 
 def open_selection(text: str | Path) -> Results:

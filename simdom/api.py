@@ -1,0 +1,202 @@
+"""simdom as a Python library: rules, simulation and results as polars frames (docs/library.md).
+
+Everything here is also reachable as ``simdom.NAME``; ``import simdom`` itself stays cheap (numba, numpy
+and polars are loaded when a name that needs them is first used).
+
+>>> import simdom
+>>> rules = simdom.preset("threes", players=4)
+>>> rules.players, rules.n_tiles
+(4, 28)
+>>> "fives" in simdom.PRESETS
+True
+>>> df = simdom.simulate(rules, ["greedy", "random", "greedy", "random"], deals=200, seed=1)
+>>> df.height, df.columns[:3]
+(200, ['deal', 'first_seat', 'end'])
+>>> df.equals(simdom.simulate(rules, ["greedy", "random", "greedy", "random"], deals=200, seed=1))
+True
+>>> bool(df["points_0"].mean() > df["points_1"].mean())  # greedy outscores random
+True
+
+A results folder written by ``simdom run`` is read with :func:`open_results`; :meth:`Results.players`
+has one row per arm, deal, rotation and player (docs/library.md shows it on a real run)::
+
+    res = simdom.open_results("results/default")        # or "results/default:K=5", one arm
+    res.players().group_by("arm", "player", "policy").agg(pl.col("points").mean())
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from .rules import PRESETS, Rules, RulesError, preset
+
+if TYPE_CHECKING:  # pragma: no cover
+    import polars as pl
+
+    from .policies import Policy
+
+__all__ = ["PRESETS", "Results", "Rules", "RulesError", "VIEWS", "open_results", "preset", "simulate"]
+
+#: the views of a results folder that :meth:`Results.view` (and ``simdom export --view``) gives
+VIEWS = ("players", "deals", "seats", "moves", "decisions", "matches")
+
+
+def _rules(rules: "Rules | str", players: int | None) -> Rules:
+    if isinstance(rules, Rules):
+        if players is not None and players != rules.players:
+            raise RulesError(f"players = {players} but the rules are for {rules.players} players; "
+                             f"allowed: players={rules.players} or None")
+        return rules
+    if isinstance(rules, str):
+        return preset(rules, players=4 if players is None else players)
+    raise RulesError(f"rules = {rules!r}; allowed: a simdom.Rules or a preset name ({', '.join(PRESETS)})")
+
+
+def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Policy]", deals: int,
+             seed: int = 0, players: int | None = None, first_deal: int = 0) -> "pl.DataFrame":
+    """Play deals ``first_deal .. first_deal + deals - 1`` of the run with root ``seed``: one row per deal.
+
+    ``rules``: a :class:`Rules` or a preset name (with ``players``, default 4). ``policies``: one policy
+    for every seat, or one per seat (seat s plays ``policies[s]``; no rotation), as ``simdom run``
+    accepts them (``"greedy"``, ``"hold:until=5"``, ...). Deal i depends only on the seed and i, so the
+    rows equal those of any other batch holding deal i, and of ``simdom run`` with the same seed.
+
+    Columns: ``deal``; the deal's ``first_seat``, ``end`` (``domino``, ``blocked`` or ``target``),
+    ``winner`` (the hand winner: the seat that dominoed, or in a blocked deal the seat with the
+    fewest pips; null: a tie), ``tiles_placed``, ``first_double_move``, ``first_double_seat``,
+    ``spinner_move``, ``spinner_seat`` (null when there is none); per seat s: ``points_s``,
+    ``play_points_s``, ``bonus_s``, ``end_bonus_s``, ``scoring_plays_s``, ``plays_s``, ``draws_s``,
+    ``passes_s``, ``pips_left_s``, ``went_out_s``, ``doubles_dealt_s``, ``lost_first_double_s`` and
+    ``win_s`` (1/k for each of the k seats tied on the highest total, else 0).
+
+    >>> df = simulate("fives", "greedy", deals=3, seed=5, players=2)
+    >>> df.select("deal", "points_0", "points_1", "win_0").shape
+    (3, 4)
+    >>> simulate("fives", "greedy", deals=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: deals = 0 is invalid; allowed: an integer >= 1
+    """
+    import numpy as np
+    import polars as pl
+
+    from .engine.api import simulate as play
+    from .engine.api import win_shares
+    from .engine.codes import DealEnd
+
+    r = _rules(rules, players)
+    for name, value, lo in (("deals", deals, 1), ("first_deal", first_deal, 0)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
+            raise ValueError(f"{name} = {value!r} is invalid; allowed: an integer >= {lo}")
+    batch = play(r, policies, seed, int(first_deal), int(deals))
+    P = r.players
+    labels = DealEnd.labels()
+    cols: dict[str, pl.Series] = {"deal": pl.Series(np.arange(first_deal, first_deal + deals, dtype=np.int64))}
+    for name in ("first_seat", "end", "winner", "tiles_placed", "first_double_move", "first_double_seat",
+                 "spinner_move", "spinner_seat"):
+        v = batch.deals[name]
+        if name == "end":
+            cols[name] = pl.Series([labels[int(e)] for e in v], dtype=pl.String)
+        elif name == "winner":
+            cols[name] = pl.Series(v).cast(pl.Int8).set(pl.Series(v < 0), None)
+        elif name in ("first_double_move", "first_double_seat", "spinner_move", "spinner_seat"):
+            move = batch.deals[name.replace("_seat", "_move")]
+            cols[name] = pl.Series(v).cast(pl.Int16 if name.endswith("move") else pl.Int8).set(
+                pl.Series(move <= 0), None)
+        else:
+            cols[name] = pl.Series(v).cast(pl.Int16 if name == "tiles_placed" else pl.Int8)
+    for name, v in batch.seats.items():
+        for s in range(P):
+            col = pl.Series(np.ascontiguousarray(v[:, s]))
+            cols[f"{name}_{s}"] = col.cast(pl.Boolean) if name in ("went_out", "lost_first_double") else col
+    win = win_shares(batch.seats["points"])
+    for s in range(P):
+        cols[f"win_{s}"] = pl.Series(win[:, s])
+    return pl.DataFrame({k: v.alias(k) for k, v in cols.items()})
+
+
+@dataclass(frozen=True)
+class Results:
+    """A results folder written by ``simdom run`` (or one arm of it), verified; see :func:`open_results`."""
+
+    path: Path
+    label: str
+    _res: object   # simdom.stats.read.folder.Results
+    _wide: "pl.LazyFrame"
+
+    @property
+    def arms(self) -> list[str]:
+        """The arms in the scenario's order."""
+        return list(self._res.arm_names)
+
+    @property
+    def players_per_deal(self) -> int:
+        return self._res.players
+
+    @property
+    def rotations(self) -> int:
+        """Times each deal is played: the number of players with rotation, else 1."""
+        return self._res.rotations
+
+    @property
+    def unit(self) -> str:
+        """``deal``, or ``match`` for a run of matches."""
+        return self._res.unit
+
+    def policies(self) -> dict[str, list[str]]:
+        """Each arm's policies, by player (player p plays ``policies[arm][p]`` in every rotation)."""
+        return {a["name"]: list(a["policies"]) for a in self._res.arms}
+
+    def deals(self) -> "pl.LazyFrame":
+        """The deals table as written: one row per arm, deal and rotation, per-seat columns ``points_0`` ..
+        (seat 0 first: under rotation, seat s is player (s + rotation) % players, not player s)."""
+        return self._wide
+
+    def players(self) -> "pl.LazyFrame":
+        """One row per arm, deal, rotation and player, in that order: ``arm``, ``deal``, ``rotation``,
+        ``player``, ``seat`` (where the player sat: (player - rotation) % players), ``policy``, ``points``,
+        ``win`` (1/k for each of the k seats tied on the highest total), then the seat's other columns
+        (``scoring_plays``, ``plays``, ``doubles_dealt``, ``lost_first_double``, ``bonus``, ``end_bonus``,
+        ``play_points``, ``went_out``, ``leader``, ``turn``) and the deal's (``first_seat``, ``end``,
+        ``winner``, ...). A run of matches adds ``match``, ``hand``, ``side`` and the match columns
+        (``deal`` is then a deal id, see docs/results.md)."""
+        import polars as pl
+
+        arm_index = pl.col("arm").replace_strict(self.arms, list(range(len(self.arms))), return_dtype=pl.Int32)
+        first = ["arm", "deal", "rotation", "player", "seat", "policy", "points", "win"]
+        lf = self._res.deals
+        rest = [c for c in lf.collect_schema().names() if c not in first]
+        return lf.sort(arm_index, "deal", "rotation", "player").select(*first, *rest)
+
+    def view(self, name: str) -> "pl.LazyFrame":
+        """A view by name (:data:`VIEWS`): ``players``, ``deals``, or a table the run wrote (``seats``,
+        ``moves``, ``decisions``, ``matches``); ValueError naming the views this folder has."""
+        have = self.views()
+        if name not in have:
+            raise ValueError(f"view {name!r} is not in {self.label}; allowed: {', '.join(have)}")
+        if name == "players":
+            return self.players()
+        if name == "deals":
+            return self.deals()
+        return getattr(self._res, name)
+
+    def views(self) -> list[str]:
+        """The views this folder has (players and deals always; the other tables if the run wrote them)."""
+        return ["players", "deals"] + [v for v in VIEWS[2:] if getattr(self._res, v) is not None]
+
+
+def open_results(path: "str | Path") -> Results:
+    """A results folder written by ``simdom run``, or one arm of it written ``FOLDER:ARM``, each part
+    verified against the manifest first. Raises :class:`simdom.results.ResultsError` (a ValueError)
+    naming the problem: no such folder, not simdom's, half-written, changed, or no such arm.
+
+    >>> open_results("no/such/folder")
+    Traceback (most recent call last):
+    ...
+    simdom.results.folder.ResultsError: results folder no/such/folder does not exist
+    """
+    from .stats.read.folder import open_selection
+
+    res = open_selection(path)
+    return Results(res.path, res.name, res, res.wide)

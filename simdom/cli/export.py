@@ -1,0 +1,57 @@
+"""`simdom export`: a view of a results folder as one Parquet or CSV file, for readers outside Python."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import console, fail
+
+FORMATS = ("parquet", "csv")
+
+
+def export_cmd(
+    results: str = typer.Argument(..., help="A results folder written by simdom run, or FOLDER:ARM."),
+    view: str = typer.Option("players", "--view", help="players, deals, or a table the run wrote (seats, "
+                             "moves, decisions, matches)."),
+    out: Path = typer.Option(..., "--out", "-o", help="The file to write (.parquet or .csv)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="parquet or csv (default: by the suffix of -o)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
+) -> None:
+    """Write one view of a results folder to a file: players is one row per arm, deal, rotation and player.
+
+    [bold]Examples[/]
+
+      simdom export results/default --view players -o players.parquet
+      simdom export results/default:K=5 --view deals -o k5.csv
+    """
+    from ..api import VIEWS, open_results
+    from ..results import ResultsError
+    from ..safeio import atomic_open, replaces
+
+    fmt = fmt or ("csv" if out.suffix == ".csv" else "parquet")
+    if fmt not in FORMATS:
+        fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    if view not in VIEWS:
+        fail(f"--view {view!r}; allowed: {', '.join(VIEWS)}")
+    if out.is_dir():
+        fail(f"{out} is a folder; allowed: a file name for -o")
+    if replaces(out) and not overwrite:
+        fail(f"{out} exists; allowed: a new file name, or --overwrite to replace it")
+    try:
+        res = open_results(results)
+        frame = res.view(view).collect()
+    except (ResultsError, ValueError) as e:
+        fail(str(e))
+    with atomic_open(out, "wb") as fh:
+        if fmt == "csv":
+            frame.write_csv(fh)
+        else:
+            frame.write_parquet(fh)
+    console.print(f"Wrote the {view} view of {res.label} ({frame.height:,} rows, {frame.width} columns) "
+                  f"to {out} ({fmt}).", highlight=False, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export")(export_cmd)

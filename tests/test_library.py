@@ -1,0 +1,158 @@
+"""The Python library (issue 21.1, docs/library.md): simdom.simulate, simdom.open_results with players()
+(the player-vs-seat mapping under rotation, checked against the engine's own deals played directly) and
+simdom export."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import simdom
+
+SCENARIO = """name = "lib"
+players = 3
+rotation = true
+deals = 40
+seed = 11
+
+[rules]
+preset = "threes"
+
+[[arms]]
+name = "a"
+policies = ["random", "greedy", "hold:until=5"]
+
+[[arms]]
+name = "b"
+policies = ["greedy", "greedy", "random"]
+"""
+POLICIES = {"a": ["random", "greedy", "hold:until=5"], "b": ["greedy", "greedy", "random"]}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("lib")
+    (d / "lib.toml").write_text(SCENARIO)
+    out = subprocess.run([str(Path(sys.executable).with_name("simdom")), "run", str(d / "lib.toml"), "--out",
+                          str(d / "res"), "--quiet"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return d / "res"
+
+
+def test_import_simdom_loads_no_numba_or_polars():
+    code = ("import sys, simdom; a = sorted(m for m in ('numba', 'polars', 'numpy') if m in sys.modules); "
+            "assert 'Rules' in dir(simdom); simdom.Rules; simdom.PRESETS; simdom.simulate; simdom.open_results; "
+            "print(a, sorted(m for m in ('numba', 'polars') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[] []"
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        simdom.nope  # noqa: B018
+
+
+def test_simulate_rows_columns_and_determinism():
+    rules = simdom.preset("threes", players=3)
+    df = simdom.simulate(rules, ["greedy", "random", "greedy"], deals=30, seed=4)
+    assert df.height == 30 and df["deal"].to_list() == list(range(30))
+    assert {f"points_{s}" for s in range(3)} | {"win_0", "end", "winner"} <= set(df.columns)
+    assert df.equals(simdom.simulate(rules, ["greedy", "random", "greedy"], deals=30, seed=4))
+    assert not df.equals(simdom.simulate(rules, ["greedy", "random", "greedy"], deals=30, seed=5))
+    # deal i depends only on the seed and i: deals 10..29 of a batch starting at 10 are the same rows
+    tail = simdom.simulate(rules, ["greedy", "random", "greedy"], deals=20, seed=4, first_deal=10)
+    assert tail.equals(df.slice(10))
+    # win shares: each deal's shares sum to 1 and go to the highest totals
+    assert (df.select(pl.sum_horizontal(f"win_{s}" for s in range(3)))).to_series().to_list() == [1.0] * 30
+    top = df.select(pl.max_horizontal(f"points_{s}" for s in range(3))).to_series()
+    assert ((df["win_0"] > 0) == (df["points_0"] == top)).all()
+    assert df["points_0"].to_list() == [int(x) for x in df["play_points_0"] + df["bonus_0"] + df["end_bonus_0"]]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: simdom.simulate("nosuch", "greedy", deals=1), "nosuch"),
+    (lambda: simdom.simulate("threes", "greedy", deals=-1), "deals = -1"),
+    (lambda: simdom.simulate("threes", "nosuch", deals=1), "nosuch"),
+    (lambda: simdom.simulate(simdom.preset("threes", players=2), "greedy", deals=1, players=3), "players = 3"),
+])
+def test_simulate_bad_inputs_raise_value_errors_naming_them(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_players_maps_players_to_seats_as_the_engine_plays_them(folder):
+    """Each (arm, deal, rotation, player) row equals the engine's own play of that deal with the rotated
+    policies (rotation r: seat s plays the policy of player (s + r) % 3), read at the player's seat."""
+    res = simdom.open_results(folder)
+    players = res.players().collect()
+    assert players.height == 2 * 40 * 3 * 3
+    assert players.columns[:8] == ["arm", "deal", "rotation", "player", "seat", "policy", "points", "win"]
+    rules = simdom.preset("threes", players=3)
+    expect = []
+    for arm, pols in POLICIES.items():
+        for r in range(3):
+            df = simdom.simulate(rules, [pols[(s + r) % 3] for s in range(3)], deals=40, seed=11)
+            for s in range(3):
+                p = (s + r) % 3
+                expect.append(df.select("deal", pl.col(f"points_{s}").alias("points"), pl.col(f"win_{s}").alias("win"))
+                              .with_columns(arm=pl.lit(arm), rotation=pl.lit(r, pl.Int8), player=pl.lit(p, pl.Int8),
+                                            seat=pl.lit(s, pl.Int8), policy=pl.lit(pols[p])))
+    expect = pl.concat(expect).select("arm", "deal", "rotation", "player", "seat", "policy", "points", "win")
+    expect = expect.sort(pl.col("arm"), "deal", "rotation", "player")
+    got = players.select(expect.columns).with_columns(pl.col("points").cast(pl.Int32))
+    assert got.equals(expect)
+    # the point of the view: player 0's mean is not seat 0's (a naive mean of points_0)
+    wide = res.deals().filter(pl.col("arm") == "a").collect()
+    p0 = players.filter((pl.col("arm") == "a") & (pl.col("player") == 0))["points"].mean()
+    assert wide["points_0"].mean() != p0
+    assert set(players.filter(pl.col("arm") == "a", pl.col("player") == 0)["policy"]) == {"random"}
+
+
+def test_folder_arm_selects_one_arm(folder):
+    res = simdom.open_results(f"{folder}:b")
+    assert res.arms == ["b"] and res.label.endswith(":b")
+    assert set(res.players().collect()["arm"]) == {"b"} and set(res.deals().collect()["arm"]) == {"b"}
+    assert res.deals().collect().height == 40 * 3
+    with pytest.raises(ValueError, match="no arm 'zz'; allowed: a, b"):
+        simdom.open_results(f"{folder}:zz")
+    with pytest.raises(ValueError, match="view 'moves' is not in"):
+        res.view("moves")
+
+
+def test_export_writes_a_readable_parquet_and_csv(folder, tmp_path, cli):
+    out = tmp_path / "players.parquet"
+    r = cli("export", folder, "--view", "players", "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Wrote the players view of lib (720 rows")
+    assert pl.read_parquet(out).equals(simdom.open_results(folder).players().collect())
+    csv = tmp_path / "deals.csv"
+    assert cli("export", f"{folder}:a", "--view", "deals", "-o", csv).returncode == 0
+    back = pl.read_csv(csv)
+    assert back.height == 120 and back["points_0"].to_list() == simdom.open_results(folder).deals().filter(
+        pl.col("arm") == "a").collect()["points_0"].to_list()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--view", "nope"], "--view 'nope'; allowed: players, deals, seats, moves, decisions, matches"),
+    (["--view", "moves"], "view 'moves' is not in lib; allowed: players, deals"),
+    (["--format", "xml"], "--format 'xml'; allowed: parquet, csv"),
+])
+def test_export_bad_inputs_exit_2_with_one_line(folder, tmp_path, cli, args, message):
+    r = cli("export", folder, "-o", tmp_path / "x.parquet", *args)
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_export_refuses_to_overwrite_and_bad_folders(folder, tmp_path, cli):
+    out = tmp_path / "keep.parquet"
+    out.write_bytes(b"mine")
+    r = cli("export", folder, "-o", out)
+    assert r.returncode == 2 and "exists; allowed: a new file name, or --overwrite" in r.stderr
+    assert out.read_bytes() == b"mine"
+    assert cli("export", folder, "-o", out, "--overwrite").returncode == 0
+    assert pl.read_parquet(out).height == 720
+    r = cli("export", tmp_path / "none", "-o", tmp_path / "y.parquet")
+    assert r.returncode == 2 and "does not exist" in r.stderr
+    r = cli("export", f"{folder}:zz", "-o", tmp_path / "y.parquet")
+    assert r.returncode == 2 and "no arm 'zz'; allowed: a, b" in r.stderr
