@@ -47,3 +47,55 @@ def test_bad_arrays_are_refused():
         skill_share([1.0, 2.0], [1.0], [1.0, 2.0])
     with pytest.raises(ValueError, match="method"):
         skill_share([1.0, 2.0], [1.0, 2.0], [1.0, 2.0], method="boot")
+
+
+KEYS = ["rules", "players", "by", "beginner", "beginner_value", "optimal", "optimal_value", "fictive_value",
+        "learning_effect", "learning_effect_lo", "learning_effect_hi", "random_effect", "random_effect_lo",
+        "random_effect_hi", "skill", "skill_lo", "skill_hi", "deals"]
+
+
+def test_skill_on_a_small_real_run_of_two_player_threes(cli, tmp_path):
+    """fictive >= optimal >= beginner by points within the intervals; the JSON rows as the issue gives."""
+    out = tmp_path / "skill.json"
+    r = cli("skill", "-r", "threes", "-n", "2", "--deals", "30", "--seed", "2", "-f", "json", "-o", out)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(out.read_text())["rows"]
+    assert [(x["by"], x["beginner"]) for x in rows] == [("points", "random"), ("points", "greedy"),
+                                                       ("wins", "random"), ("wins", "greedy")]
+    for x in rows:
+        assert list(x)[:len(KEYS)] == KEYS and x["deals"] == 30 and x["players"] == 2
+        assert x["learning_effect_lo"] <= x["learning_effect"] <= x["learning_effect_hi"]
+        assert x["skill"] == pytest.approx(x["learning_effect"] / (x["learning_effect"] + x["random_effect"]))
+        assert x["random_effect_hi"] > 0 and x["learning_effect_hi"] > 0  # not contradicted
+    pts = rows[0]
+    assert pts["fictive_value"] > pts["optimal_value"] > pts["beginner_value"]
+    assert pts["random_effect_lo"] > 0 and pts["learning_effect_lo"] > 0  # search beats random, clairvoyant search
+    assert 0 < pts["skill_lo"] <= pts["skill"] <= pts["skill_hi"] < 1
+
+
+def test_skill_answers_first_in_text(cli):
+    r = cli("skill", "-r", "fives", "-n", "2", "--deals", "6", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Fives, 2 players: skill share at least ")
+    assert "by points" in r.stdout and "by wins" in r.stdout and "lower bound" in r.stdout
+    assert max(map(len, lines)) <= 80
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--optimal", "nosuch"], "unknown policy"),
+    (["--optimal", "clairvoyant"], "not a fair player"),
+    (["--opponents", "random"], "--opponents"),
+    (["--opponents", "greedy", "--opponents", "heavy"], "one per other seat"),
+    (["--deals", "0"], "--deals 0"),
+    (["--deals", "1"], "--deals 1"),
+    (["--seed", "-1"], "--seed -1"),
+    (["-r", "nosuch"], "nosuch"),
+    (["-n", "7"], "players"),
+    (["-f", "xml"], "xml"),
+])
+def test_bad_input_is_one_line_exit_2(cli, args, says):
+    r = cli("skill", "--deals", "2", *args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and says in err and "Traceback" not in err, err
