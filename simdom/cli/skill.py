@@ -93,7 +93,7 @@ def skill_answer(rows: list[dict]):
         who = "" if beg == "random" else f"Against a {beg} beginner: "
         lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
         sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
-                         f"by wins (beginner {beg}){'; ' + verdict if beg == 'random' else ''}.")
+                         f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
     ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
     ans.add(P.Table("Player 0's mean per deal", rows, [
         P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
