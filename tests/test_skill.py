@@ -83,9 +83,10 @@ def test_skill_answers_first_in_text(cli):
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--optimal", "nosuch"], "unknown policy"),
+    (["--optimal", "nosuch"], "--optimal: policy 'nosuch': unknown policy"),
+    (["--opponents", "nosuch"], "--opponents: policy"),
     (["--optimal", "clairvoyant"], "not a fair player"),
-    (["--opponents", "random"], "--opponents"),
+    (["--opponents", "random"], "--opponents random: "),
     (["--opponents", "greedy", "--opponents", "heavy"], "one per other seat"),
     (["--deals", "0"], "--deals 0"),
     (["--deals", "1"], "--deals 1"),
@@ -94,8 +95,17 @@ def test_skill_answers_first_in_text(cli):
     (["-n", "7"], "players"),
     (["-f", "xml"], "xml"),
 ])
-def test_bad_input_is_one_line_exit_2(cli, args, says):
-    r = cli("skill", "--deals", "2", *args)
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    err = r.stderr.strip()
-    assert len(err.splitlines()) == 1 and says in err and "Traceback" not in err, err
+def test_bad_input_is_one_line_exit_2(args, says):
+    from typer.testing import CliRunner
+
+    from simdom.cli import app
+    r = CliRunner().invoke(app, ["skill", "--deals", "2", *args])
+    assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit)), r.output
+    err = " ".join(r.output.split())  # the console wraps a long line at the runner's width
+    assert err.startswith("Error:") and err.count("Error:") == 1 and says in err and "Traceback" not in err, err
+
+
+def test_bad_input_from_the_shell_is_one_stderr_line(cli):
+    r = cli("skill", "--optimal", "clairvoyant")
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and "not a fair player" in r.stderr

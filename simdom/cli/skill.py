@@ -46,7 +46,7 @@ def skill_cmd(
     """
     from .. import present as P
     from ..analyze.skill import skill_rows
-    from ..policies import PolicyError, parse_policy, seat_policies
+    from ..policies import DETERMINISTIC, PolicyError, parse_policy
 
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
@@ -55,20 +55,26 @@ def skill_cmd(
     r = make_rules(rules, players, overrides)
     try:
         opt = parse_policy(optimal)
-        if not opt.info.fair:
-            raise PolicyError(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); "
-                              f"allowed: a fair policy (simdom policies), e.g. search")
-        opp = [parse_policy(p) for p in opponents]
-        if len(opp) == 1:
-            opp = opp * (players - 1)
-        if len(opp) != players - 1:
-            raise PolicyError(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy "
-                              f"for all, or one per other seat")
-        fictive = parse_policy("clairvoyant:against=seats")
-        seat_policies([fictive, *opp], players)  # the fictive player needs deterministic opponents
-        beginners = [parse_policy(b) for b in BEGINNERS]
     except PolicyError as e:
-        fail(str(e) if str(e).startswith("--") else f"--opponents: {e}" if "clairvoyant" in str(e) else str(e))
+        fail(f"--optimal: {e}")
+    if not opt.info.fair:
+        fail(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a fair "
+             f"policy (simdom policies), e.g. search")
+    try:
+        opp = [parse_policy(p) for p in opponents]
+    except PolicyError as e:
+        fail(f"--opponents: {e}")
+    if len(opp) == 1:
+        opp = opp * (players - 1)
+    if len(opp) != players - 1:
+        fail(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy for all, or "
+             f"one per other seat")
+    bad = [str(p) for p in opp if p.name not in DETERMINISTIC]
+    if bad:
+        fail(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' own "
+             f"policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
+    fictive = parse_policy("clairvoyant:against=seats")
+    beginners = [parse_policy(b) for b in BEGINNERS]
     label = rules.strip().capitalize() if not overrides else f"{rules.strip().capitalize()} (modified)"
     with console.status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
         rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label)
