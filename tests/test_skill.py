@@ -109,3 +109,15 @@ def test_bad_input_from_the_shell_is_one_stderr_line(cli):
     r = cli("skill", "--optimal", "clairvoyant")
     assert r.returncode == 2 and r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and "not a fair player" in r.stderr
+
+
+@pytest.mark.parametrize("lo, hi, verdict", [(0.2, 0.4, "more by the tiles"), (0.6, 0.8, "more by the play"),
+                                             (0.3, 0.7, "too few deals"), (float("nan"), float("nan"), "too few")])
+def test_the_verdict_follows_the_interval(lo, hi, verdict):
+    from simdom import present as P
+    from simdom.cli.skill import skill_answer
+    rows = [{"rules": "Threes", "players": 2, "by": by, "beginner": beg, "skill": 0.5 if lo != lo else (lo + hi) / 2,
+             "skill_lo": lo, "skill_hi": hi, "optimal": "search", "fictive": "clairvoyant", "opponents": "greedy",
+             "deals": 10} for by in ("points", "wins") for beg in ("random", "greedy")]
+    text = P.text(skill_answer(rows))
+    assert text.startswith("Threes, 2 players: skill share at least ") and verdict in " ".join(text.split())

@@ -75,7 +75,8 @@ def skill_cmd(
              f"policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
     fictive = parse_policy("clairvoyant:against=seats")
     beginners = [parse_policy(b) for b in BEGINNERS]
-    label = rules.strip().capitalize() if not overrides else f"{rules.strip().capitalize()} (modified)"
+    name = rules.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
+    label = f"{name} (modified)" if overrides else name
     with console.status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
         rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label)
     P.emit(skill_answer(rows), "table" if fmt.value == "text" else fmt.value, out, console=console)
@@ -93,9 +94,10 @@ def skill_answer(rows: list[dict]):
     sentences = []
     for beg in BEGINNERS:
         pts, win = by[("points", beg)], by[("wins", beg)]
-        s = pts["skill"]
-        verdict = ("a deal is decided more by the tiles than by the play" if s < 0.5 else
-                   "a deal is decided more by the play than by the tiles")
+        lo, hi = pts["skill_lo"], pts["skill_hi"]
+        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
+                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
+                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
         who = "" if beg == "random" else f"Against a {beg} beginner: "
         lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
         sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
