@@ -5,14 +5,14 @@
     run.py       simdom run                     stats.py   simdom stats, doubles, compare, report
     analyze.py   simdom analyze                 solve.py   simdom solve
     review.py    simdom review                  ladder.py  simdom ladder
-    export.py    simdom export
+    export.py    simdom export                  skill.py   simdom skill
 """
 from __future__ import annotations
 
 import typer
 
 from .. import __version__
-from . import analyze, bench, deal, export, guard, ladder, policies, review, rules, run, solve, stats, view
+from . import analyze, bench, deal, export, guard, ladder, policies, review, rules, run, skill, solve, stats, view
 from .common import console, fail
 
 app = typer.Typer(
@@ -48,7 +48,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
         fail(str(e))
 
 
-for _group in (rules, deal, bench, policies, run, stats, analyze, solve, view, review, ladder, export):
+for _group in (rules, deal, bench, policies, run, stats, analyze, solve, view, review, skill, ladder, export):
     _group.register(app)
 guard.guard_app(app)  # one error line for every command (cli/guard.py)
 guard.one_line_usage_errors()
