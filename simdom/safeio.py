@@ -123,7 +123,7 @@ def _kind(path: Path) -> str | None:
 
 
 def replaces(path: str | Path) -> bool:
-    """Writing ``path`` would replace an existing regular file (so --force or --overwrite is needed; a
+    """Writing ``path`` would replace an existing regular file (so --overwrite is needed; a
     device, FIFO or socket is written to directly and loses nothing)."""
     return _kind(Path(path)) == "file"
 

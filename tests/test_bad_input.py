@@ -114,7 +114,7 @@ FLAGS = {
     "stats-bad-by": Case([*STATS, "--by", "colour"], ["--by", "colour", "policy"]),
     "stats-bad-format": Case([*STATS, "--format", "xml"], ["--format", "csv"]),
     "stats-unknown-suffix": Case([*STATS, "-o", "out.xyz"], [".xyz", ".csv"]),
-    "stats-over-existing-file": Case([*STATS, "-o", "good.jsonl", "--format", "csv"], ["exists", "--force"]),
+    "stats-over-existing-file": Case([*STATS, "-o", "good.jsonl", "--format", "csv"], ["exists", "--overwrite"]),
     "stats-into-missing-folder": Case([*STATS, "-o", "nope/s.csv"], ["nope/s.csv", "folder nope does not exist"]),
     "stats-onto-a-folder": Case([*STATS, "-o", "mine", "--format", "csv", "--force"], ["mine is a folder"]),
     "stats-a-file": Case(["stats", "good.jsonl"], ["good.jsonl", "not a folder"]),

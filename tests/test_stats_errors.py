@@ -90,7 +90,7 @@ def test_no_silent_overwrite(good, tmp_path):
     out = tmp_path / "s.json"
     out.write_text("keep me")
     r = run("stats", good, "-o", out)
-    assert r.exit_code == 2 and "--force" in _err(r) and out.read_text() == "keep me"
+    assert r.exit_code == 2 and "--overwrite" in _err(r) and out.read_text() == "keep me"
     assert run("stats", good, "-o", out, "--force").exit_code == 0 and out.read_text().startswith("[")
 
 

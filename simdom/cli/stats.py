@@ -47,7 +47,7 @@ def _errors():
 
 
 OUT_OPT = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal")
-FORCE_OPT = typer.Option(False, "--force", help="overwrite an existing -o file")
+FORCE_OPT = typer.Option(False, "--overwrite", "--force", help="overwrite an existing -o file (--force: the old spelling)")
 FORMAT_OPT = typer.Option(None, "--format", help=FORMAT_HELP)
 
 
@@ -276,7 +276,7 @@ def report(
     results: List[Path] = typer.Argument(..., help="results folder(s); give a Threes and a Fives one to compare"),
     out: Path = typer.Option(..., "-o", "--output", help="report.html (self-contained) or report.md "
                              "(images in <stem>_files/)"),
-    force: bool = typer.Option(False, "--force", help="overwrite an existing report"),
+    force: bool = typer.Option(False, "--overwrite", "--force", help="overwrite an existing report (--force: the old spelling)"),
 ) -> None:
     """A self-contained balance report (HTML, plots embedded) or its Markdown twin.
 

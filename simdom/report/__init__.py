@@ -31,9 +31,9 @@ def build_report(results: list[Results], out: str | Path, *, force: bool = False
     if out.is_dir():
         raise InputError(f"{out} is a folder; allowed: a file name ending .html or .md")
     if replaces(out) and not force:
-        raise InputError(f"{out} already exists; pass --force to overwrite it")
+        raise InputError(f"{out} already exists; pass --overwrite to replace it")
     if suffix == ".md" and (out.parent / f"{out.stem}_files").exists() and not force:
-        raise InputError(f"{out.parent / (out.stem + '_files')} already exists; pass --force to overwrite it")
+        raise InputError(f"{out.parent / (out.stem + '_files')} already exists; pass --overwrite to replace it")
     sections = build_sections(list(results))
     title = "simdom balance report: " + ", ".join(r.name for r in results)
     text = render_md(sections, title, out) if suffix == ".md" else render_html(sections, title)

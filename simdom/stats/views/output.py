@@ -33,4 +33,4 @@ def check_writable(out: str | Path | None, force: bool) -> None:
     if out is not None and Path(out).is_dir():
         raise InputError(f"{out} is a folder; allowed: a file name for -o")
     if out is not None and replaces(out) and not force:
-        raise InputError(f"{out} already exists; pass --force to overwrite it or choose another -o FILE")
+        raise InputError(f"{out} already exists; pass --overwrite to replace it or choose another -o FILE")
