@@ -104,12 +104,9 @@ def test_a_seat_sees_only_what_it_may_know():
     assert s.is_terminal() and seen_different > 0
 
 
-@pytest.mark.slow
-def test_ismcts_bot_plays_a_deal():
-    game = load("threes", 2)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 20,
-                           random_state=np.random.RandomState(0))
-    rng = np.random.RandomState(5)
+def played_out(game, bot, rng):
+    """A deal of ``game`` played to its end by ``bot`` at every seat, chance drawn from ``rng``; every move
+    the bot makes is legal."""
     s = game.new_initial_state()
     while not s.is_terminal():
         if s.is_chance_node():
@@ -119,6 +116,16 @@ def test_ismcts_bot_plays_a_deal():
             a = bot.step(s)
             assert a in s.legal_actions()
             s.apply_action(a)
+    return s
+
+
+@pytest.mark.slow
+def test_ismcts_bot_plays_a_deal():
+    game = load("threes", 2)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 20,
+                           random_state=np.random.RandomState(0))
+    rng = np.random.RandomState(5)
+    s = played_out(game, bot, rng)
     assert s.returns() == [float(t) for t in s.totals()] and sum(s.returns()) > 0
 
 
@@ -129,13 +136,5 @@ def test_mcts_bot_plays_a_deal():
     bot = mcts.MCTSBot(game, 2.0, 10, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
                        random_state=np.random.RandomState(0))
     rng = np.random.RandomState(2)
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            out, p = zip(*s.chance_outcomes())
-            s.apply_action(int(rng.choice(out, p=p)))
-        else:
-            a = bot.step(s)
-            assert a in s.legal_actions()
-            s.apply_action(a)
+    s = played_out(game, bot, rng)
     assert s.returns() == [float(t) for t in s.totals()]
