@@ -26,6 +26,8 @@ def _steps():
     """The just-in-time kernel module (batch.py): the entries that step one deal from Python. The batch
     path (simulate, measure) does not need it and so imports no numba when the ahead-of-time kernel is
     built."""
+    from . import jitcache
+    jitcache.notice("setup_hands")
     from ._kernel import batch
     return batch
 
@@ -266,6 +268,8 @@ class DealState:
         """The move ``policy`` chooses for the seat to act among :meth:`legal`, with random streams
         seeded by ``key`` (a policy never changes the state: tests check it with :meth:`snapshot`).
         ``others``: the other seats' policy (what clairvoyant plays against)."""
+        from . import jitcache
+        jitcache.notice("choose_entry")
         from ._kernel.kchoose import choose_entry
         moves = self.advance()
         if not moves:
