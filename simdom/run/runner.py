@@ -275,11 +275,11 @@ def _dask_results(client, address: str, plan: Plan, todo: list[int], n_jobs: int
                 flying.discard(f)
                 if f.status in ("cancelled", "lost"):
                     raise lost()
+                if f.status == "error":
+                    f.result()  # the chunk's own error (KilledWorker, another behaviour version, ...), raised here
                 try:
                     res = f.result()
-                except (CancelledError, OSError, TimeoutError) as e:
-                    if type(e).__name__ == "KilledWorker":  # pragma: no cover - KilledWorker is no OSError
-                        raise
+                except (CancelledError, OSError, TimeoutError):  # its result could not be fetched
                     raise lost() from None
                 nxt = next(pending, None)
                 if nxt is not None:
