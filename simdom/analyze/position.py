@@ -119,9 +119,10 @@ def from_record(record: dict[str, Any], label: str) -> Deal:
     engine first (simdom.deal.replay): a tampered record is refused, not analysed."""
     if isinstance(record, dict) and isinstance(record.get("match"), dict):
         mid = shown(record["match"].get("id"), 20)
-        raise PositionError(f"{label} is a deal of match {mid}; simdom analyze reads single deals; allowed: a "
-                            f"trace of single deals (simdom trace without --matches), or simdom replay FILE --match "
-                            f"{mid} to see the match")
+        raise PositionError(f"{label} is a deal of match {mid}; --trace --deal reads single deals; allowed: a "
+                            f"trace of single deals (simdom trace without --matches), simdom review --trace FILE "
+                            f"--match {mid} to review every hand of the match, or simdom replay FILE --match {mid} "
+                            "to see it")
     try:
         replay_record(record, label)
     except ReplayError as e:
