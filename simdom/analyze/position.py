@@ -157,6 +157,20 @@ def from_seed(rules: Rules, policies: Sequence[Any], seed: int, deal: int) -> De
     return from_record(trace(rules, policies, seed, deal), f"deal {deal} of seed {seed}")
 
 
+def as_position(where: "Deal | Position", move: int | None) -> Position:
+    """A position, or a deal's position just before placement ``move`` (default 1): the library's
+    simdom.analyze and simdom.solve take either."""
+    if isinstance(where, Position):
+        if move is not None and move != where.move:
+            raise ValueError(f"move = {move} for a position at move {where.move}; allowed: move=None with a "
+                             "position, or a deal with move=N")
+        return where
+    if isinstance(where, Deal):
+        return where.position(1 if move is None else move)
+    raise TypeError(f"{type(where).__name__} is not a deal or a position; allowed: simdom.load_deal(...), "
+                    "or its .position(N)")
+
+
 def load_deal(*, script: "str | Path | None", trace_file: "str | Path | None", deal: "int | None",
               rules: "Rules | None" = None, policies: "Sequence[Any] | None" = None, seed: int = 1) -> Deal:
     """The deal a command names: a scripted deal, deal ``deal`` of a trace file, or deal ``deal`` of
