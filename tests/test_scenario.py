@@ -55,6 +55,22 @@ def test_no_arms_means_one_arm_and_auto_chunks():
     assert from_dict({**OK, "rotation": True, "chunk_size": 7}).chunk_size == 7
 
 
+def test_slow_policies_get_chunks_of_seconds_and_fast_ones_keep_their_size():
+    """A chunk should last seconds whatever the policy: an arm with search, rollout or clairvoyant seats
+    gets a chunk as much smaller as its decisions cost (simdom.policies.policy_cost), a greedy run keeps
+    its size, and a chunk_size given is kept."""
+    from simdom.policies import policy_cost
+    fast = from_dict({**OK, "deals": 1_000_000, "rotation": True}).chunk_size
+    assert fast == 25_000 and policy_cost("greedy") == policy_cost("hold:until=5") == 1
+    for pol, cost in (("search", 110), ("search:worlds=32", 220), ("rollout:samples=32", 352), ("clairvoyant", 5000)):
+        assert policy_cost(pol) == cost
+        lineup = [pol, "greedy", "greedy", "greedy"]
+        sc = from_dict({**OK, "deals": 1_000_000, "rotation": True, "policies": lineup})
+        assert sc.chunk_size == int(100_000 // 4 / ((cost + 3) / 4)), pol
+        assert from_dict({**OK, "deals": 100, "rotation": True, "policies": lineup, "chunk_size": 50}).chunk_size == 50
+    assert policy_cost("search:depth=0") == 1100
+
+
 def test_settings_hash_changes_with_every_setting():
     base = from_dict(OK)
     std = dict(tables=("deals",), sim_version=1, results_format=2)

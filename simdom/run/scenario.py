@@ -36,7 +36,7 @@ from typing import Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..safeio import InputError, check_depth, loads_toml, not_a_file
-from ..policies import PolicyError, seat_policies
+from ..policies import PolicyError, policy_cost, seat_policies
 from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 
 #: Deals played in one chunk (deals x arms x rotations) aimed at when chunk_size is not given.
@@ -274,12 +274,18 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
                             "in none; allowed: target > 0 in every arm, or target = 0 in every arm")
     plays = len(arms) * (m.players if m.rotation else 1)
     per_match = 1
+    # slow policies (search, rollout, clairvoyant) cost many greedy decisions each: their chunks hold
+    # fewer deals, so that a chunk lasts seconds, whatever the policy (progress, resume and the dask
+    # backend all work by chunks); a run of fast policies (cost 1 per seat) keeps the sizes below
+    slow = max(sum(policy_cost(p) for p in a.policies) / len(a.policies) for a in arms)
     if arms[0].rules.is_match:
         # a match of T points lasts about T / 15 deals (Fives and Threes score ~15-40 a deal per side)
         per_match = max(1, max(a.rules.target for a in arms) // 15)
         chunk = m.chunk_size or max(100, min(50_000, AUTO_CHUNK_PLAYS // plays // per_match // 100 * 100 or 100))
     else:
         chunk = m.chunk_size or max(1000, min(250_000, AUTO_CHUNK_PLAYS // plays // 1000 * 1000 or 1000))
+    if m.chunk_size is None and slow > 1:
+        chunk = max(1, min(chunk, int(AUTO_CHUNK_PLAYS // plays // per_match / slow)))
     if min(chunk, m.deals) * plays * per_match > MAX_CHUNK_PLAYS:
         unit = "matches" if per_match > 1 or arms[0].rules.is_match else "deals"
         raise ScenarioError(f"{path}: field 'chunk_size' = {chunk}: {chunk} {unit} x {len(arms)} arm(s) x "
