@@ -130,7 +130,7 @@ def summary_answer(summary):
 
 def run_cmd(
     scenario: Path = typer.Argument(..., help="scenario file (TOML), e.g. scenarios/default.toml"),
-    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals, or of matches when the rules "
+    deals: Optional[int] = typer.Option(None, "--deals", "-d", help="number of deals, or of matches when the rules "
                                         "play matches (target > 0); overrides the scenario's"),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="root seed (overrides the scenario's)"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w",

@@ -48,7 +48,7 @@ def _errors():
 
 OUT_OPT = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal")
 FORCE_OPT = typer.Option(False, "--overwrite", "--force", help="overwrite an existing -o file (--force: the old spelling)")
-FORMAT_OPT = typer.Option(None, "--format", help=FORMAT_HELP)
+FORMAT_OPT = typer.Option(None, "--format", "-f", help=FORMAT_HELP)
 
 
 def stats(
