@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import MAX_SEED, console, fail
+from .common import MAX_SEED, OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, check_out, console, fail
 
 FORMATS = ("text", "table", "json", "md", "csv")
 MAX_ROLLOUTS = 1_000_000
@@ -25,7 +25,9 @@ def review_cmd(
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
     fmt: str = typer.Option("text", "--format", "-f", help="text, json, md or csv."),
-    out: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of the terminal."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
+    overwrite: bool = OVERWRITE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
 ) -> None:
     """Review a played deal: every decision's error against the best move, with its 95% interval and a mark; the luck of the deal and of every draw; one line per player.
 
@@ -54,8 +56,8 @@ def review_cmd(
         fail("--position with --script or --trace; allowed: one deal source (--script, --trace or --position)")
     if script is None and trace_file is None and position is None:
         fail("no deal given; allowed: --script FILE, --trace FILE --deal I, or --position FILE")
-    if out is not None and out.is_dir():
-        fail(f"{out} is a folder; allowed: a file name for -o")
+    out = out or output  # --output: the old spelling
+    check_out(out, overwrite)
     viewer = None
     try:
         if position is not None:

@@ -19,6 +19,13 @@ class Backend(str, Enum):
     dask = "dask"  #: an existing dask.distributed cluster (--scheduler)
 
 
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    md = "md"
+
+
 class _Rate(ProgressColumn):
     def __init__(self, unit: str = "deals") -> None:
         super().__init__()
@@ -151,6 +158,8 @@ def run_cmd(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="dask scheduler address, tcp://HOST:PORT"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace results of another scenario or settings"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+    fmt: Format = typer.Option(Format.table, "--format", "-f", help="how the summary is printed: table, or json, "
+                               "csv, md (then the closing lines go to stderr)"),
 ) -> None:
     """Play a scenario's deals on every core (or a dask cluster) into a Parquet dataset.
 
@@ -225,13 +234,14 @@ def run_cmd(
     progress.stop()
     from .. import present as P
 
-    P.show(summary_answer(summary), console)
+    P.emit(summary_answer(summary), fmt.value, console=console)
+    tail = console if fmt is Format.table else err  # a machine format keeps stdout to itself
     if sc.description:
-        console.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
+        tail.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
     reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
     if summary.removed:
         reused += f", {summary.removed} stray part(s) removed"
-    console.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
+    tail.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
                   f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
 
 

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import console, fail
+from .common import OLD_FORCE_OPT, OLD_OUTPUT_OPT, console, fail
 
 # The statistics modules (polars) are imported inside the commands: every simdom command (`simdom run`
 # too) loads this module to register the commands, and should not pay polars' import. The help texts'
@@ -30,9 +30,10 @@ def _fail(msg: str) -> None:
     fail(msg)
 
 
-def _open(paths: list[Path]):
-    from simdom.stats.read.folder import open_results
-    return [open_results(p) for p in paths]
+def _open(paths: list[str]):
+    """Results folders, or arms of them (FOLDER:ARM), as every command that reads results takes them."""
+    from simdom.stats.read.folder import open_selection
+    return [open_selection(p) for p in paths]
 
 
 def _emit(ans, fmt: str, out: Optional[Path]) -> None:
@@ -46,13 +47,14 @@ def _errors():
     return ResultsError, InputError
 
 
-OUT_OPT = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal")
-FORCE_OPT = typer.Option(False, "--overwrite", "--force", help="overwrite an existing -o file (--force: the old spelling)")
+OUT_OPT = typer.Option(None, "-o", "--out", help="write to this file instead of the terminal")
+FORCE_OPT = typer.Option(False, "--overwrite", help="overwrite an existing -o file")
 FORMAT_OPT = typer.Option(None, "--format", "-f", help=FORMAT_HELP)
 
 
 def stats(
-    results: List[Path] = typer.Argument(..., help="results folder(s) written by `simdom run`"),
+    results: List[str] = typer.Argument(..., help="results folder(s) written by `simdom run`, or arms of "
+                                        "them: FOLDER:ARM"),
     by: Optional[str] = typer.Option(None, "--by", help=f"group keys, comma-separated: {', '.join(BY_COLUMNS)} "
                                      "(default: arm, and policy where an arm's players differ; with --moves: arm "
                                      "and the move number)"),
@@ -65,6 +67,8 @@ def stats(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """Points, win rates, scoring rates per arm and policy, each with a 95% interval; the answer first.
 
@@ -82,11 +86,12 @@ def stats(
 
       simdom stats results/threes-vs-fives --moves --format csv -o by_move.csv
 
-      simdom stats results/fives-100-2p                       (match results: who wins the match)
+      simdom stats results/fives-100-2p      # match results: who wins the match
 
       simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
     """
     ResultsError, InputError = _errors()
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.tables.stats import parse_by
     from simdom.stats.views.stats import moves_answer, stats_answer
@@ -115,6 +120,8 @@ def seats(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """Seat and turn-order advantage: win rate and points by seat and by turn, with a Wald test.
 
@@ -130,6 +137,7 @@ def seats(
       simdom seats results/balance-4p --format json -o seats.json
     """
     ResultsError, InputError = _errors()
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.stats import seats_answer
     try:
@@ -155,6 +163,8 @@ def doubles(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """The value of holding the first double in Threes.
 
@@ -163,7 +173,7 @@ def doubles(
     the best K. On any Threes results: the first double by move number and the outcome by who took it
     (associations, not effects of a choice). With --decisions (results of `simdom run --decisions`): the
     value of holding the first double by situation (bonus tier now and a round later, the double's support,
-    doubles held, doubles an opponent may hold, turn order), from the rollout difference when the run had
+    doubles held, doubles an opponent may hold, turn order), from the rollout difference after simdom run
     --decision-rollouts, else as played; a grid of bonus tier by support (the report's heatmap).
 
     Examples:
@@ -181,6 +191,7 @@ def doubles(
       simdom doubles results/threes-vs-fives --table by-move --format csv -o first_double.csv
     """
     ResultsError, InputError = _errors()
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.tables.doubles import _require_threes, detect_sweep
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.output import check_writable, resolve_format
@@ -230,6 +241,8 @@ def compare(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """Two results side by side: each estimate and the difference A - B, with intervals and p-values.
 
@@ -248,6 +261,7 @@ def compare(
       simdom compare results/threes results/fives --format md -o threes_vs_fives.md
     """
     ResultsError, InputError = _errors()
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.pairs import compare_answer
@@ -273,10 +287,13 @@ def compare(
 
 
 def report(
-    results: List[Path] = typer.Argument(..., help="results folder(s); give a Threes and a Fives one to compare"),
-    out: Path = typer.Option(..., "-o", "--output", help="report.html (self-contained) or report.md "
-                             "(images in <stem>_files/)"),
-    force: bool = typer.Option(False, "--overwrite", "--force", help="overwrite an existing report (--force: the old spelling)"),
+    results: List[str] = typer.Argument(..., help="results folder(s), or arms of them (FOLDER:ARM); give a "
+                                        "Threes and a Fives one to compare"),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help="report.html (self-contained) or report.md "
+                                       "(images in <stem>_files/); required"),
+    force: bool = typer.Option(False, "--overwrite", help="overwrite an existing report"),
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """A self-contained balance report (HTML, plots embedded) or its Markdown twin.
 
@@ -288,6 +305,9 @@ def report(
 
       simdom report results/threes results/fives -o balance.md
     """
+    out, force = out or output, force or old_force  # the old spellings --output and --force
+    if out is None:
+        _fail("no report file given; allowed: -o report.html or -o report.md")
     from simdom.report import build_report
     from simdom.stats.read.folder import ResultsError
     from simdom.stats.views.output import check_writable
