@@ -156,3 +156,33 @@ def test_the_old_clashing_short_flags_are_refused_with_one_line():
         r = CliRunner().invoke(app, argv)
         assert r.exit_code == 2 and "No such option" in r.output, r.output
 
+
+def help_paragraphs(name: str) -> list[list[str]]:
+    """The paragraphs of `simdom NAME --help` above its option boxes, as rendered 80 columns wide."""
+    from typer.testing import CliRunner
+    r = CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "80", "TERMINAL_WIDTH": "80"})
+    assert r.exit_code == 0, r.output
+    top = r.output.split("╭")[0].splitlines()
+    paragraphs, current = [], []
+    for line in top[2:]:  # after the usage line
+        if line.strip():
+            current.append(line.rstrip())
+        elif current:
+            paragraphs.append(current)
+            current = []
+    return paragraphs + ([current] if current else [])
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_texts_wrap_as_written(name):
+    """Prose fills its lines (no stub left where a source line ended); an example keeps its lines, each
+    within 80 columns, a long one continued with a backslash, never broken by the terminal."""
+    for para in help_paragraphs(name):
+        assert all(len(line) <= 80 for line in para)
+        if para[0].lstrip().startswith(("simdom ", "# ")):  # examples: a command, a comment, a continuation
+            ind = " " * (len(para[0]) - len(para[0].lstrip()))
+            assert all(re.match(f"{ind}(simdom |# )|{ind}    \\S", line) for line in para), para
+            assert all(before.endswith(" \\") for before, line in zip(para, para[1:])
+                       if line.startswith(ind + "    ")), para
+        else:
+            assert all(len(line) >= 60 for line in para[:-1]), para
