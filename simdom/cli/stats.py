@@ -41,12 +41,6 @@ def _emit(ans, fmt: str, out: Optional[Path]) -> None:
     emit(ans, fmt, out)
 
 
-def _errors():
-    from simdom.stats.read.folder import ResultsError
-    from simdom.stats.tables.stats import InputError
-    return ResultsError, InputError
-
-
 OUT_OPT = typer.Option(None, "-o", "--out", help="write to this file instead of the terminal")
 FORCE_OPT = typer.Option(False, "--overwrite", help="overwrite an existing -o file")
 FORMAT_OPT = typer.Option(None, "--format", "-f", help=FORMAT_HELP)
@@ -90,29 +84,26 @@ def stats(
 
       simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
     """
-    ResultsError, InputError = _errors()
+    from simdom.stats.tables.stats import InputError
     out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.tables.stats import parse_by
     from simdom.stats.views.stats import moves_answer, stats_answer
-    try:
-        f = resolve_format(fmt, out)
-        check_writable(out, force)
-        res = _open(results)
-        if any(r.unit == "match" for r in res) and not moves:
-            from .matchstats import stats_matches
-            return stats_matches(res, by, table, bins, f, out)
-        table = table or "groups"
-        if table not in STATS_TABLES:
-            raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)} (match tables "
-                             f"{', '.join(MATCH_TABLES)} need match results: rules with target > 0)")
-        if moves:
-            ans = moves_answer(res, parse_by(by, MOVE_BY_COLUMNS))
-        else:
-            ans = stats_answer(res, None if by is None else parse_by(by, BY_COLUMNS), table)
-        _emit(ans, f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    check_writable(out, force)
+    res = _open(results)
+    if any(r.unit == "match" for r in res) and not moves:
+        from .matchstats import stats_matches
+        return stats_matches(res, by, table, bins, f, out)
+    table = table or "groups"
+    if table not in STATS_TABLES:
+        raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)} (match tables "
+                         f"{', '.join(MATCH_TABLES)} need match results: rules with target > 0)")
+    if moves:
+        ans = moves_answer(res, parse_by(by, MOVE_BY_COLUMNS))
+    else:
+        ans = stats_answer(res, None if by is None else parse_by(by, BY_COLUMNS), table)
+    _emit(ans, f, out)
 
 
 def seats(
@@ -136,17 +127,14 @@ def seats(
 
       simdom seats results/balance-4p --format json -o seats.json
     """
-    ResultsError, InputError = _errors()
+    from simdom.stats.tables.stats import InputError
     out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.stats import seats_answer
-    try:
-        f = resolve_format(fmt, out)
-        check_writable(out, force)
-        from simdom.stats.read.folder import open_selection
-        _emit(seats_answer(open_selection(results)), f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    check_writable(out, force)
+    from simdom.stats.read.folder import open_selection
+    _emit(seats_answer(open_selection(results)), f, out)
 
 
 def doubles(
@@ -190,47 +178,15 @@ def doubles(
 
       simdom doubles results/threes-vs-fives --table by-move --format csv -o first_double.csv
     """
-    ResultsError, InputError = _errors()
     out, force = out or output, force or old_force  # the old spellings --output and --force
-    from simdom.stats.tables.doubles import _require_threes, detect_sweep
     from simdom.stats.read.folder import open_selection
+    from simdom.stats.views.doubles import doubles_keys, doubles_view
     from simdom.stats.views.output import check_writable, resolve_format
-    from simdom.stats.views.pairs import doubles_answer
-    try:
-        f = resolve_format(fmt, out)
-        if table is not None and table not in DOUBLES_TABLES:
-            raise InputError(f"bad --table {table!r}; allowed: {', '.join(DOUBLES_TABLES)}")
-        dec_tables = ("decisions", "decision-grid")
-        if table in dec_tables and not decisions:
-            raise InputError(f"--table {table} needs --decisions")
-        if by is not None and not decisions:
-            raise InputError("--by needs --decisions (the sweep tables have no groups)")
-        keys = None
-        if by is not None:
-            keys = [k.strip() for k in by.split(",") if k.strip()]
-            bad = [k for k in keys if k not in DECISION_SITUATIONS]
-            if bad or not keys or len(set(keys)) != len(keys):
-                raise InputError(f"bad --by {by!r}; allowed: distinct names from {', '.join(DECISION_SITUATIONS)}")
-        if decisions and table is not None and table not in dec_tables:
-            raise InputError(f"bad --table {table!r} with --decisions; allowed: {', '.join(dec_tables)}")
-        check_writable(out, force)
-        res = open_selection(results)
-        if decisions:
-            from simdom.stats.decisions.views import decisions_answer
-            people = f in ("table", "md")
-            wanted = [table] if table else (list(dec_tables) if people and out is None else ["decisions"])
-            return _emit(decisions_answer(res, wanted, keys), f, out)
-        _require_threes(res)
-        sweep = detect_sweep(res)
-        if table in ("sweep", "best") and sweep is None:
-            raise InputError(f"{results}: no double-timing sweep (arms differing only in one player's "
-                             "hold:until=K, with a K=1 or greedy baseline); use --table by-move or taker")
-        people = f in ("table", "md")
-        wanted = [table] if table else (["sweep", "best", "by-move", "taker"] if people and out is None
-                                        else ["sweep" if sweep else "by-move"])
-        _emit(doubles_answer(res, wanted), f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    keys = doubles_keys(decisions, by, table, DECISION_SITUATIONS)
+    check_writable(out, force)
+    every = f in ("table", "md") and out is None  # people at a terminal: every table that applies
+    _emit(doubles_view(open_selection(results), results, decisions, keys, table, every), f, out)
 
 
 def compare(
@@ -260,7 +216,7 @@ def compare(
 
       simdom compare results/threes results/fives --format md -o threes_vs_fives.md
     """
-    ResultsError, InputError = _errors()
+    from simdom.stats.tables.stats import InputError
     out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.output import check_writable, resolve_format
@@ -271,19 +227,16 @@ def compare(
             strong = str(parse_policy(strong))  # the canonical text, as the manifests record it
         except PolicyError as e:
             _fail(f"--strong: {e}")
-    try:
-        f = resolve_format(fmt, out)
-        check_writable(out, force)
-        a, b = open_selection(results_a), open_selection(results_b)
-        if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
-            raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
-                             "of one (FOLDER:ARM)")
-        if a.unit == "match" or b.unit == "match":
-            from .matchstats import compare_matches_cmd
-            return compare_matches_cmd(a, b, strong, f, out)
-        _emit(compare_answer(a, b, strong), f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    check_writable(out, force)
+    a, b = open_selection(results_a), open_selection(results_b)
+    if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
+        raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
+                         "of one (FOLDER:ARM)")
+    if a.unit == "match" or b.unit == "match":
+        from .matchstats import compare_matches_cmd
+        return compare_matches_cmd(a, b, strong, f, out)
+    _emit(compare_answer(a, b, strong), f, out)
 
 
 def report(
@@ -309,28 +262,24 @@ def report(
     if out is None:
         _fail("no report file given; allowed: -o report.html or -o report.md")
     from simdom.report import build_report
-    from simdom.stats.read.folder import ResultsError
     from simdom.stats.views.output import check_writable
     from simdom.stats.tables.stats import InputError
-    try:
-        suffix = out.suffix.lower()
-        if suffix not in (".html", ".htm", ".md"):
-            raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
-        check_writable(out, force)
-        res = _open(results)
-        rep = build_report(res, out, force=force)
-        if rep.answer:  # the report's first answer, then where it is
-            console.print(rep.answer, highlight=False, markup=False)
-        console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",
-                      highlight=False, markup=False)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    suffix = out.suffix.lower()
+    if suffix not in (".html", ".htm", ".md"):
+        raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
+    check_writable(out, force)
+    res = _open(results)
+    rep = build_report(res, out, force=force)
+    if rep.answer:  # the report's first answer, then where it is
+        console.print(rep.answer, highlight=False, markup=False)
+    console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",
+                  highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
-    """Add the commands stats, seats, doubles, compare and report to ``app``."""
-    app.command("stats")(stats)
-    app.command("seats")(seats)
-    app.command("doubles")(doubles)
-    app.command("compare")(compare)
-    app.command("report")(report)
+    """Add the commands stats, seats, doubles, compare and report to ``app``, each with the one error path
+    (cli/guard.py: a ResultsError or InputError is one line, exit code 2)."""
+    from .guard import guarded
+    for name, command in (("stats", stats), ("seats", seats), ("doubles", doubles), ("compare", compare),
+                          ("report", report)):
+        app.command(name)(guarded(command))
