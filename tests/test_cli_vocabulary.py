@@ -186,3 +186,12 @@ def test_help_texts_wrap_as_written(name):
                        if line.startswith(ind + "    ")), para
         else:
             assert all(len(line) >= 60 for line in para[:-1]), para
+
+
+def test_help_examples_read_only_folders_that_a_shipped_scenario_or_the_help_itself_writes():
+    shipped = {p.stem for p in (ROOT / "scenarios").glob("*.toml")}
+    for name, c in get_command(app).commands.items():
+        text = c.help or ""
+        written = set(re.findall(r"--out results/([\w.-]+)", text))
+        read = set(re.findall(r"(?<!--out )results/([\w.-]+)", text))
+        assert read - shipped - written == set(), name

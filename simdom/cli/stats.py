@@ -80,9 +80,9 @@ def stats(
 
       simdom stats results/threes-vs-fives --moves --format csv -o by_move.csv
 
-      simdom stats results/fives-100-2p      # match results: who wins the match
+      simdom stats results/fives-match-2p      # match results: who wins the match
 
-      simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
+      simdom stats results/fives-match-2p --table equity --format csv -o equity.csv
     """
     from simdom.stats.tables.stats import InputError
     out, force = out or output, force or old_force  # the old spellings --output and --force
@@ -214,7 +214,7 @@ def compare(
 
       simdom compare results/balance-4p:threes results/balance-4p:muggins
 
-      simdom compare results/threes results/fives --format md -o threes_vs_fives.md
+      simdom compare results/balance-2p:threes results/balance-2p:fives --format md -o threes_vs_fives.md
     """
     from simdom.stats.tables.stats import InputError
     out, force = out or output, force or old_force  # the old spellings --output and --force
@@ -254,9 +254,9 @@ def report(
 
       simdom report results/threes-doubles -o report.html
 
-      simdom report results/threes results/fives -o balance.html
+      simdom report results/threes-vs-fives:threes results/threes-vs-fives:fives -o balance.html
 
-      simdom report results/threes results/fives -o balance.md
+      simdom report results/default results/balance-4p -o balance.md
     """
     out, force = out or output, force or old_force  # the old spellings --output and --force
     if out is None:
