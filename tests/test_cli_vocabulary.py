@@ -146,8 +146,10 @@ def test_a_short_flag_means_the_same_long_option_in_every_command():
 
 def test_docs_commands_lists_every_short_flag_with_its_long_option():
     text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| `(-[a-z])` \| `(--[a-z-]+)` \|", text, flags=re.M))
-    assert rows == {s: next(iter(longs)) for s, longs in short_flags().items()} | {"-h": "--help"}
+    rows = {s: (long, set(re.sub(r" \(.*?\)", "", cmds).split(", ")))
+            for s, long, cmds in re.findall(r"^\| `(-[a-z])` \| `(--[a-z-]+)` \| (.*?) \|$", text, flags=re.M)}
+    assert rows.pop("-h") == ("--help", {"every command"})
+    assert rows == {s: (long, cmds) for s, longs in short_flags().items() for long, cmds in longs.items()}
 
 
 def test_the_old_clashing_short_flags_are_refused_with_one_line():
