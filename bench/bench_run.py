@@ -1,6 +1,6 @@
 """End-to-end benchmark of `simdom run`: threes, 4 greedy seats, into a temporary folder.
 
-Measures, in the same run, the single-core kernel rate (`simdom bench --json`) and the end-to-end rate
+Measures, in the same run, the single-core kernel rate (`simdom bench --format json`) and the end-to-end rate
 of `simdom run` (process start, workers, Parquet output, manifest: everything), the peak memory of the
 whole process tree, polled every 50 ms, and the dataset's bytes on disk. The memory comes from one
 run and the time from three more of the same scenario (their median): reading the memory of three
@@ -55,7 +55,7 @@ def tree_memory(proc: psutil.Process) -> tuple[int, int]:
 
 def kernel_rate(seconds: float) -> float:
     out = subprocess.run([SIMDOM, "bench", "--rules", "threes", "--players", "4", "--policy", "greedy",
-                          "--seconds", str(seconds), "--json"], capture_output=True, text=True, check=True)
+                          "--seconds", str(seconds), "--format", "json"], capture_output=True, text=True, check=True)
     return float(json.loads(out.stdout.strip().splitlines()[-1])["deals_per_s"])
 
 

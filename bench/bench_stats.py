@@ -69,7 +69,7 @@ def main() -> None:
             folder = root / f"synthetic-{n}"
             gen = synthetic(folder, n)
             secs, mb = measured([SIMDOM, "stats", str(folder), "--format", "json", "-o", str(root / f"s{n}.json"),
-                                 "--force"])
+                                 "--overwrite"])
             out["sizes"].append({"deals": n, "stats_seconds": round(secs, 2), "stats_peak_mb": round(mb),
                                  "seconds_per_million": round(secs / n * 1e6, 3), "generate_seconds": round(gen, 1)})
             print(f"simdom stats on {n:,} deals: {secs:.1f} s ({secs / n * 1e6:.2f} s per million), peak "
@@ -77,7 +77,7 @@ def main() -> None:
         if not a.no_report:
             n = min(a.deals)
             secs, mb = measured([SIMDOM, "report", str(root / f"synthetic-{n}"), "-o", str(root / "report.html"),
-                                 "--force"])
+                                 "--overwrite"])
             out["report"] = {"deals": n, "seconds": round(secs, 2), "peak_mb": round(mb)}
         per = [s["seconds_per_million"] for s in out["sizes"]]
         out["linearity"] = round(max(per) / min(per), 2)   # 1.0: exactly linear

@@ -70,7 +70,7 @@ def c_rate(exe: str, policy: str, seconds: float) -> float:
 
 def kernel(rules: str, policy: str, seconds: float, sets: tuple[str, ...] = ()) -> float:
     out = sh(SIMDOM + ["bench", "--rules", rules, "--players", "4", "--policy", policy,
-                       "--seconds", str(seconds), "--json"] + [x for s in sets for x in ("--set", s)])
+                       "--seconds", str(seconds), "--format", "json"] + [x for s in sets for x in ("--set", s)])
     return last_json(out)["deals_per_s"]
 
 

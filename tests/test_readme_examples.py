@@ -129,7 +129,7 @@ def run_examples(commands: list[list[str]], tmp_path: Path) -> None:
 
 def files_written(commands: list[list[str]]) -> list[str]:
     """The files the commands write with -o/--output (simdom run's --out is a folder)."""
-    return [argv[argv.index(flag) + 1] for argv in commands for flag in ("-o", "--output")
+    return [argv[argv.index(flag) + 1] for argv in commands for flag in ("-o", "--out", "--output")
             if flag in argv and argv[1] != "run"]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import analyze, bench, deal, export, guard, ladder, policies, review, rules, run, skill, solve, stats, view
+from . import analyze, bench, deal, export, guard, helptext, ladder, policies, review, rules, run, skill, solve, stats, view
 from .common import console, fail
 
 app = typer.Typer(
@@ -51,6 +51,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 for _group in (rules, deal, bench, policies, run, stats, analyze, solve, view, review, skill, ladder, export):
     _group.register(app)
 guard.guard_app(app)  # one error line for every command (cli/guard.py)
+helptext.reflow_app(app)  # help texts wrapped evenly at the terminal's width (cli/helptext.py)
 guard.one_line_usage_errors()
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,7 +6,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, fail, make_policies, make_rules
+from .common import (MAX_SEED, OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, check_out, console,
+                     fail, make_policies, make_rules)
 
 FORMATS = ("table", "json", "md")
 #: rollouts per position at most (--rollouts, --budget): about 20,000 a second on one core
@@ -35,6 +36,8 @@ def analyze_cmd(
                                  help="Play out the true hidden tiles instead of re-deals (value of information)."),
     by: str = typer.Option("points", "--by", help="Rank by mean final points, margin or win (points|margin|win)."),
     fmt: str = typer.Option("table", "--format", "-f", help="table, json or md."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
+    overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
@@ -66,6 +69,7 @@ def analyze_cmd(
 
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    check_out(out, overwrite)
     if by not in METRICS:
         fail(f"--by {by!r}; allowed: {', '.join(METRICS)}")
     if rollouts is not None and not 2 <= rollouts <= MAX_ROLLOUTS:
@@ -115,7 +119,7 @@ def analyze_cmd(
     else:
         with console.status(f"rolling out the {len(positions[0].moves)} legal moves ..."):
             ans = answer(evaluate(positions[0], **kw))
-    P.emit(ans, fmt, console=console)
+    P.emit(ans, fmt, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

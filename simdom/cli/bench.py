@@ -6,7 +6,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, make_policies, make_rules
+from .common import (OLD_JSON_OPT, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, TableOrJson, console, format_opt,
+                     make_policies, make_rules)
 
 
 def bench_cmd(
@@ -16,8 +17,9 @@ def bench_cmd(
     seconds: float = typer.Option(3.0, "--seconds", "-t", min=0.1, max=3600,
                                  help="How long to measure, 0.1 to 3600 seconds."),
     overrides: Optional[List[str]] = SET_OPT,
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (deals_per_s, ...) instead of the "
-                                                       "sentence."),
+    fmt: TableOrJson = typer.Option(TableOrJson.table, "--format", "-f",
+                                    help="table (a sentence), or json: one object (deals_per_s, ...)."),
+    as_json: bool = OLD_JSON_OPT,
 ) -> None:
     """Measure the kernel alone on one core, in deals per second (compile time excluded).
 
@@ -26,10 +28,12 @@ def bench_cmd(
     [bold]Examples[/]
 
       simdom bench --rules threes --players 4 --policy random --seconds 5
-      simdom bench -r fives -p greedy -t 3 --json
+      simdom bench -r fives -p greedy -t 3 --format json
       simdom bench -r fives -p greedy --set target=100 --set teams=partners
     """
     from ..engine.api import kernel_kind, measure
+
+    as_json = as_json or fmt is TableOrJson.json  # --json: the old spelling
 
     r = make_rules(rules, players, overrides)
     pols = make_policies(policy, players)

@@ -5,6 +5,8 @@ import json
 import sys
 import tomllib
 import traceback
+from enum import Enum
+from pathlib import Path
 from typing import Any, List, NoReturn, Optional
 
 import typer
@@ -89,3 +91,32 @@ POLICY_OPT = typer.Option(["greedy"], "--policy", "-p",
                           help="Policy for every seat, or once per seat in seat order (e.g. hold:until=9).")
 
 
+#: -o/--out: the file a command writes (simdom run's --out is a results folder)
+OUT_HELP = "Write the answer to this file instead of the terminal."
+#: the old spellings, still accepted but not shown by --help: --output (for --out), --force (for
+#: --overwrite), --json (for --format json)
+OLD_OUTPUT_OPT = typer.Option(None, "--output", hidden=True, help="The old spelling of --out.")
+OLD_FORCE_OPT = typer.Option(False, "--force", hidden=True, help="The old spelling of --overwrite.")
+OLD_JSON_OPT = typer.Option(False, "--json", hidden=True, help="The old spelling of --format json.")
+OVERWRITE_OPT = typer.Option(False, "--overwrite", help="Replace an existing output file.")
+
+
+class TableOrJson(str, Enum):
+    """--format of the commands that print a table or one JSON value (rules, bench, policies)."""
+    table = "table"
+    json = "json"
+
+
+def format_opt(default: TableOrJson = TableOrJson.table):
+    return typer.Option(default, "--format", "-f", help="table, or json for machines.")
+
+
+def check_out(path: Optional[Path], overwrite: bool) -> None:
+    """-o FILE: not a folder, and not an existing file unless --overwrite (nothing already written lost)."""
+    from ..safeio import replaces
+    if path is None:
+        return
+    if path.is_dir():
+        fail(f"{path} is a folder; allowed: a file name for -o")
+    if replaces(path) and not overwrite:
+        fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")

@@ -28,7 +28,7 @@ def trace_cmd(
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
     deals: int = typer.Option(100, "--deals", "-d", min=1, help="How many deals."),
-    matches: Optional[int] = typer.Option(None, "--matches", "-m", min=1,
+    matches: Optional[int] = typer.Option(None, "--matches", min=1,
                                           help="Write this many whole matches instead (needs --set target=T > 0)."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help=SEED_HELP),
     first_deal: int = typer.Option(0, "--first-deal", min=0, max=2**62, help="Number of the first deal."),

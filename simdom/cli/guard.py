@@ -87,11 +87,14 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
             if found is None:
                 raise  # a bug: the traceback, exit code 1
             fail(found[0].replace("\n", "; "), found[1])
+    run.__simdom_guarded__ = True  # type: ignore[attr-defined]
     return run
 
 
 def guard_app(app: typer.Typer) -> None:
-    """Put every command registered on ``app`` behind :func:`guarded`."""
+    """Put every command registered on ``app`` behind :func:`guarded` (a module that registers its
+    commands guarded, as run and stats do, so that any app holding them has the one error path, is
+    left as it is)."""
     for info in app.registered_commands:
         if info.callback is not None and not getattr(info.callback, "__simdom_guarded__", False):
             info.callback = guarded(info.callback)

@@ -8,7 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import MAX_SEED, PLAYERS_OPT, RULES_OPT, SET_OPT, console, fail, make_rules
+from .common import (MAX_SEED, OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, check_out, console, fail,
+                     make_rules)
 
 #: --deals at most
 MAX_DEALS = 1_000_000
@@ -84,10 +85,12 @@ def ladder_cmd(
     deals: int = typer.Option(200, "--deals", "-d", help="Deals, each played in every seating."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed, 0 to 2^63 - 1: deal i depends on (seed, i) alone."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json, csv (the ratings) or md."),
-    out: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the answer to this file."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
+    overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
     players: int = typer.Option(2, "--players", "-n", help="Players at the table, 2 to 4."),
     overrides: Optional[List[str]] = SET_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
 ) -> None:
     """Rate policies in a duplicate tournament: every deal in every seating, Plackett-Luce on an Elo scale.
 
@@ -102,6 +105,8 @@ def ladder_cmd(
     from ..run.ladder import play_duplicate, seatings
     from ..stats.estimate.ladder import finishing_orders, ladder_ratings
 
+    out = out or output  # --output: the old spelling
+    check_out(out, overwrite)
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
     if not 1 <= deals <= MAX_DEALS:

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from ..policies import NEVER, REGISTRY, PolicyError, parse_policy
-from .common import fail
+from .common import OLD_JSON_OPT, TableOrJson, fail, format_opt
 
 
 def _value(v: float) -> str:
@@ -16,7 +16,8 @@ def _value(v: float) -> str:
 
 def policies_cmd(
     policy: Optional[str] = typer.Argument(None, help="A policy text to check, e.g. hold:until=9; omit to list them all."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    fmt: TableOrJson = format_opt(),
+    as_json: bool = OLD_JSON_OPT,
 ) -> None:
     """List the bot policies: name, parameters (with defaults) and what each does.
 
@@ -28,12 +29,13 @@ def policies_cmd(
 
       simdom policies
       simdom policies rollout:samples=64
-      simdom policies hold:until=never --json
+      simdom policies hold:until=never --format json
       simdom trace -r threes -p rollout:samples=32 -p greedy -p greedy -p greedy -d 10 -o r.jsonl
     """
     from rich.text import Text
 
     from .common import console
+    as_json = as_json or fmt is TableOrJson.json  # --json: the old spelling
     if policy is not None:
         try:
             p = parse_policy(policy)
@@ -52,7 +54,7 @@ def policies_cmd(
                                           for q in i.params]} for i in REGISTRY.values()]))
         return
     console.print(Text(f"{len(REGISTRY)} policies: {', '.join(REGISTRY)}. Write NAME or NAME:KEY=VALUE,... "
-                       "(e.g. hold:until=9) in scenarios and after --policy."), width=80)
+                       "(e.g. hold:until=9) in scenarios and after simdom trace --policy (and bench, analyze, ...)."), width=80)
     for i in REGISTRY.values():
         console.print()
         console.print(Text.assemble((i.name, "bold"), f": {i.doc}"), width=80)

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import MAX_SEED, console, fail
+from .common import MAX_SEED, OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, check_out, console, fail
 
 FORMATS = ("text", "table", "json", "md", "csv")
 MAX_ROLLOUTS = 1_000_000
@@ -27,7 +27,9 @@ def review_cmd(
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
     fmt: str = typer.Option("text", "--format", "-f", help="text, json, md or csv."),
-    out: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of the terminal."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
+    overwrite: bool = OVERWRITE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
 ) -> None:
     """Review a played deal: every decision's error against the best move, with its 95% interval and a mark; the luck of the deal and of every draw; one line per player.
 
@@ -53,8 +55,8 @@ def review_cmd(
         fail(f"--luck-rollouts {luck_rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-    if out is not None and out.is_dir():
-        fail(f"{out} is a folder; allowed: a file name for -o")
+    out = out or output  # --output: the old spelling
+    check_out(out, overwrite)
     if match is not None:
         _review_match(trace_file, match, deal, script, position, then, rollouts, luck_rollouts, seed, names, fmt, out)
         return

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..rules import PRESET_SOURCES, PRESETS, Rules, preset
-from .common import PLAYERS_OPT, SET_OPT, console, make_rules
+from .common import OLD_JSON_OPT, PLAYERS_OPT, SET_OPT, TableOrJson, console, format_opt, make_rules
 
 
 def _scores(r: Rules) -> str:
@@ -39,7 +39,8 @@ def rules_cmd(
     name: Optional[str] = typer.Argument(None, help="A preset; omit to list them."),
     players: int = PLAYERS_OPT,
     overrides: Optional[List[str]] = SET_OPT,
-    as_json: bool = typer.Option(False, "--json", help="Print the resolved rules as JSON."),
+    fmt: TableOrJson = format_opt(),
+    as_json: bool = OLD_JSON_OPT,
 ) -> None:
     """List the rule presets, or print one preset's parameters (docs/rules.md section 8).
 
@@ -47,10 +48,11 @@ def rules_cmd(
 
       simdom rules
       simdom rules threes
-      simdom rules fives --players 2 --set min_ends=2 --json
+      simdom rules fives --players 2 --set min_ends=2 --format json
     """
     from .. import present as P
 
+    as_json = as_json or fmt is TableOrJson.json  # --json: the old spelling
     if name is None:
         rows = []
         for p in PRESETS:
@@ -65,7 +67,7 @@ def rules_cmd(
         ans.notes.append("hands: tiles each for 2/3/4 players. Sources: "
                          + "; ".join(f"{p}: {PRESET_SOURCES[p]}" for p in PRESETS) + ".")
         ans.data = rows
-        P.show(ans, console)
+        P.emit(ans, "json" if as_json else "table", console=console)
         return
     r = make_rules(name, players, overrides)
     d = r.to_dict()

@@ -1,6 +1,7 @@
 """The `simdom run` command (thin: options, progress bar, summary). ``register(app)`` adds it."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -11,12 +12,19 @@ from rich.text import Text
 
 from rich.markup import escape
 
-from .common import console, err, fail
+from .common import console, err
 
 
 class Backend(str, Enum):
     local = "local"  #: processes on this machine, forked from the run with the kernel loaded
     dask = "dask"  #: an existing dask.distributed cluster (--scheduler)
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    md = "md"
 
 
 class _Rate(ProgressColumn):
@@ -130,7 +138,7 @@ def summary_answer(summary):
 
 def run_cmd(
     scenario: Path = typer.Argument(..., help="scenario file (TOML), e.g. scenarios/default.toml"),
-    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="number of deals, or of matches when the rules "
+    deals: Optional[int] = typer.Option(None, "--deals", "-d", help="number of deals, or of matches when the rules "
                                         "play matches (target > 0); overrides the scenario's"),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="root seed (overrides the scenario's)"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w",
@@ -151,6 +159,8 @@ def run_cmd(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="dask scheduler address, tcp://HOST:PORT"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace results of another scenario or settings"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+    fmt: Format = typer.Option(Format.table, "--format", "-f", help="how the summary is printed: table, or json, "
+                               "csv, md (then the closing lines go to stderr)"),
 ) -> None:
     """Play a scenario's deals on every core (or a dask cluster) into a Parquet dataset.
 
@@ -168,30 +178,37 @@ def run_cmd(
 
       simdom run scenarios/balance-4p.toml --backend dask --scheduler tcp://10.0.0.5:8786
     """
-    from ..run.runner import RunError, RunInterrupted, check_options, run
-    from ..run.scenario import ScenarioError, load
+    from .. import present as P
+    from ..run.runner import check_run, run
+    from ..run.scenario import load
 
-
-    if deals is not None and deals < 1:
-        fail(f"--deals {deals} is invalid; allowed: an integer >= 1")
-    if deals is not None and deals > 10**12:
-        fail(f"--deals {deals} is invalid; allowed: an integer from 1 to {10**12}")
-    if seed is not None and not 0 <= seed < 2**63:
-        fail(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
-    try:
-        check_options(workers, backend.value, decision_rollouts or 0)  # before anything is printed
-    except RunError as e:
-        fail(str(e))
-    if scheduler and backend != Backend.dask:
-        fail("--scheduler is only used with --backend dask")
-    try:
-        sc = load(scenario).replace(deals=deals, seed=seed)
-    except ScenarioError as e:
-        fail(str(e))
-    if (decisions or decision_rollouts is not None) and sc.unit == "match":
-        fail("--decisions records the first-double decisions of single deals; allowed: rules with target = 0 "
-             f"({scenario} plays matches)")
+    sc = load(scenario).replace(deals=deals, seed=seed)
+    tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \
+        (("decisions",) if decisions or decision_rollouts is not None else ())
+    check_run(sc, tables, workers, backend.value, scheduler, decision_rollouts or 0)  # before anything is printed
     folder = out or Path("results") / sc.name
+    if not quiet:
+        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
+                  f"{sc.players} players, seed {sc.seed}, chunks of {min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
+    with _progress(sc, quiet) as (on_start, on_chunk):  # stopped before any error line
+        summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
+                      overwrite=overwrite, decision_rollouts=decision_rollouts or 0, on_start=on_start,
+                      on_chunk=on_chunk)
+    P.emit(summary_answer(summary), fmt.value, console=console)
+    tail = console if fmt is Format.table else err  # a machine format keeps stdout to itself
+    if sc.description:
+        tail.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
+    reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
+    if summary.removed:
+        reused += f", {summary.removed} stray part(s) removed"
+    tail.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
+               f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
+
+
+@contextmanager
+def _progress(sc, quiet: bool):
+    """The run's progress bar on stderr: yields (on_start, on_chunk) for run(); stopped on the way out,
+    whatever ends the run, so that an error line comes after the bar."""
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(sc.units),
                         TimeRemainingColumn(), console=err, disable=quiet, speed_estimate_period=10)
     state: dict = {}
@@ -203,37 +220,12 @@ def run_cmd(
     def on_chunk(n: int) -> None:
         progress.advance(state["task"], n)
 
-    if not quiet:
-        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
-                  f"{sc.players} players, seed {sc.seed}, chunks of {min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
     try:
-        decisions = decisions or decision_rollouts is not None
-        tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \
-            (("decisions",) if decisions else ())
-        summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
-                      overwrite=overwrite, decision_rollouts=decision_rollouts or 0, on_start=on_start,
-                      on_chunk=on_chunk)
-    except RunError as e:
+        yield on_start, on_chunk
+    finally:
         progress.stop()
-        fail(str(e))
-    except RunInterrupted as e:
-        progress.stop()
-        fail(str(e), e.exit_code)
-    except BaseException:
-        progress.stop()  # the error line after the bar, whatever the error
-        raise
-    progress.stop()
-    from .. import present as P
-
-    P.show(summary_answer(summary), console)
-    if sc.description:
-        console.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
-    reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
-    if summary.removed:
-        reused += f", {summary.removed} stray part(s) removed"
-    console.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
-                  f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("run")(run_cmd)
+    from .guard import guarded
+    app.command("run")(guarded(run_cmd))  # its errors are one line in any app (cli/guard.py)

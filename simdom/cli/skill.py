@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import MAX_SEED, RULES_OPT, SET_OPT, console, fail, make_rules
+from .common import MAX_SEED, OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, check_out, console, fail, make_rules
 
 BEGINNERS = ("random", "greedy")
 #: the most deals: the fictive player's exact search takes seconds on some deals (docs/skill.md)
@@ -30,7 +30,8 @@ def skill_cmd(
     opponents: List[str] = typer.Option(["greedy"], "--opponents", help="The other seats' policy (once, or once "
                                         "per other seat); deterministic, for the fictive player."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json, csv or md."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the answer to this file."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
+    overwrite: bool = OVERWRITE_OPT,
     overrides: Optional[List[str]] = SET_OPT,
 ) -> None:
     """The relative skill of a game (Dreef, Borm and van der Genugten): LE / (LE + RE).
@@ -48,6 +49,7 @@ def skill_cmd(
     from ..analyze.skill import skill_rows
     from ..policies import DETERMINISTIC, PolicyError, parse_policy
 
+    check_out(out, overwrite)
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
     if not 2 <= deals <= MAX_DEALS:

@@ -7,7 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, console, fail, make_policies, make_rules
+from .common import (MAX_SEED, OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, check_out, console,
+                     fail, make_policies, make_rules)
 
 
 #: --limit at most: about ten minutes of search on one core
@@ -37,7 +38,8 @@ def solve_cmd(
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of a generated deal (with --deal)."),
     limit: int = typer.Option(20_000_000, "--limit", help="Most positions to search (about 4 million a second)."),
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="table, json or md."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the answer to this file."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
+    overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
     policy: List[str] = POLICY_OPT,
@@ -59,6 +61,7 @@ def solve_cmd(
     from ..engine.solver import SolveLimit
     from ..policies import PolicyError
 
+    check_out(out, overwrite)
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
     if not 1 <= limit <= MAX_LIMIT:

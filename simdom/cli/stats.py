@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import console, fail
+from .common import OLD_FORCE_OPT, OLD_OUTPUT_OPT, console, fail
 
 # The statistics modules (polars) are imported inside the commands: every simdom command (`simdom run`
 # too) loads this module to register the commands, and should not pay polars' import. The help texts'
@@ -30,9 +30,10 @@ def _fail(msg: str) -> None:
     fail(msg)
 
 
-def _open(paths: list[Path]):
-    from simdom.stats.read.folder import open_results
-    return [open_results(p) for p in paths]
+def _open(paths: list[str]):
+    """Results folders, or arms of them (FOLDER:ARM), as every command that reads results takes them."""
+    from simdom.stats.read.folder import open_selection
+    return [open_selection(p) for p in paths]
 
 
 def _emit(ans, fmt: str, out: Optional[Path]) -> None:
@@ -40,19 +41,14 @@ def _emit(ans, fmt: str, out: Optional[Path]) -> None:
     emit(ans, fmt, out)
 
 
-def _errors():
-    from simdom.stats.read.folder import ResultsError
-    from simdom.stats.tables.stats import InputError
-    return ResultsError, InputError
-
-
-OUT_OPT = typer.Option(None, "-o", "--output", help="write to this file instead of the terminal")
-FORCE_OPT = typer.Option(False, "--overwrite", "--force", help="overwrite an existing -o file (--force: the old spelling)")
-FORMAT_OPT = typer.Option(None, "--format", help=FORMAT_HELP)
+OUT_OPT = typer.Option(None, "-o", "--out", help="write to this file instead of the terminal")
+FORCE_OPT = typer.Option(False, "--overwrite", help="overwrite an existing -o file")
+FORMAT_OPT = typer.Option(None, "--format", "-f", help=FORMAT_HELP)
 
 
 def stats(
-    results: List[Path] = typer.Argument(..., help="results folder(s) written by `simdom run`"),
+    results: List[str] = typer.Argument(..., help="results folder(s) written by `simdom run`, or arms of "
+                                        "them: FOLDER:ARM"),
     by: Optional[str] = typer.Option(None, "--by", help=f"group keys, comma-separated: {', '.join(BY_COLUMNS)} "
                                      "(default: arm, and policy where an arm's players differ; with --moves: arm "
                                      "and the move number)"),
@@ -65,6 +61,8 @@ def stats(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """Points, win rates, scoring rates per arm and policy, each with a 95% interval; the answer first.
 
@@ -82,32 +80,30 @@ def stats(
 
       simdom stats results/threes-vs-fives --moves --format csv -o by_move.csv
 
-      simdom stats results/fives-100-2p                       (match results: who wins the match)
+      simdom stats results/fives-match-2p      # match results: who wins the match
 
-      simdom stats results/fives-100-2p --table equity --format csv -o equity.csv
+      simdom stats results/fives-match-2p --table equity --format csv -o equity.csv
     """
-    ResultsError, InputError = _errors()
+    from simdom.stats.tables.stats import InputError
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.tables.stats import parse_by
     from simdom.stats.views.stats import moves_answer, stats_answer
-    try:
-        f = resolve_format(fmt, out)
-        check_writable(out, force)
-        res = _open(results)
-        if any(r.unit == "match" for r in res) and not moves:
-            from .matchstats import stats_matches
-            return stats_matches(res, by, table, bins, f, out)
-        table = table or "groups"
-        if table not in STATS_TABLES:
-            raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)} (match tables "
-                             f"{', '.join(MATCH_TABLES)} need match results: rules with target > 0)")
-        if moves:
-            ans = moves_answer(res, parse_by(by, MOVE_BY_COLUMNS))
-        else:
-            ans = stats_answer(res, None if by is None else parse_by(by, BY_COLUMNS), table)
-        _emit(ans, f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    check_writable(out, force)
+    res = _open(results)
+    if any(r.unit == "match" for r in res) and not moves:
+        from .matchstats import stats_matches
+        return stats_matches(res, by, table, bins, f, out)
+    table = table or "groups"
+    if table not in STATS_TABLES:
+        raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)} (match tables "
+                         f"{', '.join(MATCH_TABLES)} need match results: rules with target > 0)")
+    if moves:
+        ans = moves_answer(res, parse_by(by, MOVE_BY_COLUMNS))
+    else:
+        ans = stats_answer(res, None if by is None else parse_by(by, BY_COLUMNS), table)
+    _emit(ans, f, out)
 
 
 def seats(
@@ -115,6 +111,8 @@ def seats(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """Seat and turn-order advantage: win rate and points by seat and by turn, with a Wald test.
 
@@ -129,16 +127,14 @@ def seats(
 
       simdom seats results/balance-4p --format json -o seats.json
     """
-    ResultsError, InputError = _errors()
+    from simdom.stats.tables.stats import InputError
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.stats import seats_answer
-    try:
-        f = resolve_format(fmt, out)
-        check_writable(out, force)
-        from simdom.stats.read.folder import open_selection
-        _emit(seats_answer(open_selection(results)), f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    check_writable(out, force)
+    from simdom.stats.read.folder import open_selection
+    _emit(seats_answer(open_selection(results)), f, out)
 
 
 def doubles(
@@ -155,6 +151,8 @@ def doubles(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """The value of holding the first double in Threes.
 
@@ -163,7 +161,7 @@ def doubles(
     the best K. On any Threes results: the first double by move number and the outcome by who took it
     (associations, not effects of a choice). With --decisions (results of `simdom run --decisions`): the
     value of holding the first double by situation (bonus tier now and a round later, the double's support,
-    doubles held, doubles an opponent may hold, turn order), from the rollout difference when the run had
+    doubles held, doubles an opponent may hold, turn order), from the rollout difference after simdom run
     --decision-rollouts, else as played; a grid of bonus tier by support (the report's heatmap).
 
     Examples:
@@ -180,46 +178,15 @@ def doubles(
 
       simdom doubles results/threes-vs-fives --table by-move --format csv -o first_double.csv
     """
-    ResultsError, InputError = _errors()
-    from simdom.stats.tables.doubles import _require_threes, detect_sweep
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.read.folder import open_selection
+    from simdom.stats.views.doubles import doubles_keys, doubles_view
     from simdom.stats.views.output import check_writable, resolve_format
-    from simdom.stats.views.pairs import doubles_answer
-    try:
-        f = resolve_format(fmt, out)
-        if table is not None and table not in DOUBLES_TABLES:
-            raise InputError(f"bad --table {table!r}; allowed: {', '.join(DOUBLES_TABLES)}")
-        dec_tables = ("decisions", "decision-grid")
-        if table in dec_tables and not decisions:
-            raise InputError(f"--table {table} needs --decisions")
-        if by is not None and not decisions:
-            raise InputError("--by needs --decisions (the sweep tables have no groups)")
-        keys = None
-        if by is not None:
-            keys = [k.strip() for k in by.split(",") if k.strip()]
-            bad = [k for k in keys if k not in DECISION_SITUATIONS]
-            if bad or not keys or len(set(keys)) != len(keys):
-                raise InputError(f"bad --by {by!r}; allowed: distinct names from {', '.join(DECISION_SITUATIONS)}")
-        if decisions and table is not None and table not in dec_tables:
-            raise InputError(f"bad --table {table!r} with --decisions; allowed: {', '.join(dec_tables)}")
-        check_writable(out, force)
-        res = open_selection(results)
-        if decisions:
-            from simdom.stats.decisions.views import decisions_answer
-            people = f in ("table", "md")
-            wanted = [table] if table else (list(dec_tables) if people and out is None else ["decisions"])
-            return _emit(decisions_answer(res, wanted, keys), f, out)
-        _require_threes(res)
-        sweep = detect_sweep(res)
-        if table in ("sweep", "best") and sweep is None:
-            raise InputError(f"{results}: no double-timing sweep (arms differing only in one player's "
-                             "hold:until=K, with a K=1 or greedy baseline); use --table by-move or taker")
-        people = f in ("table", "md")
-        wanted = [table] if table else (["sweep", "best", "by-move", "taker"] if people and out is None
-                                        else ["sweep" if sweep else "by-move"])
-        _emit(doubles_answer(res, wanted), f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    keys = doubles_keys(decisions, by, table, DECISION_SITUATIONS)
+    check_writable(out, force)
+    every = f in ("table", "md") and out is None  # people at a terminal: every table that applies
+    _emit(doubles_view(open_selection(results), results, decisions, keys, table, every), f, out)
 
 
 def compare(
@@ -230,6 +197,8 @@ def compare(
     fmt: Optional[str] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """Two results side by side: each estimate and the difference A - B, with intervals and p-values.
 
@@ -245,9 +214,10 @@ def compare(
 
       simdom compare results/balance-4p:threes results/balance-4p:muggins
 
-      simdom compare results/threes results/fives --format md -o threes_vs_fives.md
+      simdom compare results/balance-2p:threes results/balance-2p:fives --format md -o threes_vs_fives.md
     """
-    ResultsError, InputError = _errors()
+    from simdom.stats.tables.stats import InputError
+    out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.pairs import compare_answer
@@ -257,26 +227,26 @@ def compare(
             strong = str(parse_policy(strong))  # the canonical text, as the manifests record it
         except PolicyError as e:
             _fail(f"--strong: {e}")
-    try:
-        f = resolve_format(fmt, out)
-        check_writable(out, force)
-        a, b = open_selection(results_a), open_selection(results_b)
-        if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
-            raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
-                             "of one (FOLDER:ARM)")
-        if a.unit == "match" or b.unit == "match":
-            from .matchstats import compare_matches_cmd
-            return compare_matches_cmd(a, b, strong, f, out)
-        _emit(compare_answer(a, b, strong), f, out)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    f = resolve_format(fmt, out)
+    check_writable(out, force)
+    a, b = open_selection(results_a), open_selection(results_b)
+    if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
+        raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
+                         "of one (FOLDER:ARM)")
+    if a.unit == "match" or b.unit == "match":
+        from .matchstats import compare_matches_cmd
+        return compare_matches_cmd(a, b, strong, f, out)
+    _emit(compare_answer(a, b, strong), f, out)
 
 
 def report(
-    results: List[Path] = typer.Argument(..., help="results folder(s); give a Threes and a Fives one to compare"),
-    out: Path = typer.Option(..., "-o", "--output", help="report.html (self-contained) or report.md "
-                             "(images in <stem>_files/)"),
-    force: bool = typer.Option(False, "--overwrite", "--force", help="overwrite an existing report (--force: the old spelling)"),
+    results: List[str] = typer.Argument(..., help="results folder(s), or arms of them (FOLDER:ARM); give a "
+                                        "Threes and a Fives one to compare"),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help="report.html (self-contained) or report.md "
+                                       "(images in <stem>_files/); required"),
+    force: bool = typer.Option(False, "--overwrite", help="overwrite an existing report"),
+    output: Optional[Path] = OLD_OUTPUT_OPT,
+    old_force: bool = OLD_FORCE_OPT,
 ) -> None:
     """A self-contained balance report (HTML, plots embedded) or its Markdown twin.
 
@@ -284,33 +254,32 @@ def report(
 
       simdom report results/threes-doubles -o report.html
 
-      simdom report results/threes results/fives -o balance.html
+      simdom report results/threes-vs-fives:threes results/threes-vs-fives:fives -o balance.html
 
-      simdom report results/threes results/fives -o balance.md
+      simdom report results/default results/balance-4p -o balance.md
     """
+    out, force = out or output, force or old_force  # the old spellings --output and --force
+    if out is None:
+        _fail("no report file given; allowed: -o report.html or -o report.md")
     from simdom.report import build_report
-    from simdom.stats.read.folder import ResultsError
     from simdom.stats.views.output import check_writable
     from simdom.stats.tables.stats import InputError
-    try:
-        suffix = out.suffix.lower()
-        if suffix not in (".html", ".htm", ".md"):
-            raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
-        check_writable(out, force)
-        res = _open(results)
-        rep = build_report(res, out, force=force)
-        if rep.answer:  # the report's first answer, then where it is
-            console.print(rep.answer, highlight=False, markup=False)
-        console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",
-                      highlight=False, markup=False)
-    except (ResultsError, InputError) as exc:
-        _fail(str(exc))
+    suffix = out.suffix.lower()
+    if suffix not in (".html", ".htm", ".md"):
+        raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
+    check_writable(out, force)
+    res = _open(results)
+    rep = build_report(res, out, force=force)
+    if rep.answer:  # the report's first answer, then where it is
+        console.print(rep.answer, highlight=False, markup=False)
+    console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",
+                  highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
-    """Add the commands stats, seats, doubles, compare and report to ``app``."""
-    app.command("stats")(stats)
-    app.command("seats")(seats)
-    app.command("doubles")(doubles)
-    app.command("compare")(compare)
-    app.command("report")(report)
+    """Add the commands stats, seats, doubles, compare and report to ``app``, each with the one error path
+    (cli/guard.py: a ResultsError or InputError is one line, exit code 2)."""
+    from .guard import guarded
+    for name, command in (("stats", stats), ("seats", seats), ("doubles", doubles), ("compare", compare),
+                          ("report", report)):
+        app.command(name)(guarded(command))

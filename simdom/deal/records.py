@@ -171,7 +171,7 @@ def _hint(path: str) -> str:
     leaf = path.rsplit(".", 1)[-1].split("[")[0]
     if path.startswith("rules."):
         return _HINTS.get(leaf, "a value as docs/rules.md section 8 gives it") if leaf in ("2", "3", "4") else \
-            "a value as docs/rules.md section 8 gives it (see simdom rules PRESET --json)"
+            "a value as docs/rules.md section 8 gives it (see simdom rules PRESET --format json)"
     return _HINTS.get(leaf, "see docs/rules.md sections 11 and 12")
 
 

@@ -327,6 +327,19 @@ def check_options(workers: int | None, backend: str = "local", decision_rollouts
                        f"per core on this machine's {cores}: more workers only add start-up time and memory)")
 
 
+def check_run(sc: "Scenario", tables: tuple[str, ...], workers: int | None = None, backend: str = "local",
+              scheduler: str | None = None, decision_rollouts: int = 0) -> None:
+    """RunError unless the options fit each other and the scenario (:func:`check_options`; --scheduler only
+    with dask; the decisions table only for single deals). run() checks them; the CLI calls this first,
+    before it prints anything."""
+    check_options(workers, backend, decision_rollouts)
+    if scheduler and backend != "dask":
+        raise RunError("--scheduler is only used with --backend dask")
+    if "decisions" in tables and sc.unit == "match":
+        raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
+                       f"target = 0 ({sc.path or 'the scenario'} plays matches)")
+
+
 def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), workers: int | None = None,
         backend: str = "local", scheduler: str | None = None, overwrite: bool = False, decision_rollouts: int = 0,
         on_start: Callable[[int, int], None] | None = None,
@@ -337,10 +350,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     before touching anything or when the folder cannot be written (disk full: the parts written are kept),
     RunInterrupted on Ctrl-C or SIGTERM, WorkerLost when a worker dies; the folder then resumes."""
     t0 = time.perf_counter()
-    check_options(workers, backend, decision_rollouts)
-    if "decisions" in tables and sc.unit == "match":
-        raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
-                       "target = 0 (these rules play matches)")
+    check_run(sc, tables, workers, backend, scheduler, decision_rollouts)
     tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
     new = manifest_for(sc, tables, decision_rollouts)
     out = Path(out)

@@ -145,6 +145,10 @@ class Scenario:
         """The scenario with the CLI's --deals / --seed (chunk size kept unless it was automatic)."""
         if deals is None and seed is None:
             return self
+        if deals is not None and not 1 <= deals <= MAX_DEALS:
+            raise ScenarioError(f"--deals {deals} is invalid; allowed: an integer from 1 to {MAX_DEALS}")
+        if seed is not None and not 0 <= seed < 2**63:
+            raise ScenarioError(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
         src = dict(self.source)
         if deals is not None:
             src["deals"] = deals
