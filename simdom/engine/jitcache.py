@@ -5,7 +5,6 @@ entry it is about to call; ``make kernel`` (warm.py) compiles them all ahead, so
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
@@ -24,13 +23,9 @@ def cache_dir() -> Path:
 
 
 def cached(func: str) -> bool:
-    """Whether numba's cache holds a compile of the kernel function named ``func`` of this checkout
-    (numba keeps a source folder's functions in a subfolder named after its path: its
-    ``_UserProvidedCacheLocator``)."""
-    from . import _kernel
-    src = os.path.dirname(os.path.abspath(_kernel.__file__))
-    sub = cache_dir() / f"{os.path.basename(src)}_{hashlib.sha1(src.encode()).hexdigest()}"
-    return any(sub.glob(f"*.{func}-*.nbi"))
+    """Whether numba's cache holds a compile of the kernel function named ``func`` (jit.py keeps every
+    kernel function in the subfolder ``kernel``, the same for every checkout of the same sources)."""
+    return any((cache_dir() / "kernel").glob(f"*.{func}-*.nbi"))
 
 
 def notice(func: str) -> None:

@@ -13,6 +13,7 @@ import os
 
 import numba
 from numba import njit
+from numba.core.caching import CacheImpl, UserProvidedCacheLocator
 
 from . import cache_root, engine_hash
 
@@ -23,6 +24,31 @@ def cache_dir() -> str:
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = cache_dir()
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class _KernelLocator(UserProvidedCacheLocator):
+    """The kernel's functions cached in one subfolder of the cache folder, whatever the checkout's path.
+
+    numba's own locator names the subfolder after the source folder's path, so every clone (a CI
+    checkout, a second worktree) compiled the whole kernel again though its sources are the same. The
+    cache folder is already named after the hash of every kernel source (engine_hash), and numba
+    stamps each entry with its source file's contents, so one subfolder is safe for every checkout."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, "kernel")
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if os.path.dirname(os.path.abspath(py_file)) != _HERE:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+if _KernelLocator not in CacheImpl._locator_classes:
+    CacheImpl._locator_classes.insert(0, _KernelLocator)
 
 # LLVM's loop vectorizer turns the kernel's short loops (over the 2 or 4 open ends, a hand's mask words)
 # into masked gathers and vector popcounts that cost more than they save (measured: random 1.18M ->
