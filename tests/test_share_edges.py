@@ -78,3 +78,70 @@ def test_a_by_move_zero_and_one_on_the_deals():
     assert zero["share_hi"] == pytest.approx(clopper_pearson_none(n), rel=1e-12)
     assert (one["share_lo"], one["share_hi"]) == pytest.approx((float(lo1), float(hi1)), rel=1e-9)
     assert zero["share_hi"] < one["share_hi"]
+
+
+def test_a_share_seen_in_every_deal_says_so_with_the_one_sided_bound_and_is_never_called_fixed():
+    """Greedy placed the double at every decision of a run: no rule makes it, so the sentence says "100% in
+    every deal" with the exact one-sided bound 0.05^(1/deals), not "(fixed ...)" and not a two-sided CI."""
+    from simdom.stats.decisions.views import double_share_words
+    from simdom.stats.inference import one_sided_none
+    r = {"double_share": 1.0, "double_share_lo": 0.9992, "double_share_hi": 1.0, "double_share_fixed": False,
+         "deals": 4_800}
+    said = double_share_words(r)
+    assert said == "in all of them: 100% in every deal (95% exact one-sided bound over 4,800 deals: at least 99.937%)"
+    assert 1 - one_sided_none(4_800) == pytest.approx(0.05 ** (1 / 4_800)) and "fixed" not in said
+    assert "in none of them: 0%, in no deal" in double_share_words(r | {"double_share": 0.0})
+    assert double_share_words(r | {"double_share": 0.5, "double_share_lo": 0.4, "double_share_hi": 0.6}) == \
+        "in 50% (95% CI 40-60%) of them"
+
+
+@pytest.fixture(scope="module")
+def decisions_run(tmp_path_factory):
+    """Threes, 4 players, 150 deals with the decisions table: every seat greedy (under Threes no other
+    move scores before the first double, so greedy always places it), every seat holding
+    (hold:until=never: never places it), and greedy under Threes with min_ends = 2 (other moves can
+    score: the deal decides)."""
+    from simdom.run.runner import run
+    from simdom.run.scenario import from_dict
+    from simdom.stats.read.folder import open_results
+    path = tmp_path_factory.mktemp("dec") / "r"
+    sc = from_dict({"name": "dec", "players": 4, "deals": 150, "seed": 3, "rules": {"preset": "threes"},
+                    "arms": [{"name": "greedy", "policies": "greedy"},
+                             {"name": "never", "policies": "hold:until=never"},
+                             {"name": "ends2", "policies": "greedy", "rules": {"preset": "threes", "min_ends": 2}}]},
+                   "t.toml")
+    run(sc, path, tables=("deals", "decisions"), workers=1)
+    return open_results(path)
+
+
+def test_greedy_always_places_the_double_exactly_where_no_other_move_can_score():
+    from simdom.rules import preset
+    from simdom.stats.decisions.tables import greedy_always_places
+    threes = preset("threes").to_dict()
+    assert greedy_always_places(threes)
+    assert not greedy_always_places(threes | {"min_ends": 2})  # a line of two ends can score
+    assert not greedy_always_places(threes | {"spinner": "none"})
+    assert not greedy_always_places(threes | {"first_double_bonus": [[4, 2], [8, 4]]})  # no bonus after move 8
+    assert not greedy_always_places(preset("fives").to_dict())
+
+
+def test_a_share_the_policies_fix_prints_fixed_with_no_interval(decisions_run):
+    from simdom.present import Col, clean
+    from simdom.stats.decisions.tables import hold_table
+    from simdom.stats.decisions.views import decisions_answer
+    t = hold_table(decisions_run, ["lead"])
+    row = {a: t.filter(pl.col("arm") == a, pl.col("situation") == "all").row(0, named=True)
+           for a in ("greedy", "never", "ends2")}
+    for arm, value in (("greedy", 1), ("never", 0)):
+        r = row[arm]
+        assert r["decisions"] > 0 and r["double_share"] == value and r["double_share_fixed"]
+        assert np.isnan(r["double_share_lo"]) and clean(r)["double_share_hi"] is None
+        assert Col("double_share", kind="pctround").cell(r) == f"{100 * value} fixed"
+    free = row["ends2"]
+    assert not free["double_share_fixed"] and 0 < free["double_share_lo"] <= free["double_share"] < 1
+    said = decisions_answer(decisions_run).sentences
+    arm = {a: " ".join(x for x in said if f"arm {a}," in x) for a in row}
+    assert "placed the double in 100% (fixed by the rules and the policies) of them" in arm["greedy"]
+    assert "placed the double in 0% (fixed by the policies) of them" in arm["never"]
+    assert "fixed" not in arm["ends2"] and "placed the double in " in arm["ends2"] and "CI" in arm["ends2"]
+    assert "99.9" not in " ".join(said)

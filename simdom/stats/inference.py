@@ -118,6 +118,15 @@ def clopper_pearson(k, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]
     return lo, hi
 
 
+def one_sided_none(units, level: float = LEVEL) -> np.ndarray:
+    """The exact one-sided ``level`` upper bound of a share with no event in ``units`` independent units,
+    1 - (1 - level) ** (1 / units) (the rule of three: about 3 / units at 95%); 1 - it bounds a share
+    seen in every unit from below."""
+    units = np.asarray(units, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(units > 0, 1.0 - (1 - level) ** (1.0 / units), 1.0)
+
+
 def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple[np.ndarray, np.ndarray]:
     """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted), with
     the t quantile on clusters - 1 degrees of freedom (as the t interval of a mean: the variance comes

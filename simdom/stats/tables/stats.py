@@ -59,12 +59,23 @@ def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
 
 
 def _share_cols(name: str, est, se, clusters, units=None, fixed=None) -> dict[str, np.ndarray]:
-    """A share with its clustered Wilson interval (a share with no event: the exact bound on the group's
-    ``units``, its distinct deals); where ``fixed`` (a share the rules decide), the share alone: lo = hi."""
+    """A share with its clustered Wilson interval (few events or none: the exact interval on the group's
+    ``units``, its distinct deals); where ``fixed`` (a share the rules decide), the share alone: no
+    interval (nan, null in JSON) and ``{name}_fixed`` true."""
     lo, hi = wilson_clustered(est, se, clusters, units=units)
-    if fixed is not None:
-        lo, hi = np.where(fixed, est, lo), np.where(fixed, est, hi)
-    return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
+    return _fix({name: est, f"{name}_lo": lo, f"{name}_hi": hi}, name, fixed)
+
+
+def _fix(cols: dict[str, np.ndarray], name: str, fixed=None) -> dict[str, np.ndarray]:
+    """Where ``fixed`` (decided by the rules or the policies), the estimate has no interval: its bounds
+    are nan (null in JSON) and the column ``{name}_fixed`` says so (printed "100 fixed")."""
+    if fixed is None:
+        return cols
+    fixed = np.asarray(fixed, bool)
+    cols[f"{name}_lo"] = np.where(fixed, np.nan, cols[f"{name}_lo"])
+    cols[f"{name}_hi"] = np.where(fixed, np.nan, cols[f"{name}_hi"])
+    cols[f"{name}_fixed"] = fixed
+    return cols
 
 
 def _rule_tiers(out: pl.DataFrame, results: Sequence[Results]) -> list[set[int] | None]:
@@ -158,14 +169,12 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     keys = ([RESULTS_KEY] if len(results) > 1 else []) + list(by) + ["move"]
     q = {"scored": pl.col("points") > 0, "pts": pl.col("points"), "fdb": pl.col("bonus")}
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
-    df = cluster_moments(lf, keys, q, pairs, max(r.block for r in results))
+    df = cluster_moments(lf, keys, q, pairs, max(r.block for r in results), count_deals=True)
     m = Moments(df)
     rows = m.S(ROWS)
     cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
     fixed = _lead_fixed(df.select(keys), results)
-    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G, fixed=fixed)
+    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G, df["deals"].to_numpy().astype(float), fixed=fixed)
     for name, q_ in (("points_per_placement", "pts"), ("bonus_per_placement", "fdb")):
-        cols |= _interval_cols(name, *m.ratio(q_), m.G - 1)
-        cols[f"{name}_lo"] = np.where(fixed, cols[name], cols[f"{name}_lo"])
-        cols[f"{name}_hi"] = np.where(fixed, cols[name], cols[f"{name}_hi"])
+        cols |= _fix(_interval_cols(name, *m.ratio(q_), m.G - 1), name, fixed)
     return arm_sorted(df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()}), results)

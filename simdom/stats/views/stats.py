@@ -218,9 +218,19 @@ def moves_answer(results: Sequence[Results], by: Sequence[str]) -> P.Answer:
         P.Col("bonus_per_placement", "bonus/tile", "est"), P.Col("placements", "placements", "int")]
     ans = P.Answer(data=df.to_dicts())
     for (grp,), d in df.group_by(keys[0], maintain_order=True):
-        hi = d.sort("scoring_rate", descending=True).row(0, named=True)
-        ans.sentences.append(f"{grp}: placements score most often at move {hi['move']}, "
-                             f"{P.ci(hi['scoring_rate'], hi['scoring_rate_lo'], hi['scoring_rate_hi'], pct=True)}.")
+        fixed = d.filter(pl.col("scoring_rate_fixed"))
+        free = d.filter(~pl.col("scoring_rate_fixed"))
+        lead = ""
+        if fixed.height:  # the lead of rules that fix the lead tile: what it scores is no estimate
+            f = fixed.row(0, named=True)
+            lead = (f"the lead (move {f['move']}) scores in {P.fixed(f['scoring_rate'], pct=True)}; "
+                    f"of the other moves, ")
+        if free.height:
+            hi = free.sort("scoring_rate", descending=True).row(0, named=True)
+            ans.sentences.append(f"{grp}: {lead}placements score most often at move {hi['move']}, "
+                                 f"{P.ci(hi['scoring_rate'], hi['scoring_rate_lo'], hi['scoring_rate_hi'], pct=True)}.")
+        else:
+            ans.sentences.append(f"{grp}: {lead.removesuffix('; of the other moves, ')}.")
         if len(ans.sentences) == 4:
             break
     ans.add(P.Table("Scoring rate by move number", df.to_dicts(), cols, len(keys)))
