@@ -230,10 +230,16 @@ def test_the_lead_a_rule_fixes_scores_as_the_rules_say_printed_without_an_interv
     assert f["scoring_rate"] == 1 and f["scoring_rate_fixed"] and f["points_per_placement"] == 10
     for c in ("scoring_rate", "points_per_placement"):
         assert np.isnan(f[f"{c}_lo"]) and np.isnan(f[f"{c}_hi"]) and f[f"{c}_fixed"]
-    assert t["scoring_rate_lo"] < t["scoring_rate_hi"] and not t["scoring_rate_fixed"]  # no rule fixes a Threes lead
+    assert t["scoring_rate"] == 0 and t["scoring_rate_fixed"]  # Threes: 3 counted ends needed, the lead shows 2
     from simdom.stats.views.stats import moves_answer
     said = " ".join(moves_answer([open_results(tmp_path / "r")], ["arm"]).sentences)
-    assert "fives: the lead (move 1) scores in 100% (fixed by the rules); of the other moves, placements score" in said
+    assert "fives: move 1 scores in 100% (fixed by the rules); of the other moves, placements score" in said
+    assert "threes: moves 1 and 2 score in 0% (fixed by the rules); of the other moves" in said
+    t2 = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "threes")
+    assert t2["scoring_rate"][0] == 0 and t2["scoring_rate_fixed"][0] and not t2["bonus_per_placement_fixed"][0]
+    assert f["bonus_per_placement_fixed"] and not t["bonus_per_placement_fixed"]
     assert "99.9" not in said
     later = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "fives")
     assert later["scoring_rate_lo"][0] < later["scoring_rate_hi"][0]
+    t3 = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 3, pl.col("arm") == "threes")
+    assert not t3["scoring_rate_fixed"][0] and t3["scoring_rate_lo"][0] < t3["scoring_rate_hi"][0]

@@ -142,19 +142,27 @@ def arm_sorted(df: pl.DataFrame, results: Sequence[Results]) -> pl.DataFrame:
         [*first, "_o"], maintain_order=True).drop("_o")
 
 
-def _lead_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> np.ndarray:
-    """Per row of a moves table: the placement is the lead of rules that fix the lead tile (Fives' 5-5),
-    so what it scores is decided by the rules (in a match only while every deal is led by the rules)."""
-    def fixes(a: dict) -> bool:
+def _moves_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of a moves table, what the rules decide: (the placement is the lead of rules that fix the
+    lead tile: Fives' 5-5 scores 10, in a match only while every deal is led by the rules; it is move 1
+    or 2 of rules that need 3 or more counted ends: Threes' first two tiles show at most 2 ends, so
+    they never score; its arm's rules have no first-double bonus: Fives, whose bonus is 0)."""
+    def fixes_lead(a: dict) -> bool:
         r = a["rules"]
         return str(r.get("lead", "any")).startswith("tile:") and r.get("next_lead", "rules") == "rules"
-    by_arm = {(res.name, a["name"]): fixes(a) for res in results for a in res.arms}
-    every = all(by_arm.values())
-    move1 = keys["move"].to_numpy() == 1
-    if "arm" not in keys.columns:
-        return move1 & every
-    names = keys[RESULTS_KEY].to_list() if RESULTS_KEY in keys.columns else [results[0].name] * keys.height
-    return move1 & np.array([by_arm.get((n, a), False) for n, a in zip(names, keys["arm"].to_list())], bool)
+
+    def per_arm(f) -> np.ndarray:
+        by_arm = {(res.name, a["name"]): f(a) for res in results for a in res.arms}
+        if "arm" not in keys.columns:
+            return np.full(keys.height, all(by_arm.values()), bool)
+        names = keys[RESULTS_KEY].to_list() if RESULTS_KEY in keys.columns else [results[0].name] * keys.height
+        return np.array([by_arm.get((n, a), False) for n, a in zip(names, keys["arm"].to_list())], bool)
+
+    move = keys["move"].to_numpy()
+    lead = (move == 1) & per_arm(fixes_lead)
+    few_ends = (move <= 2) & per_arm(lambda a: int(a["rules"].get("min_ends", 0)) >= 3)
+    no_bonus = per_arm(lambda a: not any(int(p) > 0 for _, p in a["rules"].get("first_double_bonus", [])))
+    return lead, few_ends, no_bonus
 
 
 def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
@@ -173,8 +181,12 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     m = Moments(df)
     rows = m.S(ROWS)
     cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
-    fixed = _lead_fixed(df.select(keys), results)
+    lead, few_ends, no_bonus = _moves_fixed(df.select(keys), results)
+    # a 0 that the rules give is printed fixed only where the data agree (a synthetic folder need not
+    # follow its rules); the lead tile's score is whatever the rules make it
+    fixed = lead | (few_ends & (m.ratio("scored")[0] == 0))
+    bonus_fixed = lead | (no_bonus & (m.ratio("fdb")[0] == 0))
     cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G, df["deals"].to_numpy().astype(float), fixed=fixed)
-    for name, q_ in (("points_per_placement", "pts"), ("bonus_per_placement", "fdb")):
-        cols |= _fix(_interval_cols(name, *m.ratio(q_), m.G - 1), name, fixed)
+    for name, q_, f in (("points_per_placement", "pts", fixed), ("bonus_per_placement", "fdb", bonus_fixed)):
+        cols |= _fix(_interval_cols(name, *m.ratio(q_), m.G - 1), name, f)
     return arm_sorted(df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()}), results)

@@ -221,10 +221,13 @@ def moves_answer(results: Sequence[Results], by: Sequence[str]) -> P.Answer:
         fixed = d.filter(pl.col("scoring_rate_fixed"))
         free = d.filter(~pl.col("scoring_rate_fixed"))
         lead = ""
-        if fixed.height:  # the lead of rules that fix the lead tile: what it scores is no estimate
-            f = fixed.row(0, named=True)
-            lead = (f"the lead (move {f['move']}) scores in {P.fixed(f['scoring_rate'], pct=True)}; "
-                    f"of the other moves, ")
+        if fixed.height:  # moves whose scoring the rules decide (Fives' 5-5 lead, Threes' first two tiles)
+            parts = []
+            for (v,), g in fixed.group_by("scoring_rate", maintain_order=True):
+                mv = g["move"].to_list()
+                where = f"move {mv[0]}" if len(mv) == 1 else f"moves {', '.join(map(str, mv[:-1]))} and {mv[-1]}"
+                parts.append(f"{where} score{'s' if len(mv) == 1 else ''} in {P.fixed(v, pct=True)}")
+            lead = f"{'; '.join(parts)}; of the other moves, "
         if free.height:
             hi = free.sort("scoring_rate", descending=True).row(0, named=True)
             ans.sentences.append(f"{grp}: {lead}placements score most often at move {hi['move']}, "
