@@ -76,7 +76,7 @@ def test_a_by_move_zero_and_one_on_the_deals():
     zero, one = df.row(1, named=True), df.row(2, named=True)
     lo1, hi1 = clopper_pearson(1, n)
     assert zero["share_hi"] == pytest.approx(clopper_pearson_none(n), rel=1e-12)
-    assert (one["share_lo"], one["share_hi"]) == pytest.approx((float(lo1), float(hi1)), rel=1e-9)
+    assert (one["share_lo"], one["share_hi"]) == pytest.approx((float(lo1), float(hi1)), rel=1e-3)
     assert zero["share_hi"] < one["share_hi"]
 
 

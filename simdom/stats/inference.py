@@ -93,8 +93,8 @@ def clopper_pearson_none(units, level: float = LEVEL) -> np.ndarray:
         return np.where(units > 0, 1.0 - ((1 - level) / 2) ** (1.0 / units), 1.0)
 
 
-#: A share with fewer events (or non-events) than this, counted in independent units (deals, matches),
-#: gets the exact interval on the units (:func:`clopper_pearson`) instead of the clustered Wilson one.
+#: A share with fewer effective events (or non-events) than this gets the exact interval on its effective
+#: counts (:func:`wilson_clustered`) instead of the clustered Wilson one.
 EXACT_BELOW = 10
 
 
@@ -133,15 +133,21 @@ def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple
     from the clusters, and few clusters make it uncertain).
 
     ``se`` is the cluster-robust standard error of ``p``. With ``units`` (the independent deals, or
-    matches, behind the share), a share with fewer than :data:`EXACT_BELOW` events (or non-events)
-    counted in units, k = p * units, gets the exact Clopper-Pearson interval of k events in ``units``
-    trials, as if every row of a unit were the same, which is what rotations of one deal can be: never
-    too narrow, monotone in the count (no event is bounded below one event, one below two, ...). Above
-    that the clustered Wilson interval, kept between the exact bounds at EXACT_BELOW events (or
-    non-events), so that bounds stay monotone where the two meet. Without ``units``, a share of 0 or 1
-    gets the Wilson interval on the number of ``clusters``. A zero ``se`` with 0 < p < 1 (a proportion
-    fixed by construction, e.g. the win rate of a whole arm, 1/players) gives [p, p]; an undefined
-    ``se`` (one cluster) gives [0, 1].
+    matches, behind the share):
+
+    * a share of 0 (or 1) gets the exact Clopper-Pearson bound of no event (or no non-event) in
+      ``units`` trials, as if every row of a unit were the same, which is what rotations of one deal can
+      be (with no event the data cannot tell how alike a unit's rows are);
+    * a share with few effective events, k = p * n_eff below :data:`EXACT_BELOW` (or as few
+      non-events), gets the exact interval of k events in n_eff trials (the design effect counts copies
+      of one event once: events repeated in the 4 identical rotations of a deal are one event in
+      as many deals), its upper bound never below the zero's;
+    * every bound stays on its side of the zero's (and of the one's), so bounds grow with the count: no
+      event is bounded below one event.
+
+    Without ``units``, a share of 0 or 1 gets the Wilson interval on the number of ``clusters``. A zero
+    ``se`` with 0 < p < 1 (a proportion fixed by the design, e.g. the win rate of a whole arm,
+    1/players) gives [p, p]; an undefined ``se`` (one cluster) gives [0, 1].
     """
     p, se, clusters = (np.asarray(v, float) for v in (p, se, clusters))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -151,22 +157,16 @@ def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple
     if units is not None:
         u = np.broadcast_to(np.asarray(units, float), p.shape)
         u = np.where(np.isfinite(u) & (u > 0), u, 0.0)
-        fin = np.isfinite(p) & (u > 0)
-        k = np.where(fin, np.clip(p, 0, 1) * u, 0.0)
-        exact = (se == 0) & (p > 0) & (p < 1)  # fixed by construction: [p, p] stays
-        small = fin & ~exact & (np.minimum(k, u - k) < EXACT_BELOW)
+        zero = clopper_pearson_none(u, level)  # the bound of no event in the units
+        lo, hi = lo.copy(), hi.copy()
+        k = p * n_eff
+        small = np.isfinite(p) & (se > 0) & np.isfinite(n_eff) & (np.minimum(k, n_eff - k) < EXACT_BELOW)
         if np.any(small):
-            elo, ehi = clopper_pearson(k[small], u[small], level)
-            lo, hi = lo.copy(), hi.copy()
-            lo[small], hi[small] = elo, ehi
-        big = fin & ~small & (se > 0)
-        if np.any(big):
-            K = np.full(int(big.sum()), float(EXACT_BELOW))
-            lo_k, hi_k = clopper_pearson(K, u[big], level)
-            lo_m, hi_m = clopper_pearson(u[big] - K, u[big], level)
-            lo, hi = lo.copy(), hi.copy()
-            lo[big] = np.clip(lo[big], lo_k, lo_m)
-            hi[big] = np.clip(hi[big], hi_k, hi_m)
+            lo[small], hi[small] = clopper_pearson(k[small], n_eff[small], level)
+        ok = np.isfinite(p) & (u > 0) & ~((se == 0) & (p > 0) & (p < 1))
+        hi = np.where(ok & (p > 0), np.maximum(hi, zero), hi)
+        lo = np.where(ok & (p < 1), np.minimum(lo, 1 - zero), lo)
+        hi, lo = np.where(ok & (p <= 0), zero, hi), np.where(ok & (p >= 1), 1 - zero, lo)
     return lo, hi
 
 

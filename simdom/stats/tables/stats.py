@@ -59,9 +59,9 @@ def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
 
 
 def _share_cols(name: str, est, se, clusters, units=None, fixed=None) -> dict[str, np.ndarray]:
-    """A share with its clustered Wilson interval (few events or none: the exact interval on the group's
-    ``units``, its distinct deals); where ``fixed`` (a share the rules decide), the share alone: no
-    interval (nan, null in JSON) and ``{name}_fixed`` true."""
+    """A share with its clustered Wilson interval (no event: the exact bound on the group's ``units``, its
+    distinct deals; few events: the exact interval on the effective counts); where ``fixed`` (a share
+    the rules decide), the share alone: no interval (nan, null in JSON) and ``{name}_fixed`` true."""
     lo, hi = wilson_clustered(est, se, clusters, units=units)
     return _fix({name: est, f"{name}_lo": lo, f"{name}_hi": hi}, name, fixed)
 
