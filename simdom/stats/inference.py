@@ -159,8 +159,9 @@ def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple
         u = np.where(np.isfinite(u) & (u > 0), u, 0.0)
         zero = clopper_pearson_none(u, level)  # the bound of no event in the units
         lo, hi = lo.copy(), hi.copy()
-        k = p * n_eff
-        small = np.isfinite(p) & (se > 0) & np.isfinite(n_eff) & (np.minimum(k, n_eff - k) < EXACT_BELOW)
+        fin = np.isfinite(p) & (se > 0) & np.isfinite(n_eff)
+        k = np.where(fin, p, 0.0) * np.where(fin, n_eff, 0.0)
+        small = fin & (np.minimum(k, np.where(fin, n_eff, 0.0) - k) < EXACT_BELOW)
         if np.any(small):
             lo[small], hi[small] = clopper_pearson(k[small], n_eff[small], level)
         ok = np.isfinite(p) & (u > 0) & ~((se == 0) & (p > 0) & (p < 1))
