@@ -139,6 +139,30 @@ def ci(x: Any, lo: Any, hi: Any, *, pct: bool = False, unit: str = "", level: in
     return f"{head}{u}{' ' + unit if unit else ''} ({label}{tail[:-1]}{u})"
 
 
+#: the words after a share or mean that the rules or the policies decide (``{name}_fixed`` in the rows)
+FIXED_BY = {"rules": "fixed by the rules", "policy": "fixed by the policies",
+            "rules and policies": "fixed by the rules and the policies"}
+
+
+def fixed(x: Any, *, pct: bool = False, by: str = "rules", unit: str = "") -> str:
+    """For a sentence, a value fixed by construction (no interval): ``100% (fixed by the rules)``."""
+    v = num(x * 100.0 if pct else x)
+    return f"{v}{'%' if pct else ''}{' ' + unit if unit else ''} ({FIXED_BY.get(by, by)})"
+
+
+def every(x: Any, bound: Any, units: Any, *, what: str = "deal") -> str:
+    """For a sentence, a share observed 0 or 1 where no rule fixes it (finite data prove nothing):
+    ``100% in every deal (95% exact one-sided bound over 4,800 deals: at least 99.94%)``."""
+    one = float(x) >= 1
+    side = "at least" if one else "at most"
+    b = 100.0 * float(bound)
+    gap = 100.0 - b if one else b  # two significant digits of the distance from the share, rounded outward
+    d = min(6, max(0, 1 - math.floor(math.log10(gap)))) if gap > 0 else 0
+    text = _fixed(_outward(b, d, -1 if one else 1), d)
+    return (f"{'100% in every' if one else '0%, in no'} {what} (95% exact one-sided bound over {count(units)} "
+            f"{what}s: {side} {text}%)")
+
+
 def pval(p: Any) -> str:
     """A p-value for people: ``n/a`` if undefined, ``<1e-16`` below that, else 2 significant figures."""
     if _bad(p):
@@ -214,6 +238,8 @@ class Col:
         if k == "p":
             return pval(v)
         lo, hi = row.get(f"{self.key}_lo"), row.get(f"{self.key}_hi")
+        if row.get(f"{self.key}_fixed") and not _bad(v):  # decided by the rules or policies: no interval
+            return num(v * 100.0 if k in ("pct", "pctround", "pctdiff") else v) + " fixed"
         if k in ("round", "pctround"):
             return rounded(v, lo, hi, pct=k == "pctround")
         return est(v, lo, hi, pct=k in ("pct", "pctdiff"), signed=k in ("diff", "pctdiff"))

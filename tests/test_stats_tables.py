@@ -203,11 +203,16 @@ def test_a_bonus_share_the_rules_fix_is_printed_fixed_and_a_share_with_no_event_
     rows = {r["arm"]: r for r in stats_table(open_results(path), ["arm"]).iter_rows(named=True)}
     fives, threes = rows["fives"], rows["threes"]
     for t in ("2", "4", "8"):
-        assert fives[f"bonus_share_{t}"] == fives[f"bonus_share_{t}_lo"] == fives[f"bonus_share_{t}_hi"] == 0
-        assert threes[f"bonus_share_{t}_lo"] < threes[f"bonus_share_{t}_hi"]
-    assert fives["bonus_share_none"] == fives["bonus_share_none_lo"] == fives["bonus_share_none_hi"] == 1
-    from simdom.present import est
-    assert est(fives["bonus_share_2"], fives["bonus_share_2_lo"], fives["bonus_share_2_hi"], pct=True) == "0"
+        assert fives[f"bonus_share_{t}"] == 0 and fives[f"bonus_share_{t}_fixed"]
+        assert np.isnan(fives[f"bonus_share_{t}_lo"]) and np.isnan(fives[f"bonus_share_{t}_hi"])
+        assert threes[f"bonus_share_{t}_lo"] < threes[f"bonus_share_{t}_hi"] and not threes[f"bonus_share_{t}_fixed"]
+    assert fives["bonus_share_none"] == 1 and fives["bonus_share_none_fixed"]
+    from simdom.present import Col, clean
+    assert Col("bonus_share_2", kind="pct").cell(fives) == "0 fixed"
+    assert Col("bonus_share_none", kind="pct").cell(fives) == "100 fixed"
+    assert Col("bonus_share_2", kind="pct").cell(threes).count("(") == 1  # estimated: an interval
+    js = clean(fives)
+    assert js["bonus_share_2_lo"] is None and js["bonus_share_2_hi"] is None and js["bonus_share_2_fixed"] is True
 
 
 def test_the_lead_a_rule_fixes_scores_as_the_rules_say_printed_without_an_interval(tmp_path):
@@ -222,8 +227,19 @@ def test_the_lead_a_rule_fixes_scores_as_the_rules_say_printed_without_an_interv
     df = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 1)
     rows = {r["arm"]: r for r in df.iter_rows(named=True)}
     f, t = rows["fives"], rows["threes"]
-    assert f["scoring_rate"] == f["scoring_rate_lo"] == f["scoring_rate_hi"] == 1
-    assert f["points_per_placement"] == f["points_per_placement_lo"] == f["points_per_placement_hi"] == 10
-    assert t["scoring_rate_lo"] < t["scoring_rate_hi"]  # estimated: no rule fixes a Threes lead tile
+    assert f["scoring_rate"] == 1 and f["scoring_rate_fixed"] and f["points_per_placement"] == 10
+    for c in ("scoring_rate", "points_per_placement"):
+        assert np.isnan(f[f"{c}_lo"]) and np.isnan(f[f"{c}_hi"]) and f[f"{c}_fixed"]
+    assert t["scoring_rate"] == 0 and t["scoring_rate_fixed"]  # Threes: 3 counted ends needed, the lead shows 2
+    from simdom.stats.views.stats import moves_answer
+    said = " ".join(moves_answer([open_results(tmp_path / "r")], ["arm"]).sentences)
+    assert "fives: move 1 scores in 100% (fixed by the rules); of the other moves, placements score" in said
+    assert "threes: moves 1 and 2 score in 0% (fixed by the rules); of the other moves" in said
+    t2 = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "threes")
+    assert t2["scoring_rate"][0] == 0 and t2["scoring_rate_fixed"][0] and not t2["bonus_per_placement_fixed"][0]
+    assert f["bonus_per_placement_fixed"] and not t["bonus_per_placement_fixed"]
+    assert "99.9" not in said
     later = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "fives")
     assert later["scoring_rate_lo"][0] < later["scoring_rate_hi"][0]
+    t3 = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 3, pl.col("arm") == "threes")
+    assert not t3["scoring_rate_fixed"][0] and t3["scoring_rate_lo"][0] < t3["scoring_rate_hi"][0]

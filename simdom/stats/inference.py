@@ -93,18 +93,61 @@ def clopper_pearson_none(units, level: float = LEVEL) -> np.ndarray:
         return np.where(units > 0, 1.0 - ((1 - level) / 2) ** (1.0 / units), 1.0)
 
 
+#: A share with fewer effective events (or non-events) than this gets the exact interval on its effective
+#: counts (:func:`wilson_clustered`) instead of the clustered Wilson one.
+EXACT_BELOW = 10
+
+
+def clopper_pearson(k, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """The exact (Clopper-Pearson) interval of ``k`` events in ``n`` independent trials, from the beta
+    quantiles; ``k`` may be fractional (events counted in units: a unit whose rows differ counts its
+    share of rows), the beta form extends it continuously and monotonically. ``n = 0`` gives [0, 1]."""
+    k, n = np.broadcast_arrays(np.asarray(k, float), np.asarray(n, float))
+    a = (1 - level) / 2
+    lo, hi = np.zeros(k.shape), np.ones(k.shape)
+    ok = n > 0
+    k = np.clip(k, 0, np.where(ok, n, 0))
+    lo_m, hi_m = ok & (k > 0), ok & (k < n)
+    if lo_m.any():
+        lo[lo_m] = st.beta.ppf(a, k[lo_m], n[lo_m] - k[lo_m] + 1)
+    if hi_m.any():
+        hi[hi_m] = st.beta.ppf(1 - a, k[hi_m] + 1, n[hi_m] - k[hi_m])
+    none = ok & (k <= 0)  # closed forms at the ends (no rounding residue): 1 - (a)^(1/n)
+    hi[none] = clopper_pearson_none(n[none], level)
+    lo[ok & (k >= n)] = 1 - clopper_pearson_none(n[ok & (k >= n)], level)
+    return lo, hi
+
+
+def one_sided_none(units, level: float = LEVEL) -> np.ndarray:
+    """The exact one-sided ``level`` upper bound of a share with no event in ``units`` independent units,
+    1 - (1 - level) ** (1 / units) (the rule of three: about 3 / units at 95%); 1 - it bounds a share
+    seen in every unit from below."""
+    units = np.asarray(units, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(units > 0, 1.0 - (1 - level) ** (1.0 / units), 1.0)
+
+
 def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple[np.ndarray, np.ndarray]:
     """Wilson interval on the effective sample size n_eff = p(1-p)/se^2 (design-effect adjusted), with
     the t quantile on clusters - 1 degrees of freedom (as the t interval of a mean: the variance comes
     from the clusters, and few clusters make it uncertain).
 
-    ``se`` is the cluster-robust standard error of ``p``. When ``p`` is 0 or 1 the variance carries no
-    information: with ``units`` (the independent deals, or matches, behind the share) the interval is
-    the exact Clopper-Pearson one of no event (or no non-event) in ``units`` trials, as if every row
-    of a unit were the same, which is what rotations of one deal can be: never too narrow, and below
-    the bound of one event in as many units, so bounds grow with the count; without ``units`` the
-    Wilson interval on the number of ``clusters``. A zero ``se`` with 0 < p < 1 (a proportion fixed by construction, e.g. the win rate of a
-    whole arm, 1/players) gives [p, p]; an undefined ``se`` (one cluster) gives [0, 1].
+    ``se`` is the cluster-robust standard error of ``p``. With ``units`` (the independent deals, or
+    matches, behind the share):
+
+    * a share of 0 (or 1) gets the exact Clopper-Pearson bound of no event (or no non-event) in
+      ``units`` trials, as if every row of a unit were the same, which is what rotations of one deal can
+      be (with no event the data cannot tell how alike a unit's rows are);
+    * a share with few effective events, k = p * n_eff below :data:`EXACT_BELOW` (or as few
+      non-events), gets the exact interval of k events in n_eff trials (the design effect counts copies
+      of one event once: events repeated in the 4 identical rotations of a deal are one event in
+      as many deals), its upper bound never below the zero's;
+    * every bound stays on its side of the zero's (and of the one's), so bounds grow with the count: no
+      event is bounded below one event.
+
+    Without ``units``, a share of 0 or 1 gets the Wilson interval on the number of ``clusters``. A zero
+    ``se`` with 0 < p < 1 (a proportion fixed by the design, e.g. the win rate of a whole arm,
+    1/players) gives [p, p]; an undefined ``se`` (one cluster) gives [0, 1].
     """
     p, se, clusters = (np.asarray(v, float) for v in (p, se, clusters))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -112,8 +155,19 @@ def wilson_clustered(p, se, clusters, level: float = LEVEL, units=None) -> tuple
     n_eff = np.where((p <= 0) | (p >= 1) | ~np.isfinite(p), clusters, n_eff)
     lo, hi = wilson(p, n_eff, level, df=clusters - 1)
     if units is not None:
-        bound = clopper_pearson_none(np.broadcast_to(np.asarray(units, float), p.shape), level)
-        lo, hi = np.where(p >= 1, 1.0 - bound, lo), np.where(p <= 0, bound, hi)
+        u = np.broadcast_to(np.asarray(units, float), p.shape)
+        u = np.where(np.isfinite(u) & (u > 0), u, 0.0)
+        zero = clopper_pearson_none(u, level)  # the bound of no event in the units
+        lo, hi = lo.copy(), hi.copy()
+        fin = np.isfinite(p) & (se > 0) & np.isfinite(n_eff)
+        k = np.where(fin, p, 0.0) * np.where(fin, n_eff, 0.0)
+        small = fin & (np.minimum(k, np.where(fin, n_eff, 0.0) - k) < EXACT_BELOW)
+        if np.any(small):
+            lo[small], hi[small] = clopper_pearson(k[small], n_eff[small], level)
+        ok = np.isfinite(p) & (u > 0) & ~((se == 0) & (p > 0) & (p < 1))
+        hi = np.where(ok & (p > 0), np.maximum(hi, zero), hi)
+        lo = np.where(ok & (p < 1), np.minimum(lo, 1 - zero), lo)
+        hi, lo = np.where(ok & (p <= 0), zero, hi), np.where(ok & (p >= 1), 1 - zero, lo)
     return lo, hi
 
 

@@ -75,6 +75,37 @@ def _frame(res: Results) -> pl.LazyFrame:
     return lf
 
 
+#: policies that play greedy's move at every first-double decision
+GREEDY_LIKE = ("greedy", "hold:until=1")
+
+
+def greedy_always_places(rules: dict) -> bool:
+    """Greedy places the first double at every first-double decision under these rules: before the first
+    double there is no spinner, so only the line ends L and R count (k <= 2), fewer than ``min_ends``,
+    and no other move scores; the first double earns a positive bonus at every move number (the last
+    tier without limit); no block bonus. The double then outscores every other move. (Threes: spinner
+    first_double, min_ends 3, bonus 2/4/8.) A move cannot go out: the mover holds a double and another
+    tile."""
+    tiers = rules.get("first_double_bonus") or []
+    return (rules.get("spinner") == "first_double" and int(rules.get("min_ends", 0)) >= 3 and bool(tiers)
+            and tiers[-1][0] is None and all(int(pts) > 0 for _, pts in tiers)
+            and rules.get("block_bonus", "none") == "none")
+
+
+def fixed_double_share(res: Results, arm: str) -> float | None:
+    """The share of first-double decisions at which the players of ``arm`` place the double, where their
+    policies and the rules decide it: 0 when every player plays ``hold:until=never`` (it sets the double
+    aside whenever another move exists), 1 when every player plays greedy and
+    :func:`greedy_always_places`; otherwise None (an estimate: the deal decides)."""
+    a = res.arm(arm)
+    pols = a["policies"]
+    if all(p == "hold:until=never" for p in pols):
+        return 0.0
+    if all(p in GREEDY_LIKE for p in pols) and greedy_always_places(a.get("rules") or {}):
+        return 1.0
+    return None
+
+
 def _estimates(res: Results, lf: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
     """One row per group of ``keys``: decisions, share placing the double, the value of holding in points
     and in win share (each with a 95% interval clustered by deal)."""
@@ -87,14 +118,20 @@ def _estimates(res: Results, lf: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
              "ph": pl.col("final_points") * pl.col("held"), "pp": pl.col("final_points") * pl.col("played"),
              "wh": pl.col("final_win") * pl.col("held"), "wp": pl.col("final_win") * pl.col("played")}
         pairs = [(a, b) for a in (ROWS, *q) for b in (ROWS, *q)]
-    df = cluster_moments(lf, keys, q, pairs, res.block)
+    df = cluster_moments(lf, keys, q, pairs, res.block, count_deals=True)
     if df.is_empty():
         return df
     m = Moments(df)
     n = m.S(ROWS)
     share, sse = m.ratio("played")
-    slo, shi = wilson_clustered(share, sse, m.G)
-    cols = {"decisions": n.astype(np.int64), "double_share": share, "double_share_lo": slo, "double_share_hi": shi}
+    deals = df["deals"].to_numpy().astype(float)
+    slo, shi = wilson_clustered(share, sse, m.G, units=deals)
+    by_arm = {a: fixed_double_share(res, a) for a in set(df["arm"].to_list())}
+    value = np.array([by_arm[a] if by_arm[a] is not None else np.nan for a in df["arm"].to_list()], float)
+    fixed = value == share  # what the policies decide (and the data agree, as they must)
+    slo, shi = np.where(fixed, np.nan, slo), np.where(fixed, np.nan, shi)
+    cols = {"decisions": n.astype(np.int64), "deals": deals.astype(np.int64), "double_share": share,
+            "double_share_lo": slo, "double_share_hi": shi, "double_share_fixed": fixed}
     for name, (y1, x1, y0, x0) in {"hold_value": ("ph", "held", "pp", "played"),
                                    "hold_value_win": ("wh", "held", "wp", "played")}.items():
         if method == "rollouts":

@@ -6,6 +6,7 @@ import polars as pl
 
 from simdom import present as P
 from simdom.stats.decisions.tables import GRID, SITUATIONS, cell_words, grid_table, hold_table, level_words, method_of
+from simdom.stats.inference import one_sided_none
 from simdom.stats.read.folder import Results
 from simdom.stats.views.stats import clusters_note
 
@@ -21,6 +22,20 @@ def _v(r: dict, key: str = "hold_value", **kw) -> str:
     return P.ci(r[key], r[f"{key}_lo"], r[f"{key}_hi"], signed=True, **kw)
 
 
+def double_share_words(r: dict) -> str:
+    """How often the players placed the double: fixed by the policies (hold:until=never: never; greedy
+    under rules where no other move scores before the first double: always), seen in
+    every decision or in none (said so, with the exact one-sided bound on the deals: a share of 1 on
+    finite data is no proof), or the estimate with its interval."""
+    x = r["double_share"]
+    if r.get("double_share_fixed"):
+        return f"in {P.fixed(x, pct=True, by='rules and policies' if x == 1 else 'policy')} of them"
+    if x in (0.0, 1.0) and r.get("deals"):
+        b = float(one_sided_none(r["deals"]))
+        return f"in {'all' if x == 1 else 'none'} of them: {P.every(x, 1 - b if x == 1 else b, r['deals'])}"
+    return f"in {P.ci(x, r['double_share_lo'], r['double_share_hi'], pct=True)} of them"
+
+
 def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str, several: bool,
                   keys: tuple[str, ...] = GRID) -> list[str]:
     """The answer for one arm: the average value of holding, where it pays, and its win share."""
@@ -28,19 +43,23 @@ def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str
     where = f"In arm {arm}, " if several else ""
     top = table.filter(pl.col("arm") == arm, pl.col("situation") == "all").row(0, named=True)
     how = "played out by greedy" if method == "rollouts" else "as played (an association)"
-    lead = (f"{where}{P.count(top['decisions'])} first-double decisions; the players placed the double in "
-            f"{P.ci(top['double_share'], top['double_share_lo'], top['double_share_hi'], pct=True)} of them. "
+    lead = (f"{where}{P.count(top['decisions'])} first-double decisions; the players placed the double "
+            f"{double_share_words(top)}. "
             f"Holding it instead ({how}) is worth {_v(top, unit='points')} per decision")
     if top["hold_value_hi"] < 0:
         lead += ": on average, place it at once."
     elif top["hold_value_lo"] > 0:
         lead += ": on average, holding pays."
+    elif method == "observed" and not top["decisions"] * (1 - top["double_share"]):
+        lead += (": no player held, so as played holding has no value to observe (simdom run "
+                 "--decision-rollouts N values it).")
     else:
         lead += "."
     out.append(lead[0].upper() + lead[1:])
-    cells = grid.filter(pl.col("arm") == arm, pl.col("decisions") >= MIN_DECISIONS)
+    # a cell without a value (as played, nobody held there: n/a) neither pays nor costs (NaN > 0 in polars)
+    cells = grid.filter(pl.col("arm") == arm, pl.col("decisions") >= MIN_DECISIONS, pl.col("hold_value").is_finite())
     where_ = " by ".join(SHORT.get(k, k) for k in keys)
-    pays = cells.filter(pl.col("hold_value_lo") > 0).sort("hold_value", descending=True)
+    pays = cells.filter(pl.col("hold_value_lo").is_finite() & (pl.col("hold_value_lo") > 0)).sort("hold_value", descending=True)
     if pays.height:
         named = "; ".join(f"{cell_words(r, keys)}: {_v(r, level=None)}" for r in pays.head(3).iter_rows(named=True))
         more = f" (and {pays.height - 3} more cells)" if pays.height > 3 else ""
@@ -53,7 +72,8 @@ def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str
             b = best.row(0, named=True)
             out.append(f"Holding pays in none of the {cells.height} situations ({where_}) with at least "
                        f"{MIN_DECISIONS} decisions; the closest is {cell_words(b, keys)}: {_v(b, level=None)}.")
-    oneway = table.filter(pl.col("arm") == arm, pl.col("situation") != "all", pl.col("decisions") >= MIN_DECISIONS)
+    oneway = table.filter(pl.col("arm") == arm, pl.col("situation") != "all", pl.col("decisions") >= MIN_DECISIONS,
+                          pl.col("hold_value").is_finite())
     costly = oneway.sort("hold_value").head(1)
     if costly.height:
         c = costly.row(0, named=True)

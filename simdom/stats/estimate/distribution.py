@@ -24,7 +24,9 @@ def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, 
 
     With ``step`` (an integer value column), every value from a group's smallest to its largest in steps
     of ``step`` gets a row, those never seen with share 0 and the interval [0, upper bound] (the exact
-    bound of no event in the group's distinct deals, simdom.stats.inference.wilson_clustered): a bin's
+    bound of no event in the group's distinct deals, simdom.stats.inference.wilson_clustered; a share
+    with few events gets the exact interval on its effective counts, never above the zero's bound, so
+    bounds grow with the count): a bin's
     interval then covers its true share whether or not the bin was seen. ``common_span``: every group
     gets the values from the smallest to the largest seen in any group (tables that set groups side by
     side then have no empty cells)."""
@@ -54,13 +56,11 @@ def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, 
     ss = df["C_yy"].to_numpy() - 2 * r * df["C_yn"].to_numpy() + r * r * df["C_nn"].to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         se = np.sqrt(np.maximum(np.where(G > 1, G / (G - 1) * ss, np.nan), 0)) / S_n
-    units = None
-    if np.any((r <= 0) | (r >= 1)):  # a share with no event (or every row): bounded on the group's deals
-        from simdom.stats.estimate.moments import distinct_deals
-        deals = distinct_deals(lf, keys, engine)
-        units = (df.select(keys).join(deals, on=keys, how="left", nulls_equal=True, maintain_order="left")["deals"]
-                 if keys else deals["deals"]) \
-            .fill_null(0).to_numpy().astype(float)
+    # a share with no event is bounded on the group's distinct deals, and no bound falls below it
+    from simdom.stats.estimate.moments import distinct_deals
+    deals = distinct_deals(lf, keys, engine)
+    units = (df.select(keys).join(deals, on=keys, how="left", nulls_equal=True, maintain_order="left")["deals"]
+             if keys else deals["deals"]).fill_null(0).to_numpy().astype(float)
     lo, hi = wilson_clustered(r, se, G, units=units)
     return df.select(*keys, value).with_columns(rows=pl.Series(S_y.astype(np.int64)), share=pl.Series(r),
                                                 share_lo=pl.Series(lo), share_hi=pl.Series(hi))

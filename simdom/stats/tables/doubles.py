@@ -94,7 +94,7 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
         if name == "points":
             lo, hi = t_interval(r, se, G - 1)
         else:
-            lo, hi = wilson_clustered(r, se, G)
+            lo, hi = wilson_clustered(r, se, G, units=res.n_deals)
         cols |= {label: r, f"{label}_lo": lo, f"{label}_hi": hi}
         paired = z - z[:, [0]]
         d = r - r[0]
@@ -108,7 +108,7 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
                  f"{short}_diff_unpaired_hi": uhi}
     for name, label in [("lost", "bonus_lost_share")] + [(f"tier_{t}", f"bonus_share_{t}") for t in [0] + tiers]:
         r, z = influence(wide(sums, "arm", name, sweep.arms), n)
-        lo, hi = wilson_clustered(r, se_of(z), G)
+        lo, hi = wilson_clustered(r, se_of(z), G, units=res.n_deals)  # every arm plays every deal
         label = label.replace("bonus_share_0", "bonus_share_none")
         cols |= {label: r, f"{label}_lo": lo, f"{label}_hi": hi}
     r, z = influence(wide(sums, "arm", "bonus", sweep.arms), n)

@@ -34,9 +34,9 @@ def position_tables(res: Results, bys=BYS) -> tuple[pl.DataFrame, pl.DataFrame]:
             G = n.shape[0]
             rw, zw = influence(wide(s, by, "win", list(range(P))), n)
             rp, zp = influence(wide(s, by, "points", list(range(P))), n)
-            wlo, whi = wilson_clustered(rw, se_of(zw), G)
-            plo, phi = t_interval(rp, se_of(zp), G - 1)
             deals = wide(s, by, "first", list(range(P))).sum(axis=0)
+            wlo, whi = wilson_clustered(rw, se_of(zw), G, units=deals)
+            plo, phi = t_interval(rp, se_of(zp), G - 1)
             for j in range(P):
                 positions.append({"arm": arm, "by": by, "position": j, "deals": int(deals[j]),
                                   "win_rate": float(rw[j]), "win_rate_lo": float(wlo[j]),

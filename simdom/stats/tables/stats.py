@@ -59,12 +59,23 @@ def _interval_cols(name: str, est, se, df) -> dict[str, np.ndarray]:
 
 
 def _share_cols(name: str, est, se, clusters, units=None, fixed=None) -> dict[str, np.ndarray]:
-    """A share with its clustered Wilson interval (a share with no event: the exact bound on the group's
-    ``units``, its distinct deals); where ``fixed`` (a share the rules decide), the share alone: lo = hi."""
+    """A share with its clustered Wilson interval (no event: the exact bound on the group's ``units``, its
+    distinct deals; few events: the exact interval on the effective counts); where ``fixed`` (a share
+    the rules decide), the share alone: no interval (nan, null in JSON) and ``{name}_fixed`` true."""
     lo, hi = wilson_clustered(est, se, clusters, units=units)
-    if fixed is not None:
-        lo, hi = np.where(fixed, est, lo), np.where(fixed, est, hi)
-    return {name: est, f"{name}_lo": lo, f"{name}_hi": hi}
+    return _fix({name: est, f"{name}_lo": lo, f"{name}_hi": hi}, name, fixed)
+
+
+def _fix(cols: dict[str, np.ndarray], name: str, fixed=None) -> dict[str, np.ndarray]:
+    """Where ``fixed`` (decided by the rules or the policies), the estimate has no interval: its bounds
+    are nan (null in JSON) and the column ``{name}_fixed`` says so (printed "100 fixed")."""
+    if fixed is None:
+        return cols
+    fixed = np.asarray(fixed, bool)
+    cols[f"{name}_lo"] = np.where(fixed, np.nan, cols[f"{name}_lo"])
+    cols[f"{name}_hi"] = np.where(fixed, np.nan, cols[f"{name}_hi"])
+    cols[f"{name}_fixed"] = fixed
+    return cols
 
 
 def _rule_tiers(out: pl.DataFrame, results: Sequence[Results]) -> list[set[int] | None]:
@@ -131,19 +142,27 @@ def arm_sorted(df: pl.DataFrame, results: Sequence[Results]) -> pl.DataFrame:
         [*first, "_o"], maintain_order=True).drop("_o")
 
 
-def _lead_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> np.ndarray:
-    """Per row of a moves table: the placement is the lead of rules that fix the lead tile (Fives' 5-5),
-    so what it scores is decided by the rules (in a match only while every deal is led by the rules)."""
-    def fixes(a: dict) -> bool:
+def _moves_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of a moves table, what the rules decide: (the placement is the lead of rules that fix the
+    lead tile: Fives' 5-5 scores 10, in a match only while every deal is led by the rules; it is move 1
+    or 2 of rules that need 3 or more counted ends: Threes' first two tiles show at most 2 ends, so
+    they never score; its arm's rules have no first-double bonus: Fives, whose bonus is 0)."""
+    def fixes_lead(a: dict) -> bool:
         r = a["rules"]
         return str(r.get("lead", "any")).startswith("tile:") and r.get("next_lead", "rules") == "rules"
-    by_arm = {(res.name, a["name"]): fixes(a) for res in results for a in res.arms}
-    every = all(by_arm.values())
-    move1 = keys["move"].to_numpy() == 1
-    if "arm" not in keys.columns:
-        return move1 & every
-    names = keys[RESULTS_KEY].to_list() if RESULTS_KEY in keys.columns else [results[0].name] * keys.height
-    return move1 & np.array([by_arm.get((n, a), False) for n, a in zip(names, keys["arm"].to_list())], bool)
+
+    def per_arm(f) -> np.ndarray:
+        by_arm = {(res.name, a["name"]): f(a) for res in results for a in res.arms}
+        if "arm" not in keys.columns:
+            return np.full(keys.height, all(by_arm.values()), bool)
+        names = keys[RESULTS_KEY].to_list() if RESULTS_KEY in keys.columns else [results[0].name] * keys.height
+        return np.array([by_arm.get((n, a), False) for n, a in zip(names, keys["arm"].to_list())], bool)
+
+    move = keys["move"].to_numpy()
+    lead = (move == 1) & per_arm(fixes_lead)
+    few_ends = (move <= 2) & per_arm(lambda a: int(a["rules"].get("min_ends", 0)) >= 3)
+    no_bonus = per_arm(lambda a: not any(int(p) > 0 for _, p in a["rules"].get("first_double_bonus", [])))
+    return lead, few_ends, no_bonus
 
 
 def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
@@ -158,14 +177,16 @@ def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm"
     keys = ([RESULTS_KEY] if len(results) > 1 else []) + list(by) + ["move"]
     q = {"scored": pl.col("points") > 0, "pts": pl.col("points"), "fdb": pl.col("bonus")}
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
-    df = cluster_moments(lf, keys, q, pairs, max(r.block for r in results))
+    df = cluster_moments(lf, keys, q, pairs, max(r.block for r in results), count_deals=True)
     m = Moments(df)
     rows = m.S(ROWS)
     cols: dict[str, np.ndarray] = {"placements": rows.astype(np.int64)}
-    fixed = _lead_fixed(df.select(keys), results)
-    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G, fixed=fixed)
-    for name, q_ in (("points_per_placement", "pts"), ("bonus_per_placement", "fdb")):
-        cols |= _interval_cols(name, *m.ratio(q_), m.G - 1)
-        cols[f"{name}_lo"] = np.where(fixed, cols[name], cols[f"{name}_lo"])
-        cols[f"{name}_hi"] = np.where(fixed, cols[name], cols[f"{name}_hi"])
+    lead, few_ends, no_bonus = _moves_fixed(df.select(keys), results)
+    # a 0 that the rules give is printed fixed only where the data agree (a synthetic folder need not
+    # follow its rules); the lead tile's score is whatever the rules make it
+    fixed = lead | (few_ends & (m.ratio("scored")[0] == 0))
+    bonus_fixed = lead | (no_bonus & (m.ratio("fdb")[0] == 0))
+    cols |= _share_cols("scoring_rate", *m.ratio("scored"), m.G, df["deals"].to_numpy().astype(float), fixed=fixed)
+    for name, q_, f in (("points_per_placement", "pts", fixed), ("bonus_per_placement", "fdb", bonus_fixed)):
+        cols |= _fix(_interval_cols(name, *m.ratio(q_), m.G - 1), name, f)
     return arm_sorted(df.select(keys).with_columns(**{k: pl.Series(k, v) for k, v in cols.items()}), results)

@@ -218,9 +218,22 @@ def moves_answer(results: Sequence[Results], by: Sequence[str]) -> P.Answer:
         P.Col("bonus_per_placement", "bonus/tile", "est"), P.Col("placements", "placements", "int")]
     ans = P.Answer(data=df.to_dicts())
     for (grp,), d in df.group_by(keys[0], maintain_order=True):
-        hi = d.sort("scoring_rate", descending=True).row(0, named=True)
-        ans.sentences.append(f"{grp}: placements score most often at move {hi['move']}, "
-                             f"{P.ci(hi['scoring_rate'], hi['scoring_rate_lo'], hi['scoring_rate_hi'], pct=True)}.")
+        fixed = d.filter(pl.col("scoring_rate_fixed"))
+        free = d.filter(~pl.col("scoring_rate_fixed"))
+        lead = ""
+        if fixed.height:  # moves whose scoring the rules decide (Fives' 5-5 lead, Threes' first two tiles)
+            parts = []
+            for (v,), g in fixed.group_by("scoring_rate", maintain_order=True):
+                mv = g["move"].to_list()
+                where = f"move {mv[0]}" if len(mv) == 1 else f"moves {', '.join(map(str, mv[:-1]))} and {mv[-1]}"
+                parts.append(f"{where} score{'s' if len(mv) == 1 else ''} in {P.fixed(v, pct=True)}")
+            lead = f"{'; '.join(parts)}; of the other moves, "
+        if free.height:
+            hi = free.sort("scoring_rate", descending=True).row(0, named=True)
+            ans.sentences.append(f"{grp}: {lead}placements score most often at move {hi['move']}, "
+                                 f"{P.ci(hi['scoring_rate'], hi['scoring_rate_lo'], hi['scoring_rate_hi'], pct=True)}.")
+        else:
+            ans.sentences.append(f"{grp}: {lead.removesuffix('; of the other moves, ')}.")
         if len(ans.sentences) == 4:
             break
     ans.add(P.Table("Scoring rate by move number", df.to_dicts(), cols, len(keys)))
