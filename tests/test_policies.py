@@ -278,7 +278,7 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
              ("timing", "support"): L.PAR_SUPPORT, ("timing", "lead"): L.PAR_LEAD, ("timing", "wait"): L.PAR_WAIT,
              ("timing", "players"): L.PAR_PLAYERS, ("search", "worlds"): L.PAR_WORLDS,
              ("search", "model"): L.PAR_MODEL, ("search", "depth"): L.PAR_DEPTH,
-             ("clairvoyant", "against"): L.PAR_AGAINST}
+             ("clairvoyant", "against"): L.PAR_AGAINST, ("clairvoyant", "nodes"): L.PAR_NODES}
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
     assert found == where
     assert all(len(info.params) <= L.N_PARAMS for info in REGISTRY.values())
