@@ -182,9 +182,18 @@ def _listing() -> str:
     return ", ".join(out)
 
 
-def parse_policy(text: "str | Policy") -> Policy:
+def parse_policy(text: "str | Policy", python: bool = False) -> "Policy":
+    """The policy ``text`` names. ``python``: a Python policy (``python:module:function``, simdom/pypolicy.py)
+    is accepted and loaded; else it is refused with one line saying where it is accepted."""
     if isinstance(text, Policy):
         return text
+    if getattr(text, "name", None) == "python" or str(text).strip().startswith("python:"):
+        from .pypolicy import ACCEPTED, PythonPolicy, load_policy
+        if not python:
+            raise PolicyError(f"policy {shown(str(text).strip())}: python: policies play at Python speed and are "
+                              f"accepted by {ACCEPTED} only; allowed here: a compiled policy (simdom policies "
+                              f"lists them)")
+        return text if isinstance(text, PythonPolicy) else load_policy(text)
     raw = str(text).strip()
     name, _, rest = raw.partition(":")
     info = REGISTRY.get(name)
@@ -207,11 +216,13 @@ def parse_policy(text: "str | Policy") -> Policy:
     return Policy(info, tuple(values[p.name] for p in info.params))
 
 
-def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: int) -> list[Policy]:
-    """One policy per seat: a single policy is given to every seat; a list must have one per seat."""
-    if isinstance(policies, (str, Policy)):
+def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: int,
+                  python: bool = False) -> list[Policy]:
+    """One policy per seat: a single policy is given to every seat; a list must have one per seat.
+    ``python``: Python policies are accepted (:func:`parse_policy`)."""
+    if isinstance(policies, (str, Policy)) or getattr(policies, "name", None) == "python":
         policies = [policies]
-    parsed = [parse_policy(p) for p in policies]
+    parsed = [parse_policy(p, python) for p in policies]
     if len(parsed) == 1:
         parsed = parsed * players
     if len(parsed) != players:

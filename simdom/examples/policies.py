@@ -1,0 +1,30 @@
+"""Example Python policies (docs/policies.md, "Writing a policy in Python").
+
+Each is a function ``(obs, rng) -> move`` of one seat's :class:`~simdom.pypolicy.Observation`, named
+``python:simdom.examples.policies:NAME`` wherever simdom plays deals from Python.
+"""
+from __future__ import annotations
+
+import random
+
+from ..pypolicy import Move, Observation
+
+
+def greedy(obs: Observation, rng: random.Random) -> Move:
+    """The compiled ``greedy`` written in Python: the most immediate points (first-double bonus
+    included), ties to the heavier tile, then to the first legal move listed. It plays exactly as
+    ``greedy`` does (tests/test_python_policies.py)."""
+    order = {m: i for i, m in enumerate(obs.legal)}
+    return max(obs.legal, key=lambda m: (obs.gain(m), obs.pips(m.tile), -order[m]))
+
+
+def uniform(obs: Observation, rng: random.Random) -> Move:
+    """A uniform choice among the legal moves, from the seat's own generator."""
+    return rng.choice(obs.legal)
+
+
+def shed_doubles(obs: Observation, rng: random.Random) -> Move:
+    """Greedy, but a double goes first when one fits and scores as well as the best move."""
+    best = max(obs.gain(m) for m in obs.legal)
+    doubles = [m for m in obs.legal if obs.gain(m) == best and len(set(obs.halves(m.tile))) == 1]
+    return doubles[0] if doubles else greedy(obs, rng)
