@@ -141,13 +141,20 @@ class PythonPolicy:
             i = -1
         if i < 0:
             legal = ", ".join(obs.move_name(m) for m in obs.legal)
-            raise PolicyError(f"policy {self.spec} returned {shown(repr(got), 60)} at seat {obs.seat} before move "
+            got_text = repr(got) if len(repr(got)) <= 60 else repr(got)[:55] + " ..."
+            raise PolicyError(f"policy {self.spec} returned {got_text} at seat {obs.seat} before move "
                               f"{obs.move + 1}, not a legal move; allowed: one of obs.legal ({legal})")
         return obs.legal[i]
 
 
 def is_python(text: object) -> bool:
     return isinstance(text, PythonPolicy) or (isinstance(text, str) and text.strip().startswith(PREFIX))
+
+
+def any_python(policies: object) -> bool:
+    """True when ``policies`` (one policy or a list, texts or parsed) holds a Python policy."""
+    items = [policies] if isinstance(policies, str) or not hasattr(policies, "__iter__") else list(policies)
+    return any(is_python(p) for p in items)
 
 
 def load_policy(text: str) -> PythonPolicy:
@@ -162,7 +169,7 @@ def _load(spec: str) -> PythonPolicy:
         raise PolicyError(f"policy {shown(spec)}: write {FORMS}")
     file = ref.endswith(".py") or "/" in ref or "\\" in ref
     try:
-        module = _import_file(Path(ref)) if file else importlib.import_module(ref)
+        module = _import_file(spec, Path(ref)) if file else importlib.import_module(ref)
     except PolicyError:
         raise
     except ModuleNotFoundError as e:
@@ -182,16 +189,16 @@ def _load(spec: str) -> PythonPolicy:
     return PythonPolicy(spec, fn)
 
 
-def _import_file(path: Path):
+def _import_file(text: str, path: Path):
     if not path.is_file():
-        raise PolicyError(f"policy python:{path}: no file {path}; allowed: {FORMS}")
+        raise PolicyError(f"policy {shown(text)}: no file {path}; allowed: {FORMS}")
     resolved = path.resolve()
     name = "simdom_policy_" + hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, resolved)
     if spec is None or spec.loader is None:
-        raise PolicyError(f"policy python:{path}: {path} cannot be imported; allowed: a .py file")
+        raise PolicyError(f"policy {shown(text)}: {path} cannot be imported; allowed: a .py file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

@@ -72,9 +72,10 @@ def make_rules(name: str, players: int, overrides: Optional[List[str]]):
         fail(str(e))
 
 
-def make_policies(policy: List[str], players: int):
+def make_policies(policy: List[str], players: int, python: bool = False):
+    """One policy per seat; ``python``: python:module:function policies are accepted (simdom/pypolicy.py)."""
     try:
-        return seat_policies(policy, players)
+        return seat_policies(policy, players, python=python)
     except PolicyError as e:
         fail(str(e))
 
@@ -87,5 +88,9 @@ MAX_SEED = 2**63 - 1
 SEED_HELP = "Root seed, 0 to 2^63 - 1: deal i depends on (seed, i) alone."
 POLICY_OPT = typer.Option(["greedy"], "--policy", "-p",
                           help="Policy for every seat, or once per seat in seat order (e.g. hold:until=9).")
+#: --policy where Python policies are played (trace, replay, analyze)
+PY_POLICY_OPT = typer.Option(["greedy"], "--policy", "-p",
+                             help="Policy for every seat, or once per seat in seat order (e.g. hold:until=9, "
+                                  "python:package.module:function).")
 
 
