@@ -41,7 +41,7 @@ LEVEL = 0.95
 #: rollouts for a position with a single legal move (its value, no choice to make)
 FORCED_ROLLOUTS = 1000
 #: rollouts per position when a Python policy plays on (about 3 ms a rollout per move): no stopping rule
-PYTHON_ROLLOUTS = 400
+PYTHON_ROLLOUTS, PYTHON_FORCED_ROLLOUTS = 400, 100
 #: the analysis's streams: root_key(seed) of the engine, xor this (not the deals' own streams)
 STREAM_SALT = 0xA5A1_7515
 
@@ -185,7 +185,7 @@ def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int
     ev = MoveRollouts(position.state, moves, then, seed, perfect=perfect, salt=STREAM_SALT)
     acc = _Acc(len(moves))
     if rollouts is None and any_python(then):  # Python speed: a fixed count (docs/policies.md)
-        rollouts = PYTHON_ROLLOUTS if len(moves) > 1 else min(PYTHON_ROLLOUTS, FORCED_ROLLOUTS)
+        rollouts = PYTHON_ROLLOUTS if len(moves) > 1 else PYTHON_FORCED_ROLLOUTS
     if rollouts is not None:
         stopped = "fixed"
         done = 0

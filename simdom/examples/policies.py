@@ -18,6 +18,20 @@ def greedy(obs: Observation, rng: random.Random) -> Move:
     return max(obs.legal, key=lambda m: (obs.gain(m), obs.pips(m.tile), -order[m]))
 
 
+def keep_suits(obs: Observation, rng: random.Random) -> Move:
+    """Greedy's points first; among the moves that score as much, play the tile whose suits the
+    rest of the hand holds least of (keep the suits it can follow); a random one of those."""
+    best = max(obs.gain(m) for m in obs.legal)
+    top = [m for m in obs.legal if obs.gain(m) == best]
+
+    def kept(m: Move) -> int:
+        suits = set(obs.halves(m.tile))
+        return sum(1 for t in obs.hand if t != m.tile and suits & set(obs.halves(t)))
+
+    fewest = min(kept(m) for m in top)
+    return rng.choice([m for m in top if kept(m) == fewest])
+
+
 def uniform(obs: Observation, rng: random.Random) -> Move:
     """A uniform choice among the legal moves, from the seat's own generator."""
     return rng.choice(obs.legal)
