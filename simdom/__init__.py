@@ -2,7 +2,8 @@
 
 The library (docs/library.md): :class:`Rules`, :func:`preset` and :data:`PRESETS`; :func:`simulate`
 (a polars DataFrame, one row per deal); :func:`open_results` (a folder written by ``simdom run``, or
-``FOLDER:ARM``) with ``.players()`` and ``.deals()``. The names load on first use, so ``import simdom``
+``FOLDER:ARM``) with ``.players()`` and ``.deals()``; :class:`Observation`, :class:`Move` and
+:class:`Event`, what a policy written in Python sees and returns (docs/policies.md). The names load on first use, so ``import simdom``
 loads neither numba nor polars.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ _LAZY = {
     "Rules": "simdom.rules", "RulesError": "simdom.rules", "PRESETS": "simdom.rules", "preset": "simdom.rules",
     "simulate": "simdom.api", "open_results": "simdom.api", "Results": "simdom.api", "VIEWS": "simdom.api",
     "ResultsError": "simdom.results",
+    "Observation": "simdom.engine.pypolicy", "Move": "simdom.engine.pypolicy", "Event": "simdom.engine.pypolicy",
 }
 
 __all__ = ["__version__", *_LAZY]

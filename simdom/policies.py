@@ -182,18 +182,19 @@ def _listing() -> str:
     return ", ".join(out)
 
 
-def parse_policy(text: "str | Policy", python: bool = False) -> "Policy":
-    """The policy ``text`` names. ``python``: a Python policy (``python:module:function``, simdom/pypolicy.py)
-    is accepted and loaded; else it is refused with one line saying where it is accepted."""
+#: where a Python policy (``python:module:function``, simdom/engine/pypolicy.py) is played
+ACCEPTED = "simdom trace, simdom replay, simdom analyze --then and simdom review --then"
+
+
+def parse_policy(text: "str | Policy") -> Policy:
+    """The compiled policy ``text`` names; a Python policy is refused with one line saying where it is
+    accepted (simdom.engine.pypolicy.parse_any accepts both)."""
     if isinstance(text, Policy):
         return text
     if getattr(text, "name", None) == "python" or str(text).strip().startswith("python:"):
-        from .pypolicy import ACCEPTED, PythonPolicy, load_policy
-        if not python:
-            raise PolicyError(f"policy {shown(str(text).strip())}: python: policies play at Python speed and are "
-                              f"accepted by {ACCEPTED} only; allowed here: a compiled policy (simdom policies "
-                              f"lists them)")
-        return text if isinstance(text, PythonPolicy) else load_policy(text)
+        raise PolicyError(f"policy {shown(str(text).strip())}: python: policies play at Python speed and are "
+                          f"accepted by {ACCEPTED} only; allowed here: a compiled policy (simdom policies "
+                          f"lists them)")
     raw = str(text).strip()
     name, _, rest = raw.partition(":")
     info = REGISTRY.get(name)
@@ -217,12 +218,13 @@ def parse_policy(text: "str | Policy", python: bool = False) -> "Policy":
 
 
 def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: int,
-                  python: bool = False) -> list[Policy]:
+                  parse: Callable[[object], Policy] = parse_policy) -> list[Policy]:
     """One policy per seat: a single policy is given to every seat; a list must have one per seat.
-    ``python``: Python policies are accepted (:func:`parse_policy`)."""
+    ``parse``: how each is read (simdom.engine.pypolicy.seat_policies passes one that loads Python
+    policies too)."""
     if isinstance(policies, (str, Policy)) or getattr(policies, "name", None) == "python":
         policies = [policies]
-    parsed = [parse_policy(p, python) for p in policies]
+    parsed = [parse(p) for p in policies]
     if len(parsed) == 1:
         parsed = parsed * players
     if len(parsed) != players:

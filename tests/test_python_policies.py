@@ -1,4 +1,4 @@
-"""Policies written in Python (issue 21 item 2, simdom/pypolicy.py, docs/policies.md "Writing a policy in
+"""Policies written in Python (issue 21 item 2, simdom/engine/pypolicy.py, docs/policies.md "Writing a policy in
 Python"): played through the engine's own Python-level deal, they play exactly as the compiled policy they
 reimplement; the observation holds only what the seat may know; bad names get one line and exit 2."""
 from __future__ import annotations
@@ -18,8 +18,8 @@ from simdom.cli import app
 from simdom.deal.replay import replay_record
 from simdom.engine.state import DealState, trace
 from simdom.examples import policies as examples
-from simdom.policies import PolicyError, parse_policy, seat_policies
-from simdom.pypolicy import Event, Move, Observation, observe
+from simdom.policies import PolicyError, parse_policy
+from simdom.engine.pypolicy import Event, Move, Observation, observe, seat_policies as py_seat_policies
 from simdom.rules import preset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -249,12 +249,12 @@ def test_run_and_the_batch_path_refuse_a_python_policy_with_one_line(tmp_path):
     assert not (tmp_path / "res").exists()
     with pytest.raises(PolicyError, match="python: policies play at Python speed"):
         parse_policy(PY_GREEDY)
-    assert str(seat_policies(PY_GREEDY, 2, python=True)[0]) == PY_GREEDY
+    assert str(py_seat_policies(PY_GREEDY, 2)[0]) == PY_GREEDY
 
 
 def test_a_file_policy_and_a_module_policy_play_alike(tmp_path):
     f = tmp_path / "mine.py"
-    f.write_text(inspect.getsource(examples).replace("from ..pypolicy", "from simdom.pypolicy"))
+    f.write_text(inspect.getsource(examples).replace("from ..engine.pypolicy", "from simdom.engine.pypolicy"))
     r = preset("threes", players=4)
     assert trace(r, f"python:{f}:greedy", 1, 0) == trace(r, "greedy", 1, 0)
 

@@ -6,7 +6,7 @@ knows, or the true deal with ``perfect``) in which every move is played out to t
 best other seat and its win rate, each with a 95% interval; per move and metric, the paired
 difference against the best move (the same worlds and policy streams for every move).
 
-With a Python policy among ``then`` (simdom/pypolicy.py) and no ``rollouts`` given, a fixed
+With a Python policy among ``then`` (simdom/engine/pypolicy.py) and no ``rollouts`` given, a fixed
 ``PYTHON_ROLLOUTS`` rollouts (Python speed) and no stopping rule.
 
 Stopping rule (no ``rollouts`` given): rollouts run in chunks that double (``MIN_ROLLOUTS``, then as
@@ -26,7 +26,7 @@ import numpy as np
 
 from ..engine.analysis import MoveRollouts, Rollouts
 from ..engine.codes import End
-from ..pypolicy import any_python
+from ..engine.pypolicy import any_python
 from ..stats.inference import t_interval, wilson
 from .position import Position
 

@@ -64,7 +64,8 @@ def analyze_cmd(
     from ..analyze.view import view_options, viewer_position
     from .. import present as P
     from ..analyze.render import all_answer, answer
-    from ..policies import PolicyError, seat_policies
+    from ..engine.pypolicy import seat_policies
+    from ..policies import PolicyError
 
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -89,7 +90,7 @@ def analyze_cmd(
         if viewed:
             r = None if position is not None else make_rules(rules, players, overrides)
             pos = viewer_position(position, r, hand, seen, seat, move)
-            seat_policies(then, pos.rules.players, python=True)
+            seat_policies(then, pos.rules.players)
             positions = [pos]
         elif script is not None:
             if deal is not None:
@@ -105,7 +106,7 @@ def analyze_cmd(
             r = make_rules(rules, players, overrides)
             source = from_seed(r, make_policies(policy, players, python=True), seed, deal)
         if not viewed:
-            seat_policies(then, source.rules.players, python=True)
+            seat_policies(then, source.rules.players)
             positions = [source.position(move)] if move is not None else list(source.positions())
     except (PositionError, PolicyError) as e:
         fail(f"--then: {e}" if isinstance(e, PolicyError) else str(e))

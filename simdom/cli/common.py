@@ -73,9 +73,12 @@ def make_rules(name: str, players: int, overrides: Optional[List[str]]):
 
 
 def make_policies(policy: List[str], players: int, python: bool = False):
-    """One policy per seat; ``python``: python:module:function policies are accepted (simdom/pypolicy.py)."""
+    """One policy per seat; ``python``: python:module:function policies are accepted (engine/pypolicy.py)."""
     try:
-        return seat_policies(policy, players, python=python)
+        if python:
+            from ..engine.pypolicy import seat_policies as py_seat_policies
+            return py_seat_policies(policy, players)
+        return seat_policies(policy, players)
     except PolicyError as e:
         fail(str(e))
 

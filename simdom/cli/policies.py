@@ -38,10 +38,11 @@ def policies_cmd(
     """
     from rich.text import Text
 
+    from ..engine.pypolicy import parse_any
     from .common import console
     if policy is not None:
         try:
-            p = parse_policy(policy, python=True)
+            p = parse_any(policy)
         except PolicyError as e:
             fail(str(e))
         if p.name == "python":

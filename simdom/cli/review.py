@@ -48,9 +48,10 @@ def review_cmd(
     from .. import present as P
     from ..analyze.position import PositionError, load_deal
     from ..analyze.review import answer, csv_rows, review
-    from ..policies import PolicyError, seat_policies
+    from ..engine.pypolicy import seat_policies
+    from ..policies import PolicyError
 
-    from ..pypolicy import any_python
+    from ..engine.pypolicy import any_python
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}; allowed: text, json, md, csv")
     py = any_python(then)
@@ -80,7 +81,7 @@ def review_cmd(
             d, viewer = full_deal(v), v.seat
         else:
             d = load_deal(script=script, trace_file=trace_file, deal=deal)
-        seat_policies(then, d.rules.players, python=True)
+        seat_policies(then, d.rules.players)
     except PositionError as e:
         fail(str(e))
     except PolicyError as e:

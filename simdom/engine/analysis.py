@@ -15,6 +15,7 @@ from ..policies import Policy, seat_policies
 from .api import root_key
 from .codes import End, kernel_arrays
 from .pyloop import deal_streams, has_python, play_python
+from .pypolicy import seat_policies as py_seat_policies
 from .state import DealState, _mask_tiles
 
 #: The sampler's result for a world dealt by counting (engine/sampler.py), and for no consistent deal.
@@ -76,7 +77,7 @@ class MoveRollouts:
         self._G = state._G
         self._St = state._St.copy()
         self._bone = state._bone.copy()
-        pols = seat_policies(then, state.rules.players, python=True)
+        pols = py_seat_policies(then, state.rules.players)
         self._key = root_key(seed) ^ np.uint64(salt)
         self._python = (pols, state.copy(), seed, salt) if has_python(pols) else None
         if self._python:

@@ -1,4 +1,4 @@
-"""Deals played from Python with Python policies (simdom/pypolicy.py) among the compiled ones.
+"""Deals played from Python with Python policies (simdom/engine/pypolicy.py) among the compiled ones.
 
 The rules are the engine's own: :class:`~simdom.engine.state.DealState` plays the forced draws and
 passes, lists the legal moves and places the tiles; this module only asks each seat's policy for its
@@ -54,10 +54,10 @@ def compiled_arrays(policies: Sequence[object]) -> tuple[np.ndarray, np.ndarray]
 def play_python(st, policies: Sequence[object], streams: np.ndarray, scores: Sequence[int] = (),
                 place: Callable[[int, int], object] | None = None, done: Callable[[], bool] | None = None) -> None:
     """Play the deal in ``st`` to its end: seat s's move from ``policies[s]`` (a parsed
-    :class:`~simdom.policies.Policy` or :class:`~simdom.pypolicy.PythonPolicy`). ``streams``: the deal's
+    :class:`~simdom.policies.Policy` or :class:`~simdom.engine.pypolicy.PythonPolicy`). ``streams``: the deal's
     random streams (advanced in place). ``place(tile, end)``: how a move is placed (default ``st.play``;
     a match credits it, matches.py); ``done()``: the deal is over (default: no legal move left)."""
-    from ..pypolicy import observe
+    from .pypolicy import observe
     ids, par = compiled_arrays(policies)
     gens = {s: random.Random(int(streams[L.RNG_SEAT + s])) for s, p in enumerate(policies)
             if not isinstance(p, Policy)}

@@ -19,6 +19,7 @@ from ._kernel.aot import run_batch as batch_kernel
 from .api import max_records, output_blocks, root_key
 from .codes import Act, DealEnd, End, kernel_arrays
 from .pyloop import deal_streams, has_python, play_python
+from .pypolicy import seat_policies as py_seat_policies
 from ._kernel.tables import compile_rules
 from ._kernel.work import make_work
 
@@ -317,8 +318,8 @@ class DealState:
 
     def play_out(self, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int = 0) -> None:
         """Continue to the end of the deal with the given policies (policy streams from seed, deal). With a
-        Python policy among them (simdom/pypolicy.py) the deal is stepped from Python (pyloop.py)."""
-        pols = seat_policies(policies, self.rules.players, python=True)
+        Python policy among them (simdom/engine/pypolicy.py) the deal is stepped from Python (pyloop.py)."""
+        pols = py_seat_policies(policies, self.rules.players)
         if has_python(pols):
             play_python(self, pols, deal_streams(root_key(seed), deal))
             self.settle()

@@ -1,13 +1,13 @@
 """Example Python policies (docs/policies.md, "Writing a policy in Python").
 
-Each is a function ``(obs, rng) -> move`` of one seat's :class:`~simdom.pypolicy.Observation`, named
+Each is a function ``(obs, rng) -> move`` of one seat's :class:`~simdom.engine.pypolicy.Observation`, named
 ``python:simdom.examples.policies:NAME`` wherever simdom plays deals from Python.
 """
 from __future__ import annotations
 
 import random
 
-from ..pypolicy import Move, Observation
+from ..engine.pypolicy import Move, Observation
 
 
 def greedy(obs: Observation, rng: random.Random) -> Move:

@@ -12,7 +12,7 @@ more; ``rng`` is a :class:`random.Random` seeded, once per deal, from the seat's
 of the deal, docs/policies.md), so a trace with the same seed is the same trace. It returns one of
 ``obs.legal`` (a :class:`Move`, or any ``(tile, end)`` pair equal to one).
 
-    >>> from simdom.pypolicy import load_policy
+    >>> from simdom.engine.pypolicy import load_policy
     >>> load_policy("python:simdom.examples.policies:greedy").spec
     'python:simdom.examples.policies:greedy'
 """
@@ -28,15 +28,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .engine.codes import End
-from .policies import PolicyError
-from .rules import Rules
-from .safeio import shown
-from .tiles import halves, tile_name
+from ..policies import ACCEPTED, Policy, PolicyError, parse_policy
+from ..policies import seat_policies as _seat_policies
+from ..rules import Rules
+from ..safeio import shown
+from ..tiles import halves, tile_name
+from .codes import End
 
 PREFIX = "python:"
-#: where a Python policy is played (every message that refuses one says so)
-ACCEPTED = "simdom trace, simdom replay, simdom analyze --then and simdom review --then"
 FORMS = "python:package.module:function or python:path/to/file.py:function"
 
 
@@ -155,6 +154,18 @@ def any_python(policies: object) -> bool:
     """True when ``policies`` (one policy or a list, texts or parsed) holds a Python policy."""
     items = [policies] if isinstance(policies, str) or not hasattr(policies, "__iter__") else list(policies)
     return any(is_python(p) for p in items)
+
+
+def parse_any(text: "str | Policy | PythonPolicy") -> "Policy | PythonPolicy":
+    """:func:`~simdom.policies.parse_policy`, a Python policy (``python:...``) loaded too."""
+    if isinstance(text, PythonPolicy):
+        return text
+    return load_policy(text) if is_python(text) else parse_policy(text)
+
+
+def seat_policies(policies, players: int) -> list:
+    """:func:`~simdom.policies.seat_policies` with Python policies accepted (:func:`parse_any`)."""
+    return _seat_policies(policies, players, parse=parse_any)
 
 
 def load_policy(text: str) -> PythonPolicy:
