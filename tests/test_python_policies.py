@@ -55,6 +55,49 @@ def test_the_seat_generator_is_seeded_from_its_stream():
     assert [x["actions"] for x in a] != [trace(r, PY_GREEDY, 3, d)["actions"] for d in range(8)]
 
 
+SPY = '''
+from simdom.examples.policies import greedy
+
+SEEN = []
+
+def spy(obs, rng):
+    SEEN.append(obs.scores)
+    return greedy(obs, rng)
+'''
+
+
+def test_a_python_match_plays_as_the_match_kernel_and_sees_the_scores_before_each_deal(tmp_path):
+    from simdom.engine.matches import trace_match
+    from simdom.engine.pypolicy import load_policy
+    for over in ({}, {"teams": "partners"}, {"match_end": "exact"}, {"next_lead": "hand_winner"}):
+        r = preset("fives", players=2 if not over else 4, target=150, **over)
+        for m in range(2):
+            assert trace_match(r, PY_GREEDY, 3, m) == trace_match(r, "greedy", 3, m), (over, m)
+            assert trace_match(r, [PY_GREEDY, "random"] * (r.players // 2), 5, m) == \
+                trace_match(r, ["greedy", "random"] * (r.players // 2), 5, m), (over, m)
+    (tmp_path / "spy.py").write_text(SPY)
+    spec = f"python:{tmp_path / 'spy.py'}:spy"
+    r = preset("fives", players=2, target=150)
+    recs = trace_match(r, spec, 3, 0)
+    seen = load_policy(spec).fn.__globals__["SEEN"]
+    befores = [tuple(x["match"]["before"]) for x in recs]
+    assert len(recs) >= 3 and seen[0] == (0, 0) and set(seen) == set(befores)
+
+
+def test_trace_matches_and_replay_match_on_the_cli(tmp_path):
+    out, ref = tmp_path / "m.jsonl", tmp_path / "g.jsonl"
+    for pol, f in ((PY_GREEDY, out), ("greedy", ref)):
+        res = runner.invoke(app, ["trace", "-r", "fives", "-n", "2", "--set", "target=61", "--matches", "3",
+                                  "-p", pol, "-o", str(f)])
+        assert res.exit_code == 0, res.output
+    assert out.read_bytes() == ref.read_bytes()
+    res = runner.invoke(app, ["replay", str(out), "--match", "1"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["replay", "-r", "fives", "-n", "2", "--set", "target=61", "-p", PY_GREEDY,
+                              "--match", "1"])
+    assert res.exit_code == 0, res.output
+
+
 def test_a_python_policy_trace_replays():
     r = preset("fives", players=2)
     for deal in range(5):

@@ -56,7 +56,7 @@ def trace_cmd(
     from ..engine.state import trace
 
     r = make_rules(rules, players, overrides)
-    pols = make_policies(policy, players, python=matches is None)
+    pols = make_policies(policy, players, python=True)
     check_trace_options(r, matches, first_deal)
     _check_out(out, overwrite=overwrite)
     with atomic_open(out, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
