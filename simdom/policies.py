@@ -183,7 +183,7 @@ def _listing() -> str:
 
 
 #: where a Python policy (``python:module:function``, simdom/engine/pypolicy.py) is played
-ACCEPTED = "simdom trace, simdom replay, simdom analyze --then and simdom review --then"
+ACCEPTED = "simdom trace, replay, analyze --then, review --then and run (single deals, no --decisions)"
 
 
 def parse_policy(text: "str | Policy") -> Policy:

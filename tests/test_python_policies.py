@@ -282,14 +282,37 @@ def test_a_bad_python_policy_gets_one_line_and_exit_2(tmp_path, policy, words):
     assert not out.exists()                                     # nothing written
 
 
-def test_run_and_the_batch_path_refuse_a_python_policy_with_one_line(tmp_path):
-    scen = tmp_path / "py.toml"
-    scen.write_text(f'name = "py"\nplayers = 2\ndeals = 10\nseed = 1\n[rules]\npreset = "fives"\n'
-                    f'[[arms]]\nname = "a"\npolicies = ["{PY_GREEDY}", "greedy"]\n')
-    res = runner.invoke(app, ["run", str(scen), "-o", str(tmp_path / "res")])
-    assert res.exit_code == 2
-    assert "accepted by simdom trace, simdom replay, simdom analyze --then and simdom review --then" in res.stderr
-    assert not (tmp_path / "res").exists()
+def _scenario(path: Path, pol: str, target: int = 0) -> Path:
+    path.write_text(f'name = "py"\nplayers = 3\ndeals = 30\nseed = 4\nrotation = true\nchunk_size = 10\n'
+                    f'[rules]\npreset = "fives"\ntarget = {target}\n'
+                    f'[[arms]]\nname = "a"\npolicies = ["{pol}", "random", "greedy"]\n')
+    return path
+
+
+def test_a_small_run_of_python_greedy_writes_the_compiled_greedy_tables(tmp_path):
+    import polars as pl
+    for pol, name in ((PY_GREEDY, "py"), ("greedy", "kernel")):
+        res = runner.invoke(app, ["run", str(_scenario(tmp_path / f"{name}.toml", pol)), "-o", str(tmp_path / name),
+                                  "-w", "1", "--moves", "--seats", "--quiet"])
+        assert res.exit_code == 0, res.output
+    for table in ("deals", "seats", "moves"):
+        a, b = (pl.read_parquet(tmp_path / n / table).sort(pl.all()) for n in ("py", "kernel"))
+        assert a.height > 0 and a.equals(b), table
+    import simdom
+    assert simdom.simulate("threes", PY_GREEDY, deals=5, seed=2, players=3).equals(
+        simdom.simulate("threes", "greedy", deals=5, seed=2, players=3))
+
+
+def test_where_only_the_kernel_plays_a_python_policy_is_refused_with_one_line(tmp_path):
+    res = runner.invoke(app, ["bench", "-p", PY_GREEDY, "--seconds", "0.1"])
+    assert res.exit_code == 2 and "accepted by simdom trace, replay, analyze --then, review --then and run" \
+        in " ".join(res.stderr.split()), res.output
+    res = runner.invoke(app, ["run", str(_scenario(tmp_path / "d.toml", PY_GREEDY)), "-o", str(tmp_path / "d"),
+                              "--decisions"])
+    assert res.exit_code == 2 and "--decisions" in res.stderr and not (tmp_path / "d").exists()
+    res = runner.invoke(app, ["run", str(_scenario(tmp_path / "m.toml", PY_GREEDY, target=61)), "-o",
+                              str(tmp_path / "m")])
+    assert res.exit_code == 2 and "single-deal runs" in " ".join(res.stderr.split())
     with pytest.raises(PolicyError, match="python: policies play at Python speed"):
         parse_policy(PY_GREEDY)
     assert str(py_seat_policies(PY_GREEDY, 2)[0]) == PY_GREEDY

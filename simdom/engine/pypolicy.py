@@ -2,8 +2,10 @@
 
 A Python policy is named ``python:package.module:function`` or ``python:path/to/file.py:function``
 wherever simdom plays deals from Python: ``simdom trace``, ``simdom replay``, ``simdom analyze
---then`` and ``simdom review --then`` (docs/policies.md, "Writing a policy in Python"). The compiled
-batch path (``simdom run``, :func:`simdom.simulate`, ladder, skill) refuses it with one line.
+--then``, ``simdom review --then``, and ``simdom run`` and :func:`simdom.simulate` at Python speed
+(pybatch.py; single deals, no decisions table) (docs/policies.md, "Writing a policy in Python").
+Where only the compiled kernel plays (``bench``, ``ladder``, ``skill``, ``solve --against``) it is
+refused with one line.
 
 The function is called as ``function(obs, rng)`` at every decision of its seat (a seat with a single
 legal move is asked too): ``obs`` is an :class:`Observation`, what that seat may know and nothing
