@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from ..policies import NEVER, REGISTRY, PolicyError, parse_policy
+from ..policies import NEVER, REGISTRY, PolicyError
 from .common import fail
 
 

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..policies import Policy, seat_policies
+from ..policies import Policy
 from .api import root_key
 from .codes import End, kernel_arrays
 from .pyloop import deal_streams, has_python, play_python

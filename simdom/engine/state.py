@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..policies import Policy, parse_policy, seat_policies
+from ..policies import Policy, parse_policy
 from ..rules import Rules
 from ..tiles import parse_tile, tile_name
 from ._kernel import layout as L
