@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-# the ahead-of-time kernel (simdom/engine/_kernel/aot.py) lives in the cache folder; building it is a quick
-# no-op when the current engine's module is there
+# the compiled kernel (numba's cache and the ahead-of-time module, simdom/engine/warm.py) lives in the
+# cache folder; compiling it is a quick no-op when the current engine's kernel is there
 # headless Chromium (Debian package) for the report's browser test (tests/test_report_browser.py)
 CHROMIUM := /usr/bin/chromium
 
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 kernel: $(STAMP)
-	$(BIN)/python -m simdom.engine._kernel.aot
+	$(BIN)/python -m simdom.engine.warm
 
 $(CHROMIUM):
 	apt-get install -y chromium || (apt-get update && apt-get install -y chromium)

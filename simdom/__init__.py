@@ -2,9 +2,10 @@
 
 The library (docs/library.md): :class:`Rules`, :func:`preset` and :data:`PRESETS`; :func:`simulate`
 (a polars DataFrame, one row per deal); :func:`open_results` (a folder written by ``simdom run``, or
-``FOLDER:ARM``) with ``.players()`` and ``.deals()``; :class:`Observation`, :class:`Move` and
-:class:`Event`, what a policy written in Python sees and returns (docs/policies.md). The names load on first use, so ``import simdom``
-loads neither numba nor polars.
+``FOLDER:ARM``) with ``.players()`` and ``.deals()``; positions: :func:`load_deal`, :func:`analyze`,
+:func:`solve` and :func:`review`; :class:`Observation`, :class:`Move` and :class:`Event`, what a
+policy written in Python sees and returns (docs/policies.md). The names load on first use, so
+``import simdom`` loads neither numba nor polars.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ __version__ = "0.1.0"
 _LAZY = {
     "Rules": "simdom.rules", "RulesError": "simdom.rules", "PRESETS": "simdom.rules", "preset": "simdom.rules",
     "simulate": "simdom.api", "open_results": "simdom.api", "Results": "simdom.api", "VIEWS": "simdom.api",
-    "ResultsError": "simdom.results",
+    "ResultsError": "simdom.results", "load_deal": "simdom.api", "analyze": "simdom.api", "solve": "simdom.api",
+    "review": "simdom.api",
     "Observation": "simdom.engine.pypolicy", "Move": "simdom.engine.pypolicy", "Event": "simdom.engine.pypolicy",
 }
 
@@ -25,6 +27,10 @@ __all__ = ["__version__", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "analyze":  # the package simdom.analyze, callable as simdom.api.analyze (see its __init__)
+        value = importlib.import_module("simdom.analyze")
+        globals()[name] = value
+        return value
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'simdom' has no attribute {name!r}")

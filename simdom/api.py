@@ -34,9 +34,14 @@ from .rules import PRESETS, Rules, RulesError, preset
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
 
+    from .analyze.evaluate import Analysis
+    from .analyze.position import Deal, Position
+    from .analyze.review import Review
+    from .engine.solver import Solution
     from .policies import Policy
 
-__all__ = ["PRESETS", "Results", "Rules", "RulesError", "VIEWS", "open_results", "preset", "simulate"]
+__all__ = ["PRESETS", "Results", "Rules", "RulesError", "VIEWS", "analyze", "load_deal", "open_results", "preset",
+           "review", "simulate", "solve"]
 
 #: the views of a results folder that :meth:`Results.view` (and ``simdom export --view``) gives
 VIEWS = ("players", "deals", "seats", "moves", "decisions", "matches")
@@ -114,6 +119,87 @@ def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Poli
     for s in range(P):
         cols[f"win_{s}"] = pl.Series(win[:, s])
     return pl.DataFrame({k: v.alias(k) for k, v in cols.items()})
+
+
+def load_deal(script: "str | Path | None" = None, *, trace: "str | Path | None" = None, deal: int | None = None,
+              rules: "Rules | str | None" = None, players: int | None = None,
+              policies: "str | Sequence[str]" = "greedy", seed: int = 1) -> "Deal":
+    """A deal to analyse, as ``simdom analyze`` takes it: a scripted deal (``script``, TOML), deal
+    ``deal`` of a trace file (``trace``; its record is replayed and checked first), or deal ``deal`` of
+    ``seed`` under ``rules`` played by ``policies`` (as ``simdom trace`` plays it). The deal's
+    ``.position(N)`` is the position just before the N-th placement; ``.positions()`` gives every one.
+
+    >>> d = load_deal("scenarios/seed-game.deal.toml")
+    >>> d.rules.preset, d.rules.players, len(d.plays)
+    ('threes', 4, 10)
+    >>> load_deal(rules="fives", players=2, deal=3, seed=1).position(1).seat in (0, 1)
+    True
+    >>> load_deal()
+    Traceback (most recent call last):
+    ...
+    ValueError: no deal given; allowed: script=FILE, trace=FILE with deal=I, or rules=... with deal=I
+    """
+    from .analyze.position import load_deal as load
+
+    if script is None and trace is None and (rules is None or deal is None):
+        raise ValueError("no deal given; allowed: script=FILE, trace=FILE with deal=I, or rules=... with deal=I")
+    r = None if rules is None or script is not None or trace is not None else _rules(rules, players)
+    pols = None if r is None else ([policies] * r.players if isinstance(policies, str) else list(policies))
+    return load(script=script, trace_file=trace, deal=deal, rules=r, policies=pols, seed=seed)
+
+
+def analyze(where: "Deal | Position", move: int | None = None, *, then: "str | Sequence[str]" = "greedy",
+            seed: int = 1, rollouts: int | None = None, by: str = "points", perfect: bool = False) -> "Analysis":
+    """Every legal move of the seat to act valued by rollouts, as ``simdom analyze``: the hidden tiles
+    re-dealt consistently with what the seat has seen (``perfect``: the true deal), every move placed
+    and the deal played out by ``then``. ``rollouts=None``: until the best move is separated (at most
+    the budget), else exactly that many. ``.rows`` best first, each with ``mean_points`` and its 95%
+    interval ``mean_points_lo``/``_hi``, ``diff_vs_best`` (paired), the margin and the win rate.
+
+    >>> seed_game = load_deal("scenarios/seed-game.deal.toml")
+    >>> a = analyze(seed_game, move=10, rollouts=400, seed=1)
+    >>> a.position.seat, a.rollouts, a.best.name
+    (1, 400, '1-1 L')
+    >>> a.row(a.position.played).name, a.row(a.position.played).diff_vs_best < 0
+    ('1-5 L', True)
+    """
+    from .analyze.evaluate import analyze as run
+    return run(where, move, then=then, seed=seed, rollouts=rollouts, by=by, perfect=perfect)
+
+
+def solve(where: "Deal | Position", move: int | None = None, *, by: str = "margin",
+          against: "str | Sequence[str] | None" = None, limit: int | None = 20_000_000) -> "Solution":
+    """The exact value of every legal move with every hand and the boneyard known, as ``simdom solve``:
+    minimax (the mover's side maximises, every other seat minimises), or ``against`` a deterministic
+    policy the other seats play. ``.moves`` best first (``tile``, ``end``, ``value``), ``.value``,
+    ``.nodes``, ``.seconds``; over ``limit`` positions a ``ValueError`` (None: no limit).
+
+    >>> sol = solve(load_deal("scenarios/seed-game.deal.toml"), move=10)
+    >>> sol.seat, sol.by, [m.value for m in sol.moves][:4]
+    (1, 'margin', [-10, -10, -18, -18])
+    """
+    from .analyze.position import as_position
+    from .analyze.solve import solve_position
+    pos = as_position(where, move)
+    against_list = None if against is None else ([against] if isinstance(against, str) else list(against))
+    return solve_position(pos, by=by, against=against_list, limit=limit)
+
+
+def review(deal: "Deal", *, then: "str | Sequence[str]" = "greedy", seed: int = 1, rollouts: int = 4000,
+           luck_rollouts: int = 1000, names: "Sequence[str] | None" = None) -> "Review":
+    """Every decision and chance event of a deal reviewed, as ``simdom review``: ``.decisions`` (each
+    with the played and the best move, the error and its 95% interval, and its mark), ``.luck`` (the
+    deal and each draw) and ``.players`` (per seat: error total, luck, points).
+
+    >>> r = review(load_deal("scenarios/seed-game.deal.toml"), rollouts=300, luck_rollouts=100)
+    >>> len(r.decisions), [p.name for p in r.players]
+    (10, ['Alexander', 'Maria', 'Nikita', 'Tatiana'])
+    """
+    from .analyze.position import Deal
+    from .analyze.review import review as run
+    if not isinstance(deal, Deal):
+        raise TypeError(f"{type(deal).__name__} is not a deal; allowed: simdom.load_deal(...)")
+    return run(deal, then, seed, rollouts, luck_rollouts, names)
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,22 @@ def _depth(text: str) -> float:
     return float(int(text))
 
 
+#: the clairvoyant policy's positions per decision: beyond this a decision takes hours
+MAX_NODES = 10_000_000_000
+
+
+def _nodes(text: str) -> float:
+    if text == "none":
+        return 0.0
+    n = _count(text, MAX_NODES)
+    if n is None or n < 1_000:
+        raise ValueError(f"an integer from 1,000 to {MAX_NODES:,}, or none (no limit: exact, however long)")
+    return float(n)
+
+
+_nodes.zero = "none"  # type: ignore[attr-defined]
+
+
 def _pos_int(text: str) -> float:
     n = _count(text, MAX_SAMPLES)
     if n is None:
@@ -142,7 +158,11 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                "greedy, heavy, hold, timing, defensive), or with against=minimax against the worst "
                "opponents; the ceiling of the ladder and the skill measure's fictive player",
                (Param("against", 0.0, _choice("seats", "minimax"), "seats: the other seats' policies; "
-                                                                   "minimax: the paranoid value"),),
+                                                                   "minimax: the paranoid value"),
+                Param("nodes", 0.0, _nodes,
+                      "N: positions searched per decision, or none (the default: always exact, however long); "
+                      "over N the search deepens by horizons of 2, 4, 6, ... placements (greedy beyond) while "
+                      "N lasts and plays the deepest finished search's best move: no longer exact")),
                fair=False),
 )}
 
@@ -168,8 +188,9 @@ class Policy:
         parts = []
         for p, v in zip(self.info.params, self.values):
             names = getattr(p.parse, "names", None)
-            text = names[int(v)] if names else "never" if v >= NEVER else str(int(v)) if float(v).is_integer() \
-                else str(v)
+            zero = getattr(p.parse, "zero", None)
+            text = names[int(v)] if names else zero if (zero and v == 0) else "never" if v >= NEVER \
+                else str(int(v)) if float(v).is_integer() else str(v)
             parts.append(f"{p.name}={text}")
         return f"{self.info.name}:{','.join(parts)}"
 

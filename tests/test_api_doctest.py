@@ -10,7 +10,8 @@ import simdom.api
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "library.md"
 
 
-def test_the_api_module_doctests_pass():
+def test_the_api_module_doctests_pass(monkeypatch):
+    monkeypatch.chdir(DOCS.parents[1])  # the examples read scenarios/seed-game.deal.toml
     result = doctest.testmod(simdom.api, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10 and result.failed == 0
 

@@ -156,3 +156,35 @@ def test_export_refuses_to_overwrite_and_bad_folders(folder, tmp_path, cli):
     assert r.returncode == 2 and "does not exist" in r.stderr
     r = cli("export", f"{folder}:zz", "-o", tmp_path / "y.parquet")
     assert r.returncode == 2 and "no arm 'zz'; allowed: a, b" in r.stderr
+
+
+def test_the_library_analyze_solve_and_review_give_the_commands_numbers():
+    """simdom.analyze, simdom.solve and simdom.review are the commands' own code: with the same seed they
+    give the numbers `simdom analyze`, `simdom solve` and `simdom review --format json` print."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import simdom
+    cli = str(Path(sys.executable).parent / "simdom")
+    script = str(Path(__file__).resolve().parents[1] / "scenarios" / "seed-game.deal.toml")
+
+    def cmd(*args):
+        return json.loads(subprocess.run([cli, *args, "--format", "json"], capture_output=True, text=True,
+                                         check=True).stdout)
+    d = simdom.load_deal(script)
+    a = simdom.analyze(d, move=10, rollouts=400, seed=2)
+    ja = cmd("analyze", "--script", script, "--move", "10", "--rollouts", "400", "--seed", "2")
+    assert [(m["tile"], m["end"], m["mean_points"]) for m in ja["moves"]] == \
+        [(r.name.split()[0], r.name.split()[1], r.mean_points) for r in a.rows]
+    s = simdom.solve(d.position(10))
+    js = cmd("solve", "--script", script, "--move", "10")
+    assert [m["value"] for m in js["moves"]] == [m.value for m in s.moves] and js["value"] == s.value
+    r = simdom.review(d, rollouts=300, luck_rollouts=100, seed=3)
+    jr = cmd("review", "--script", script, "--rollouts", "300", "--luck-rollouts", "100", "--seed", "3")
+    assert [x["error"] for x in jr["decisions"]] == [x.error for x in r.decisions]
+    with pytest.raises(ValueError, match="no deal given"):
+        simdom.load_deal()
+    with pytest.raises(TypeError, match="not a deal or a position"):
+        simdom.solve("seed-game")

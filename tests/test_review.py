@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -147,3 +148,100 @@ def test_a_deal_of_a_trace_is_reviewed(tmp_path):
     assert [p["name"] for p in j["players"]] == ["seat 0", "seat 1", "seat 2"]
     missing = run("review", "--trace", t, "--deal", 9)
     assert missing.exit_code == 2 and "no deal 9" in missing.output
+
+
+# ---- a whole match (simdom review --trace FILE --match K; analyze/matchreview.py) ----------------------------
+FAST = ["--rollouts", 60, "--luck-rollouts", 20, "--seed", 3]
+
+
+@pytest.fixture(scope="module")
+def match_trace(tmp_path_factory):
+    t = tmp_path_factory.mktemp("match") / "m.jsonl"
+    made = run("trace", "-r", "threes", "-n", 3, "--set", "target=40", "--matches", 2, "--seed", 5, "-o", t)
+    assert made.exit_code == 0, made.output
+    return t
+
+
+def test_a_match_is_reviewed_hand_by_hand_and_the_players_totals_are_the_sums(match_trace):
+    recs = [json.loads(line) for line in match_trace.read_text().splitlines()]
+    mine = [r for r in recs if r["match"]["id"] == 1]
+    res = run("review", "--trace", match_trace, "--match", 1, *FAST, "-f", "json")
+    assert res.exit_code == 0, res.output
+    j = json.loads(res.output)
+    assert j["values"] == "per deal" and j["target"] == 40 and j["match"] == 1
+    assert len(j["hands"]) == len(mine) >= 2
+    for h, rec in zip(j["hands"], mine):
+        assert (h["before"], h["after"], h["points"]) == (rec["match"]["before"], rec["match"]["after"], rec["totals"])
+        assert len(h["review"]["decisions"]) == sum(a["act"] == "play" for a in rec["actions"])
+    assert j["final"] == mine[-1]["match"]["after"] and j["winner"] == mine[-1]["match"]["winner"]
+    for p in j["players"]:
+        s = p["seat"]
+        per = [q for h in j["hands"] for q in h["review"]["players"] if q["seat"] == s]
+        assert p["decisions"] == sum(q["decisions"] for q in per) > 0
+        assert p["error_total"] == pytest.approx(sum(q["error_total"] for q in per))
+        assert p["error_total"] == pytest.approx(sum(d["error"] for h in j["hands"] for d in h["review"]["decisions"]
+                                                     if d["seat"] == s))
+        assert p["luck_total"] == pytest.approx(sum(q["luck_total"] for q in per))
+        assert p["points"] == sum(h["points"][s] for h in j["hands"])
+        assert p["adjusted_points"] == pytest.approx(p["points"] - p["luck_total"])
+        assert p["error_per_decision"] == pytest.approx(p["error_total"] / p["decisions"])
+
+
+def test_a_match_of_one_hand_gives_the_decisions_of_that_deal_reviewed_alone(tmp_path):
+    m = tmp_path / "one.jsonl"
+    made = run("trace", "-r", "threes", "-n", 4, "--set", "target=500", "--set", "max_deals=1", "--matches", 1,
+               "--seed", 9, "-o", m)
+    assert made.exit_code == 0, made.output
+    rec = json.loads(m.read_text())
+    assert rec["match"]["over"] and rec["match"]["hand"] == 0
+    # the same deal as a single-deal record: no match object, the rules without the match parameters
+    single = {k: v for k, v in rec.items() if k != "match"}
+    single["rules"] = preset("threes", 4).to_dict()
+    single["seed"] = None
+    d = tmp_path / "single.jsonl"
+    d.write_text(json.dumps(single) + "\n")
+    a = run("review", "--trace", m, "--match", 0, *FAST, "-f", "json")
+    b = run("review", "--trace", d, "--deal", rec["deal"], *FAST, "-f", "json")
+    assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
+    ja, jb = json.loads(a.output), json.loads(b.output)
+    hand = ja["hands"][0]["review"]
+    assert hand["decisions"] == jb["decisions"] and hand["luck"] == jb["luck"]
+    assert [p["error_total"] for p in ja["players"]] == [p["error_total"] for p in jb["players"]]
+    assert [p["points"] for p in ja["players"]] == [p["points"] for p in jb["players"]] == rec["totals"]
+
+
+def test_the_match_review_for_people(match_trace, tmp_path):
+    res = run("review", "--trace", match_trace, "--match", 0, *FAST, "--names", "Ann,Bob,Cy")
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert re.match(r"Match 0 \(to 40; \w+ won \d+ to [\d, ]+ in \d deals\): \w+ lost \d+\.\d points to errors in "
+                    r"\d+ decisions, \w+ \d+\.\d in \d+, \w+ \d+\.\d in \d+; \w+ was the luckiest", text), text
+    assert "Values are expected points of each deal, not of the match" in text
+    assert "scores before" in res.output and "Players over the match" in res.output
+    assert max(len(line) for line in res.output.splitlines()) <= 80
+    md, csv = tmp_path / "r.md", tmp_path / "r.csv"
+    assert run("review", "--trace", match_trace, "--match", 0, *FAST, "-f", "md", "-o", md).exit_code == 0
+    assert md.read_text().startswith("Match 0 (to 40; ") and "| hand | scores before |" in md.read_text()
+    assert run("review", "--trace", match_trace, "--match", 0, *FAST, "-f", "csv", "-o", csv).exit_code == 0
+    lines = csv.read_text().splitlines()
+    assert lines[0].startswith("hand,before,move,seat,played_tile") and lines[1].startswith("0,0-0-0,1,")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--match", 7], "no match 7; allowed: 0..1"),
+    (["--match", 0, "--deal", 1], "--match and --deal both given"),
+    (["--deal", 1], "simdom review --trace FILE --match 0"),
+])
+def test_bad_match_input_is_one_line_and_exit_2(match_trace, args, words):
+    res = run("review", "--trace", match_trace, *args)
+    assert res.exit_code == 2, res.output
+    assert words in res.output and "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_a_deal_trace_or_no_trace_given_to_match_is_refused(tmp_path):
+    t = tmp_path / "d.jsonl"
+    assert run("trace", "--deals", 1, "-o", t).exit_code == 0
+    for args, words in ((["--trace", t], "no match records"), ([], "--match needs a match trace"),
+                        (["--script", SEED_GAME], "--match with --script")):
+        res = run("review", *args, "--match", 0)
+        assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output, res.output

@@ -57,6 +57,43 @@ def test_clairvoyant_needs_deterministic_opponents_unless_minimax():
             parse_policy(bad)
 
 
+def test_clairvoyant_budget_does_not_depend_on_the_deals_searched_before():
+    """Threes, 2 players, seed 1: deal 9 with clairvoyant in seat 1 needs tens of millions of positions
+    at its first decision. Under a small budget the searches stop early and deepen by horizons instead,
+    so a deal's play must not depend on what the solver's table held from the deals before it: a batch
+    of deals gives every deal exactly as it is alone."""
+    rules = preset("threes", 2)
+    lineup = ["greedy", "clairvoyant:nodes=20000"]
+    batch = simulate(rules, lineup, 1, 0, 12)
+    for deal in range(12):
+        alone = simulate(rules, lineup, 1, deal, 1)
+        assert (alone.seats["points"][0] == batch.seats["points"][deal]).all(), deal
+    rec = trace(rules, lineup, 1, 9)
+    assert check(rec) == []
+
+
+def test_clairvoyant_within_its_budget_is_exact_and_its_budget_parses():
+    """A budget no decision reaches plays exactly as the default (exact), on 2-player Fives deals; a
+    budget that one decision exceeds (seed 5, deal 7, move 2: 66 million positions) changes that
+    decision only; the budget's spelling round-trips and bad budgets name what is allowed."""
+    rules = preset("fives", 2)
+    exact = simulate(rules, ["clairvoyant", "greedy"], 5, 0, 7)
+    assert (simulate(rules, ["clairvoyant:nodes=1000000", "greedy"], 5, 0, 7).seats["points"]
+            == exact.seats["points"]).all()
+    st = DealState.dealt(rules, 5, 7)
+    st.play(*st.choice("greedy", 0))
+    st.advance()
+    assert st.turn == 0 and st.move_number + 1 == 2
+    full, capped = st.choice("clairvoyant", 0), st.choice("clairvoyant:nodes=100000", 0)
+    values = {(m.tile, m.end): m.value for m in Solver(rules).solve(st, against="greedy", limit=None).moves}
+    assert values[full] == max(values.values()) and values[capped] <= values[full]
+    assert str(parse_policy("clairvoyant")) == "clairvoyant:against=seats,nodes=none"
+    assert str(parse_policy("clairvoyant:nodes=5000")) == "clairvoyant:against=seats,nodes=5000"
+    for bad in ("clairvoyant:nodes=999", "clairvoyant:nodes=x", "clairvoyant:nodes=0"):
+        with pytest.raises(PolicyError, match="from 1,000 to 10,000,000,000, or none"):
+            parse_policy(bad)
+
+
 @pytest.mark.parametrize("name,players", [("threes", 4), ("fives", 2), ("all-fives", 3)])
 def test_search_traces_follow_the_rules_and_repeat(name, players):
     rules = preset(name, players)

@@ -28,7 +28,7 @@ from ..engine.analysis import MoveRollouts, Rollouts
 from ..engine.codes import End
 from ..engine.pypolicy import any_python
 from ..stats.inference import t_interval, wilson
-from .position import Position
+from .position import Deal, Position
 
 METRICS = ("points", "margin", "win")
 MIN_ROLLOUTS = 10_000
@@ -207,6 +207,14 @@ def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int
                 break
     return Analysis(position, _rows(position, acc, by), acc.n, _then_text(then), by, perfect, stopped, seed,
                     acc.counted)
+
+
+def analyze(where: "Deal | Position", move: int | None = None, *, then: str | Sequence[str] = "greedy", seed: int = 1,
+            rollouts: int | None = None, by: str = "points", perfect: bool = False) -> Analysis:
+    """:func:`evaluate` of a position, or of a deal's position just before placement ``move``: the
+    library's ``simdom.analyze`` (simdom/api.py)."""
+    from .position import as_position
+    return evaluate(as_position(where, move), then, seed, rollouts, perfect=perfect, by=by)
 
 
 def _then_text(then) -> str:

@@ -119,9 +119,10 @@ def from_record(record: dict[str, Any], label: str) -> Deal:
     engine first (simdom.deal.replay): a tampered record is refused, not analysed."""
     if isinstance(record, dict) and isinstance(record.get("match"), dict):
         mid = shown(record["match"].get("id"), 20)
-        raise PositionError(f"{label} is a deal of match {mid}; simdom analyze reads single deals; allowed: a "
-                            f"trace of single deals (simdom trace without --matches), or simdom replay FILE --match "
-                            f"{mid} to see the match")
+        raise PositionError(f"{label} is a deal of match {mid}; --trace --deal reads single deals; allowed: a "
+                            f"trace of single deals (simdom trace without --matches), simdom review --trace FILE "
+                            f"--match {mid} to review every hand of the match, or simdom replay FILE --match {mid} "
+                            "to see it")
     try:
         replay_record(record, label)
     except ReplayError as e:
@@ -154,6 +155,20 @@ def from_seed(rules: Rules, policies: Sequence[Any], seed: int, deal: int) -> De
     from ..engine.state import trace
 
     return from_record(trace(rules, policies, seed, deal), f"deal {deal} of seed {seed}")
+
+
+def as_position(where: "Deal | Position", move: int | None) -> Position:
+    """A position, or a deal's position just before placement ``move`` (default 1): the library's
+    simdom.analyze and simdom.solve take either."""
+    if isinstance(where, Position):
+        if move is not None and move != where.move:
+            raise ValueError(f"move = {move} for a position at move {where.move}; allowed: move=None with a "
+                             "position, or a deal with move=N")
+        return where
+    if isinstance(where, Deal):
+        return where.position(1 if move is None else move)
+    raise TypeError(f"{type(where).__name__} is not a deal or a position; allowed: simdom.load_deal(...), "
+                    "or its .position(N)")
 
 
 def load_deal(*, script: "str | Path | None", trace_file: "str | Path | None", deal: "int | None",

@@ -19,6 +19,8 @@ def review_cmd(
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal (TOML), e.g. the seed game."),
     trace_file: Optional[Path] = typer.Option(None, "--trace", help="A JSON Lines trace file (simdom trace)."),
     deal: Optional[int] = typer.Option(None, "--deal", help="The deal number in --trace (default 0)."),
+    match: Optional[int] = typer.Option(None, "--match",
+                                        help="Review every hand of match K of a match trace (--trace)."),
     position: Optional[Path] = typer.Option(None, "--position",
                                             help="A deal as one seat saw it (simdom view): only its decisions."),
     then: List[str] = typer.Option(["greedy"], "--then",
@@ -44,6 +46,7 @@ def review_cmd(
       simdom review --script scenarios/seed-game.deal.toml
       simdom review --trace t.jsonl --deal 3 --format json -o review.json
       simdom review --position maria.json      # only what Maria saw, only her decisions
+      simdom review --trace m.jsonl --match 0  # every hand of match 0 (values per deal)
     """
     from .. import present as P
     from ..analyze.position import PositionError, load_deal
@@ -65,12 +68,15 @@ def review_cmd(
         fail(f"--luck-rollouts {luck_rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
+    if out is not None and out.is_dir():
+        fail(f"{out} is a folder; allowed: a file name for -o")
+    if match is not None:
+        _review_match(trace_file, match, deal, script, position, then, rollouts, luck_rollouts, seed, names, fmt, out)
+        return
     if position is not None and (script is not None or trace_file is not None):
         fail("--position with --script or --trace; allowed: one deal source (--script, --trace or --position)")
     if script is None and trace_file is None and position is None:
         fail("no deal given; allowed: --script FILE, --trace FILE --deal I, or --position FILE")
-    if out is not None and out.is_dir():
-        fail(f"{out} is a folder; allowed: a file name for -o")
     viewer = None
     try:
         if position is not None:
@@ -102,6 +108,45 @@ def review_cmd(
     P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
     if out is not None:
         console.print(f"Wrote the review of {d.label} to {out}.", highlight=False)
+
+
+def _review_match(trace_file, match, deal, script, position, then, rollouts, luck_rollouts, seed, names, fmt,
+                  out) -> None:
+    """simdom review --trace FILE --match K: every hand of the match (analyze/matchreview.py)."""
+    from .. import present as P
+    from ..analyze.matchreview import answer_match, csv_rows_match, load_match, review_match
+    from ..analyze.position import PositionError
+    from ..policies import PolicyError, seat_policies
+
+    if script is not None or position is not None:
+        fail("--match with --script or --position; allowed: --match K with --trace FILE (a match trace)")
+    if trace_file is None:
+        fail("--match needs a match trace; allowed: --trace FILE --match K (simdom trace --matches)")
+    if deal is not None:
+        fail("--match and --deal both given; allowed: --match K (every hand of match K) or --deal I (one deal)")
+    try:
+        hands = load_match(trace_file, match)
+        n = hands[0].deal.rules.players
+        seat_policies(then, n)
+    except PositionError as e:
+        fail(str(e))
+    except PolicyError as e:
+        fail(f"--then: {e}")
+    listed = None
+    if names is not None:
+        listed = [x.strip() for x in names.split(",")]
+        if len(listed) != n or not all(listed):
+            fail(f"--names {names!r}: {len(listed)} names; allowed: {n} non-empty names, comma-separated")
+    with console.status(f"reviewing the {len(hands)} hands of match {match} ...") as status:
+        m = review_match(hands, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
+                         luck_rollouts=luck_rollouts, names=listed,
+                         progress=lambda i, k: status.update(f"reviewing hand {i + 1} of {k} of match {match} ..."))
+    ans = answer_match(m)
+    if fmt == "csv":
+        ans = P.Answer(ans.sentences, data=csv_rows_match(m))
+    P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
+    if out is not None:
+        console.print(f"Wrote the review of match {match} ({len(hands)} hands) to {out}.", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -24,6 +24,8 @@ NO_CONSISTENT_DEAL = -1
 
 
 def _kernel():
+    from . import jitcache
+    jitcache.notice("rollout_moves")
     from ._kernel import kanalyze
     return kanalyze
 

@@ -35,6 +35,8 @@ from ._kernel.work import make_work
 
 def _steps():
     """The just-in-time match entries (matchloop.py), for stepping and traces."""
+    from . import jitcache
+    jitcache.notice("new_match_deal")
     from ._kernel import matchloop
     return matchloop
 

@@ -117,6 +117,8 @@ class Solver:
     def solve(self, state: DealState, *, by: str = "margin",
               against: "str | Policy | Sequence[str | Policy] | None" = None,
               limit: int | None = DEFAULT_LIMIT) -> Solution:
+        from . import jitcache
+        jitcache.notice("solve_root")
         from ._kernel.solve import solve_root
         if by not in BY:
             raise ValueError(f"by = {by!r}; allowed: {', '.join(BY)}")

@@ -28,6 +28,8 @@ def _steps():
     """The just-in-time kernel module (batch.py): the entries that step one deal from Python. The batch
     path (simulate, measure) does not need it and so imports no numba when the ahead-of-time kernel is
     built."""
+    from . import jitcache
+    jitcache.notice("setup_hands")
     from ._kernel import batch
     return batch
 
@@ -301,6 +303,8 @@ class DealState:
         """The move the kernel's policy ``ids[turn]`` chooses among ``moves`` (:meth:`advance`'s list),
         drawing from ``streams`` (uint64[N_STREAMS], advanced in place as the batch kernel advances a
         deal's streams)."""
+        from . import jitcache
+        jitcache.notice("choose_entry")
         from ._kernel.kchoose import choose_entry
         mv_t, mv_e = self._work[4], self._work[5]
         for i, (t, e) in enumerate(moves):

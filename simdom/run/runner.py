@@ -1,5 +1,5 @@
 """`simdom run`: a scenario's deals in chunks on worker processes (local: forked from the run once it has
-loaded the kernel, so they start in milliseconds; or a dask cluster through joblib), written as a
+loaded the kernel, so they start in milliseconds; or a dask cluster's workers), written as a
 results folder (simdom.results) that resumes after any crash.
 
 * Workers play a chunk (simdom.run.worker) and return its Parquet parts as bytes plus the summary
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import itertools
+import logging
 import os
 import sys
 import time
@@ -207,7 +209,8 @@ class Folder:
 
 
 def _parallel(backend: str, workers: int | None, scheduler: str | None):
-    """(number of jobs, joblib context manager) for the backend."""
+    """The backend's (number of jobs, context manager): joblib's loky for local; for dask (jobs, the stack that
+    holds the client, the client, the scheduler's address)."""
     from joblib import parallel_config
     if backend == "local":
         n = workers or os.cpu_count() or 1
@@ -220,14 +223,72 @@ def _parallel(backend: str, workers: int | None, scheduler: str | None):
         raise RunError("--backend dask needs --scheduler tcp://HOST:PORT (the address of a running dask scheduler)")
     from distributed import Client
     stack = contextlib.ExitStack()
+    # a lost scheduler is told in one line (SchedulerLost), not by distributed's log of tracebacks
+    loggers = [logging.getLogger(name) for name in ["distributed", *logging.Logger.manager.loggerDict]
+               if name == "distributed" or name.startswith("distributed.")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    stack.callback(lambda: [lg.setLevel(v) for lg, v in zip(loggers, levels)])
     try:
-        client = stack.enter_context(Client(scheduler, timeout="20s"))
+        client = stack.enter_context(Client(scheduler, timeout=DASK_RECONNECT))
     except Exception as e:  # noqa: BLE001 - any failure to connect is the scheduler address's problem
+        stack.close()
         raise RunError(f"cannot reach the dask scheduler at {scheduler!r}: {e}; allowed: tcp://HOST:PORT of a "
                        "running dask scheduler") from None
     n = workers or max(1, sum(client.nthreads().values()))
-    stack.enter_context(parallel_config(backend="dask", n_jobs=n))
-    return n, stack
+    return n, stack, client, scheduler
+
+
+class SchedulerLost(WorkerLost):
+    """The dask scheduler went away during a run (exit code 1): the parts written are kept, the same command
+    resumes."""
+
+
+#: how long a dask run waits for its client to reconnect to a lost scheduler before it stops
+DASK_RECONNECT = "20s"
+
+
+def _dask_results(client, address: str, plan: Plan, todo: list[int], n_jobs: int,
+                  done: Callable[[], int]) -> Iterator[ChunkResult]:
+    """The chunks ``todo`` played on the dask cluster of ``client``, at most ``n_jobs + 2`` in flight, in the
+    order they finish. A scheduler that goes away (the client closes after it fails to reconnect, or the
+    chunks' futures are cancelled or lost) raises SchedulerLost; a worker killed too often, KilledWorker
+    (reported as WorkerLost by :func:`_watched`)."""
+    from concurrent.futures import CancelledError
+
+    pending = iter(todo)
+    flying = {client.submit(play_chunk, plan, c, pure=False) for c in itertools.islice(pending, n_jobs + 2)}
+
+    def lost() -> SchedulerLost:
+        return SchedulerLost(f"the dask scheduler at {address} was lost after {done()} of {plan.n_chunks} chunks")
+
+    try:
+        while flying:
+            ready = [f for f in flying if f.done()]
+            if not ready:
+                if client.status not in ("running", "connecting", "newly-created"):
+                    raise lost()
+                time.sleep(0.02)
+                continue
+            for f in ready:
+                flying.discard(f)
+                if f.status in ("cancelled", "lost"):
+                    raise lost()
+                if f.status == "error":
+                    f.result()  # the chunk's own error (KilledWorker, another behaviour version, ...), raised here
+                try:
+                    res = f.result()
+                except (CancelledError, OSError, TimeoutError):  # its result could not be fetched
+                    raise lost() from None
+                nxt = next(pending, None)
+                if nxt is not None:
+                    flying.add(client.submit(play_chunk, plan, nxt, pure=False))
+                yield res
+    finally:
+        for f in flying:
+            with contextlib.suppress(Exception):
+                f.release()
 
 
 def _fork_available() -> bool:
@@ -356,6 +417,10 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
         term = isinstance(e, faults.Terminated)
         raise RunInterrupted(f"{f'terminated ({e.signal})' if term else 'interrupted'}: "
                              + resume.format(len(new.chunks_done)), e.exit_code if term else 130) from None
+    except SchedulerLost as e:
+        _save(folder)
+        raise SchedulerLost(f"{e}; the {len(new.chunks_done)} written chunks are kept in {out}; run the same "
+                            "command again to resume") from None
     except WorkerLost as e:
         _save(folder)
         raise WorkerLost(f"{e}: " + resume.format(len(new.chunks_done))) from None
@@ -408,11 +473,13 @@ def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, back
     if pool is not None:
         n_jobs, ctx = pool.n, contextlib.nullcontext()
     else:
-        n_jobs, ctx = cluster or _parallel(backend, workers, None)
+        n_jobs, ctx = cluster[:2] if cluster else _parallel(backend, workers, None)
     m = folder.manifest
     with ctx:
         if pool is not None:
             results: Iterator[ChunkResult] = pool.results(plan, todo)
+        elif backend == "dask":
+            results = _dask_results(cluster[2], cluster[3], plan, todo, n_jobs, lambda: len(m.chunks_done))
         elif n_jobs == 1 and backend == "local":
             results = (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
         else:

@@ -20,16 +20,16 @@ import numpy as np
 
 from .jit import entry, kernel
 
-from .greedy import greedy_pick, list_index
+from .greedy import greedy_move, greedy_pick, list_index
 from .kpolicies import choose as choose_basic
-from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_MODEL, PAR_WORLDS,
-                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, R_PLAYERS, SV_AGAINST, SV_BY, SV_HORIZON,
+from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_WORLDS,
+                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, TMASK,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
 from .moves import legal_moves
 from .rng import GAMMA, mix64, next64
 from .sampler import sample_world, unseen_tiles
 from .sides import side_of
-from .solve import solve_best, solve_root
+from .solve import salt_of, solve_best, solve_root
 
 
 @kernel
@@ -42,8 +42,14 @@ def set_sides(G, V):
 
 @entry
 def clairvoyant_pick(G, St, bone, s, ids, par, V):
-    """(tile, end): the solver's best move for seat s against the other seats' policies (or minimax)."""
-    ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
+    """(tile, end): the solver's best move for seat s against the other seats' policies (or minimax).
+
+    Within its budget of positions (par[s, PAR_NODES], 0: none) the move is exact. Over it, the search
+    deepens by horizons of 2, 4, 6, ... placements (greedy playing every seat beyond them) while the
+    budget lasts, and plays the best move of the deepest search that finished (greedy's move if none
+    did). The table is emptied at every new problem (another deal, seat or opponents): where the budget
+    runs out then depends on the deal alone, not on the deals this process searched before."""
+    ctl, ttk, vids, vpar, rt, re, rv = V[6], V[4], V[8], V[9], V[14], V[15], V[16]
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_HORIZON] = 0
     ctl[SV_AGAINST] = AGAINST_NONE
@@ -57,8 +63,36 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
         vids[o] = ids[o]
         for k in range(par.shape[1]):
             vpar[o, k] = par[o, k]
+    budget = np.int64(par[s, PAR_NODES])
+    if budget > 0:
+        ctl[SV_ROOT] = s
+        ctl[SV_SIDE] = V[7][s]
+        salt = np.int64(salt_of(G, bone, V, bone.shape[0]) & np.uint64(0x7FFFFFFFFFFFFFFF))
+        if salt != ctl[SV_CLAIR]:
+            ttk[:] = 0
+            ctl[SV_CLAIR] = salt
+    ctl[SV_LIMIT] = budget
+    ctl[SV_NODES] = 0
     b = solve_best(G, St, bone, V, rt, re, rv)
-    return rt[b], re[b]
+    if ctl[SV_ABORTED] == 0:
+        return rt[b], re[b]
+    left = budget - ctl[SV_NODES]
+    bt, be = greedy_move(G, St, s, False)
+    bt &= TMASK
+    h = 2
+    while left > 0 and h < G[R_NT]:
+        ctl[SV_HORIZON] = h
+        ctl[SV_LIMIT] = left
+        ctl[SV_NODES] = 0
+        b = solve_best(G, St, bone, V, rt, re, rv)
+        if ctl[SV_ABORTED]:
+            break
+        bt, be = rt[b], re[b]
+        left -= ctl[SV_NODES]
+        h += 2
+    ctl[SV_HORIZON] = 0
+    ctl[SV_LIMIT] = 0
+    return bt, be
 
 
 @entry

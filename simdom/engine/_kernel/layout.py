@@ -120,7 +120,8 @@ N_PARAMS = 4
 PAR_UNTIL = 0                                               # hold
 PAR_SAMPLES = 0                                             # rollout
 PAR_SUPPORT, PAR_LEAD, PAR_WAIT, PAR_PLAYERS = range(4)     # timing
-PAR_AGAINST = 0                                             # clairvoyant: 0 the seats' policies, 1 minimax
+PAR_AGAINST, PAR_NODES = 0, 1                               # clairvoyant: 0 the seats' policies, 1 minimax;
+#                                                             its positions per decision (0: no limit)
 PAR_WORLDS, PAR_MODEL, PAR_DEPTH = range(3)                 # search
 MODEL_GREEDY, MODEL_MINIMAX = 0, 1                          # search:model
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
@@ -215,9 +216,10 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: 1: the other seats play their policies), the root seat and its side, more than two sides by margin
 #: (the scores then enter the key), the table's salt for this problem, the horizon (placements after
 #: which greedy plays the deal out; 0: none, exact), the most positions to search (0: no limit) and
-#: whether the search stopped at that limit (its values then mean nothing)
-SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED = range(10)
-SV_SIZE = 10
+#: whether the search stopped at that limit (its values then mean nothing), and the salt of the last
+#: problem the clairvoyant policy solved (a new one empties the table: kchoose.py)
+SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR = range(11)
+SV_SIZE = 11
 BY_MARGIN, BY_POINTS = 0, 1
 #: ctl[SV_AGAINST]: minimax; the other seats' policies read the hands and layout alone (greedy, heavy,
 #: hold); they read scores and voids too (timing, defensive)

@@ -38,7 +38,7 @@ from .ends import move_value
 from .greedy import greedy_move
 from .kpolicies import choose
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
-                     FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, PIPS, PTS, BON,
+                     FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
                      AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, TMASK, TURN, USED, VOID, BY_POINTS, SX_REC)
 from .moves import legal_moves, seat_base
@@ -362,7 +362,10 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
     for o in range(G[R_PLAYERS]):
         nsides = max(nsides, sides[o] + 1)
     ctl[SV_MULTI] = 1 if (nsides > 2 and ctl[SV_BY] != BY_POINTS) else 0
-    ctl[SV_SALT] = np.int64(salt_of(G, bone, V, bone.shape[0]) & np.uint64(0x7FFFFFFFFFFFFFFF))
+    salt = salt_of(G, bone, V, bone.shape[0])
+    if ctl[SV_HORIZON] > 0:  # a value below a horizon depends on the root's distance to it
+        salt = mixin(salt, ctl[SV_HORIZON] * 256 + P[NPL])
+    ctl[SV_SALT] = np.int64(salt & np.uint64(0x7FFFFFFFFFFFFFFF))
     n = legal_moves(G, P, s, out_t, out_e)
     Q = stk[1]
     for i in range(n):

@@ -1,0 +1,53 @@
+"""Whether numba's cache holds the kernel, and the one line a command prints before it compiles.
+
+The façade (state, analysis, solver, matches) calls :func:`notice` with the name of the just-in-time
+entry it is about to call; ``make kernel`` (warm.py) compiles them all ahead, so normally nothing is said.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+from ._kernel import cache_root, engine_hash
+
+#: minutes a cold compile of the entries took on this project's 2-core machine (docs/speed.md)
+COLD_MINUTES = 4
+_noticed = False
+_checked: set[str] = set()
+
+
+def cache_dir() -> Path:
+    """numba's cache folder of this engine (jit.py sets it; an explicit NUMBA_CACHE_DIR wins)."""
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_root() / f"numba-{engine_hash()}")
+
+
+def cached(func: str) -> bool:
+    """Whether numba's cache holds a compile of the kernel function named ``func`` of this checkout
+    (numba keeps a source folder's functions in a subfolder named after its path: its
+    ``_UserProvidedCacheLocator``)."""
+    from . import _kernel
+    src = os.path.dirname(os.path.abspath(_kernel.__file__))
+    sub = cache_dir() / f"{os.path.basename(src)}_{hashlib.sha1(src.encode()).hexdigest()}"
+    return any(sub.glob(f"*.{func}-*.nbi"))
+
+
+def notice(func: str) -> None:
+    """Say once per process, before a compile of ``func`` that is about to happen, that it happens
+    (checked once per function and process: the façade calls this before every kernel step)."""
+    global _noticed
+    if func in _checked:
+        return
+    _checked.add(func)
+    if _noticed or cached(func):
+        return
+    _noticed = True
+    print(f"simdom: compiling the kernel once for this machine, about {COLD_MINUTES} minutes "
+          f"(`make kernel` does it ahead); later commands start at once", file=sys.stderr, flush=True)
+
+
+def quiet() -> None:
+    """Say nothing in this process (warm.py's compiling processes: their parent says it)."""
+    global _noticed
+    _noticed = True

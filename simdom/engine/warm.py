@@ -1,0 +1,123 @@
+"""Compile the kernel once per machine: every entry a command uses, in two processes, then the
+ahead-of-time module (``make kernel`` runs ``python -m simdom.engine.warm``).
+
+A fresh machine has no compiled kernel. The batch kernel is built ahead of time (aot.py); the
+commands that step a deal from Python (trace, analyze, solve, review, view, skill, ladder) use the
+just-in-time entries, which numba caches on disk after their first compile. Compiling them all in one
+process took 8.5 minutes here, nearly all of it numba's typing and lowering, which is single-threaded;
+this module splits the entries into two balanced lists compiled by two processes at once (numba's
+cache takes concurrent writers), then builds the ahead-of-time module from the cached batch entries.
+
+:func:`simdom.engine.jitcache.notice` is called by the façade just before it first calls a just-in-time
+entry: when that entry is not in numba's cache, it says on stderr that a compile is coming and about
+how long it takes, so no command compiles silently.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+from ._kernel import engine_hash
+from .jitcache import COLD_MINUTES, cache_dir, cached
+
+#: what is compiled: first, in one process, the policies that every loop calls (the entries behind
+#: choose_entry: clairvoyant, search, the solver, rollout, defensive), so that the two processes after
+#: it load them from the cache instead of both compiling them; then the loops, in two processes
+#: (balanced by the times measured here, docs/speed.md)
+PHASES = ({"p": ("policies",)}, {"a": ("batch", "steps"), "b": ("matches", "analysis", "solver")})
+#: the function whose presence in numba's cache says a task is done
+TASK_KEY = {"policies": "choose_entry", "batch": "run_batch", "steps": "setup_hands", "matches": "run_matches",
+            "analysis": "rollout_moves", "solver": "solve_root"}
+PARTS = {k: v for phase in PHASES for k, v in phase.items()}
+
+
+def _task(name: str) -> None:
+    from ..rules import preset
+    from ._kernel import aot
+    if name == "policies":
+        from .state import DealState
+        DealState.dealt(preset("threes", players=2), 1, 0).choice("greedy", 1)
+    elif name == "batch":
+        from ._kernel.batch import run_batch
+        run_batch.compile(aot.signature().args)
+    elif name == "matches":
+        from ._kernel.matchloop import run_matches
+        run_matches.compile(aot.match_signature().args)
+        from .matches import MatchDeal, deal_seed
+        d = MatchDeal.dealt(preset("fives", players=2, target=61), deal_seed(1, 0, 0))
+        while d.advance():
+            d.play(*d.choice("greedy", 1))
+        d.settle()
+    elif name == "steps":
+        from .state import DealState
+        st = DealState.dealt(preset("fives", players=2), 1, 0)
+        while st.advance():
+            st.counted()
+            st.play(*st.choice("greedy", 1))
+        st.settle()
+    elif name == "solver":
+        from .solver import solve
+        from .state import DealState
+        solve(DealState.dealt(preset("threes", players=2), 1, 0), against="greedy")
+    elif name == "analysis":
+        from .analysis import MoveRollouts, sample_hidden
+        from .state import DealState
+        st = DealState.dealt(preset("threes", players=2), 1, 0)
+        st.advance()
+        MoveRollouts(st, st.legal()[:2], "greedy", 1).run(0, 2)
+        sample_hidden(st, 1, 0, 1)
+    else:  # pragma: no cover - PARTS names only these
+        raise ValueError(name)
+
+
+def run_part(part: str) -> dict[str, float]:
+    """Compile one part's entries in this process; the seconds each took."""
+    from . import jitcache
+    jitcache.quiet()  # the parent process said it
+    took = {}
+    for name in PARTS[part]:
+        if cached(TASK_KEY[name]):
+            continue
+        t0 = time.perf_counter()
+        _task(name)
+        took[name] = round(time.perf_counter() - t0, 1)
+    return took
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--part":
+        print(json.dumps(run_part(argv[1])), flush=True)
+        return 0
+    from ._kernel import aot
+    if aot.module_path().is_file() and all(cached(k) for k in TASK_KEY.values()):
+        print(f"simdom: the kernel {engine_hash()} is compiled ({cache_dir()})", file=sys.stderr)
+        return 0
+    print(f"simdom: compiling the kernel {engine_hash()} for this machine, in two processes "
+          f"(about {COLD_MINUTES} minutes when nothing is cached)", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    took: dict[str, float] = {}
+    for phase in PHASES:
+        todo = [p for p, names in phase.items() if not all(cached(TASK_KEY[n]) for n in names)]
+        procs = {p: subprocess.Popen([sys.executable, "-m", "simdom.engine.warm", "--part", p],
+                                     stdout=subprocess.PIPE, text=True) for p in todo}
+        for p, proc in procs.items():
+            out, _ = proc.communicate()
+            if proc.returncode != 0:
+                print(f"simdom: compiling part {p} of the kernel failed (exit {proc.returncode})", file=sys.stderr)
+                return 1
+            took.update(json.loads(out.strip().splitlines()[-1]))
+    t1 = time.perf_counter()
+    aot.build()
+    took["ahead-of-time module"] = round(time.perf_counter() - t1, 1)
+    took["total"] = round(time.perf_counter() - t0, 1)
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    (cache_dir() / "warm.json").write_text(json.dumps(took, indent=1) + "\n")
+    print(f"simdom: compiled in {took['total']:.0f} s: " + ", ".join(f"{k} {v:.0f} s" for k, v in took.items()
+                                                                      if k != "total"), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
