@@ -3,8 +3,9 @@
 The library (docs/library.md): :class:`Rules`, :func:`preset` and :data:`PRESETS`; :func:`simulate`
 (a polars DataFrame, one row per deal); :func:`open_results` (a folder written by ``simdom run``, or
 ``FOLDER:ARM``) with ``.players()`` and ``.deals()``; positions: :func:`load_deal`, :func:`analyze`,
-:func:`solve` and :func:`review`. The names load on first use, so ``import simdom``
-loads neither numba nor polars.
+:func:`solve` and :func:`review`; :class:`Observation`, :class:`Move` and :class:`Event`, what a
+policy written in Python sees and returns (docs/policies.md). The names load on first use, so
+``import simdom`` loads neither numba nor polars.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ _LAZY = {
     "simulate": "simdom.api", "open_results": "simdom.api", "Results": "simdom.api", "VIEWS": "simdom.api",
     "ResultsError": "simdom.results", "load_deal": "simdom.api", "analyze": "simdom.api", "solve": "simdom.api",
     "review": "simdom.api",
+    "Observation": "simdom.engine.pypolicy", "Move": "simdom.engine.pypolicy", "Event": "simdom.engine.pypolicy",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -86,7 +86,7 @@ def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Poli
     import numpy as np
     import polars as pl
 
-    from .engine.api import simulate as play
+    from .engine.pybatch import simulate as play
     from .engine.api import win_shares
     from .engine.codes import DealEnd
 

@@ -209,11 +209,15 @@ def _listing() -> str:
 #: deals seconds. Only the run's automatic chunk size reads it (a chunk should last seconds whatever
 #: the policy), so a rough figure is enough.
 COST_PER = {"defensive": 9.0, "rollout": 11.0, "search": 110.0, "clairvoyant": 5000.0}
+#: a policy written in Python (python:module:function) steps its deals in Python: about 220 deals/s
+COST_PYTHON = 2000.0
 
 
 def policy_cost(p: "str | Policy") -> float:
     """How many greedy decisions one decision of ``p`` costs, roughly (:data:`COST_PER`): rollout's
     grows with its samples, search's with its worlds (and tenfold without a horizon)."""
+    if isinstance(p, str) and p.startswith("python:"):
+        return COST_PYTHON
     p = parse_policy(p)
     base = COST_PER.get(p.name, 1.0)
     if p.name == "rollout":
@@ -223,9 +227,19 @@ def policy_cost(p: "str | Policy") -> float:
     return base
 
 
+#: where a Python policy (``python:module:function``, simdom/engine/pypolicy.py) is played
+ACCEPTED = "simdom trace, replay, analyze --then, review --then and run (single deals, no --decisions)"
+
+
 def parse_policy(text: "str | Policy") -> Policy:
+    """The compiled policy ``text`` names; a Python policy is refused with one line saying where it is
+    accepted (simdom.engine.pypolicy.parse_any accepts both)."""
     if isinstance(text, Policy):
         return text
+    if getattr(text, "name", None) == "python" or str(text).strip().startswith("python:"):
+        raise PolicyError(f"policy {shown(str(text).strip())}: python: policies play at Python speed and are "
+                          f"accepted by {ACCEPTED} only; allowed here: a compiled policy (simdom policies "
+                          f"lists them)")
     raw = str(text).strip()
     name, _, rest = raw.partition(":")
     info = REGISTRY.get(name)
@@ -248,11 +262,14 @@ def parse_policy(text: "str | Policy") -> Policy:
     return Policy(info, tuple(values[p.name] for p in info.params))
 
 
-def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: int) -> list[Policy]:
-    """One policy per seat: a single policy is given to every seat; a list must have one per seat."""
-    if isinstance(policies, (str, Policy)):
+def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: int,
+                  parse: Callable[[object], Policy] = parse_policy) -> list[Policy]:
+    """One policy per seat: a single policy is given to every seat; a list must have one per seat.
+    ``parse``: how each is read (simdom.engine.pypolicy.seat_policies passes one that loads Python
+    policies too)."""
+    if isinstance(policies, (str, Policy)) or getattr(policies, "name", None) == "python":
         policies = [policies]
-    parsed = [parse_policy(p) for p in policies]
+    parsed = [parse(p) for p in policies]
     if len(parsed) == 1:
         parsed = parsed * players
     if len(parsed) != players:

@@ -34,6 +34,7 @@ ALLOWED = {
             "analyze"},
     "openspiel": {"engine", "rules", "tiles"},  # python_simdom for pyspiel (the rl extra)
     "pettingzoo": {"openspiel"},                # the AEC environment over it
+    "examples": {"engine"},                     # example Python policies (docs/policies.md)
     # the library (simdom/api.py, re-exported lazily by simdom/__init__.py): the top, over every part
     "api": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal", "run", "analyze"},
 }

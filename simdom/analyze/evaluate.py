@@ -6,6 +6,9 @@ knows, or the true deal with ``perfect``) in which every move is played out to t
 best other seat and its win rate, each with a 95% interval; per move and metric, the paired
 difference against the best move (the same worlds and policy streams for every move).
 
+With a Python policy among ``then`` (simdom/engine/pypolicy.py) and no ``rollouts`` given, a fixed
+``PYTHON_ROLLOUTS`` rollouts (Python speed) and no stopping rule.
+
 Stopping rule (no ``rollouts`` given): rollouts run in chunks that double (``MIN_ROLLOUTS``, then as
 many again, ...) until the best move is separated from every other one, or ``budget`` rollouts are
 spent (a first look after ``PEEK`` rollouts stops only if every difference is exact, as with the true
@@ -23,6 +26,7 @@ import numpy as np
 
 from ..engine.analysis import MoveRollouts, Rollouts
 from ..engine.codes import End
+from ..engine.pypolicy import any_python
 from ..stats.inference import t_interval, wilson
 from .position import Deal, Position
 
@@ -36,6 +40,8 @@ CHUNK_MAX = 50_000
 LEVEL = 0.95
 #: rollouts for a position with a single legal move (its value, no choice to make)
 FORCED_ROLLOUTS = 1000
+#: rollouts per position when a Python policy plays on (about 3 ms a rollout per move): no stopping rule
+PYTHON_ROLLOUTS, PYTHON_FORCED_ROLLOUTS = 400, 100
 #: the analysis's streams: root_key(seed) of the engine, xor this (not the deals' own streams)
 STREAM_SALT = 0xA5A1_7515
 
@@ -178,6 +184,8 @@ def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int
         raise ValueError(f"move {position.move}: the deal is over, no move to evaluate")
     ev = MoveRollouts(position.state, moves, then, seed, perfect=perfect, salt=STREAM_SALT)
     acc = _Acc(len(moves))
+    if rollouts is None and any_python(then):  # Python speed: a fixed count (docs/policies.md)
+        rollouts = PYTHON_ROLLOUTS if len(moves) > 1 else PYTHON_FORCED_ROLLOUTS
     if rollouts is not None:
         stopped = "fixed"
         done = 0

@@ -6,8 +6,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import (MAX_SEED, OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, check_out, console,
-                     fail, make_policies, make_rules)
+from .common import (MAX_SEED, OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SET_OPT,
+                     check_out, console, fail, make_policies, make_rules)
 
 FORMATS = ("table", "json", "md")
 #: rollouts per position at most (--rollouts, --budget): about 20,000 a second on one core
@@ -27,7 +27,8 @@ def analyze_cmd(
                                        help="Analyse the position just before the N-th tile is placed."),
     every: bool = typer.Option(False, "--all", help="Analyse every move of the deal, one verdict per move."),
     then: List[str] = typer.Option(["greedy"], "--then",
-                                   help="Policy that plays on after the move, for every seat (or once per seat)."),
+                                   help="Policy that plays on after the move, for every seat (or once per seat); "
+                                        "python:module:function too (400 rollouts unless --rollouts)."),
     rollouts: Optional[int] = typer.Option(None, "--rollouts",
                                            help="A fixed number of rollouts (default: stop once the best separates)."),
     budget: int = typer.Option(100_000, "--budget", help="Most rollouts per position without --rollouts."),
@@ -40,7 +41,7 @@ def analyze_cmd(
     overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
-    policy: List[str] = POLICY_OPT,
+    policy: List[str] = PY_POLICY_OPT,
     overrides: Optional[List[str]] = SET_OPT,
 ) -> None:
     """Value every legal move of a position by rollouts: expected final points, margin and win rate.
@@ -56,6 +57,7 @@ def analyze_cmd(
       simdom analyze --script scenarios/seed-game.deal.toml --move 10
       simdom analyze --script scenarios/seed-game.deal.toml --all
       simdom analyze --trace t.jsonl --deal 12 --move 5 --then rollout:samples=8
+      simdom analyze --script scenarios/seed-game.deal.toml --move 10 --then python:my_policies:cautious
       simdom analyze --position maria.json
       simdom analyze -r threes -n 4 --hand "3-6 1-4 2-3 2-6 4-4"
       simdom analyze -r threes -n 4 --seed 7 --deal 3 --move 4 --format json
@@ -65,7 +67,8 @@ def analyze_cmd(
     from ..analyze.view import view_options, viewer_position
     from .. import present as P
     from ..analyze.render import all_answer, answer
-    from ..policies import PolicyError, seat_policies
+    from ..engine.pypolicy import seat_policies
+    from ..policies import PolicyError
 
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -105,7 +108,7 @@ def analyze_cmd(
             if deal < 0:
                 fail(f"--deal {deal}; allowed: an integer >= 0")
             r = make_rules(rules, players, overrides)
-            source = from_seed(r, make_policies(policy, players), seed, deal)
+            source = from_seed(r, make_policies(policy, players, python=True), seed, deal)
         if not viewed:
             seat_policies(then, source.rules.players)
             positions = [source.position(move)] if move is not None else list(source.positions())

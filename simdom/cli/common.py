@@ -74,8 +74,12 @@ def make_rules(name: str, players: int, overrides: Optional[List[str]]):
         fail(str(e))
 
 
-def make_policies(policy: List[str], players: int):
+def make_policies(policy: List[str], players: int, python: bool = False):
+    """One policy per seat; ``python``: python:module:function policies are accepted (engine/pypolicy.py)."""
     try:
+        if python:
+            from ..engine.pypolicy import seat_policies as py_seat_policies
+            return py_seat_policies(policy, players)
         return seat_policies(policy, players)
     except PolicyError as e:
         fail(str(e))
@@ -89,6 +93,10 @@ MAX_SEED = 2**63 - 1
 SEED_HELP = "Root seed, 0 to 2^63 - 1: deal i depends on (seed, i) alone."
 POLICY_OPT = typer.Option(["greedy"], "--policy", "-p",
                           help="Policy for every seat, or once per seat in seat order (e.g. hold:until=9).")
+#: --policy where Python policies are played (trace, replay, analyze)
+PY_POLICY_OPT = typer.Option(["greedy"], "--policy", "-p",
+                             help="Policy for every seat, or once per seat in seat order (e.g. hold:until=9, "
+                                  "python:package.module:function).")
 
 
 #: -o/--out: the file a command writes (simdom run's --out is a results folder)

@@ -9,7 +9,7 @@ from typing import Any, List, Optional
 import typer
 
 from ..safeio import atomic_open, replaces
-from .common import (MAX_SEED, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SEED_HELP, SET_OPT, console, err, fail,
+from .common import (MAX_SEED, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SEED_HELP, SET_OPT, console, err, fail,
                      make_policies, make_rules)
 from .match import check_trace_options, replay_match, write_matches
 
@@ -26,7 +26,7 @@ def _check_out(path: Path, *, overwrite: bool) -> None:
 def trace_cmd(
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
-    policy: List[str] = POLICY_OPT,
+    policy: List[str] = PY_POLICY_OPT,
     deals: int = typer.Option(100, "--deals", "-d", min=1, help="How many deals."),
     matches: Optional[int] = typer.Option(None, "--matches", min=1,
                                           help="Write this many whole matches instead (needs --set target=T > 0)."),
@@ -49,13 +49,14 @@ def trace_cmd(
       simdom trace --rules threes --players 4 --policy greedy --deals 1000 --seed 7 -o threes.jsonl
       simdom trace -r fives -n 3 -p greedy -p random -p hold:until=9 -d 50 -o mixed.jsonl
       simdom trace -r fives --set target=100 --set teams=partners --matches 20 -o fives100.jsonl
+      simdom trace -r fives -p python:simdom.examples.policies:greedy -d 5 -o py.jsonl
     """
     from rich.progress import Progress
 
     from ..engine.state import trace
 
     r = make_rules(rules, players, overrides)
-    pols = make_policies(policy, players)
+    pols = make_policies(policy, players, python=True)
     check_trace_options(r, matches, first_deal)
     _check_out(out, overwrite=overwrite)
     with atomic_open(out, "w", encoding="utf-8") as fh, Progress(console=err, transient=True) as bar:
@@ -99,7 +100,7 @@ def replay_cmd(
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal file (TOML)."),
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
-    policy: List[str] = POLICY_OPT,
+    policy: List[str] = PY_POLICY_OPT,
     seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help="Root seed of the generated deal."),
     overrides: Optional[List[str]] = SET_OPT,
 ) -> None:
@@ -145,7 +146,7 @@ def replay_cmd(
         r = make_rules(rules, players, overrides)
         if r.is_match:
             fail(f"target = {r.target}: a deal of a match; allowed: --match I to replay match I, or target = 0")
-        rec = trace(r, make_policies(policy, players), seed, deal or 0)
+        rec = trace(r, make_policies(policy, players, python=True), seed, deal or 0)
         bad = []
     if isinstance(rec, dict) and isinstance(rec.get("match"), dict):
         mid = rec["match"].get("id")

@@ -58,7 +58,7 @@ def replay_match(trace_file: Optional[Path], match: Optional[int], hand: Optiona
         if not r.is_match:
             fail("--match needs a match: rules with target > 0 (docs/rules.md 12); allowed: --set target=T, "
                  "e.g. --set target=100")
-        recs = trace_match(r, make_policies(policy, players), seed, match)
+        recs = trace_match(r, make_policies(policy, players, python=True), seed, match)
     try:
         hands = replay(recs)
     except ReplayError as e:

@@ -10,6 +10,9 @@ from .common import MAX_SEED, OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, check_out
 
 FORMATS = ("text", "table", "json", "md", "csv")
 MAX_ROLLOUTS = 1_000_000
+#: rollouts per decision and per chance event by default; with a python: policy (Python speed)
+ROLLOUTS, LUCK_ROLLOUTS = 4000, 1000
+PYTHON_ROLLOUTS, PYTHON_LUCK_ROLLOUTS = 200, 100
 
 
 def review_cmd(
@@ -21,9 +24,14 @@ def review_cmd(
     position: Optional[Path] = typer.Option(None, "--position",
                                             help="A deal as one seat saw it (simdom view): only its decisions."),
     then: List[str] = typer.Option(["greedy"], "--then",
-                                   help="Policy that plays on after each move, for every seat (or once per seat)."),
-    rollouts: int = typer.Option(4000, "--rollouts", help="Rollouts per decision (paired across its moves)."),
-    luck_rollouts: int = typer.Option(1000, "--luck-rollouts", help="Rollouts per chance event."),
+                                   help="Policy that plays on after each move, for every seat (or once per seat); "
+                                        "python:module:function too."),
+    rollouts: Optional[int] = typer.Option(None, "--rollouts",
+                                           help="Rollouts per decision, paired across its moves (default 4000; "
+                                                "200 with a python: policy)."),
+    luck_rollouts: Optional[int] = typer.Option(None, "--luck-rollouts",
+                                                help="Rollouts per chance event (default 1000; 100 with a python: "
+                                                     "policy)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
     fmt: str = typer.Option("text", "--format", "-f", help="text, json, md or csv."),
@@ -45,10 +53,17 @@ def review_cmd(
     from .. import present as P
     from ..analyze.position import PositionError, load_deal
     from ..analyze.review import answer, csv_rows, review
-    from ..policies import PolicyError, seat_policies
+    from ..engine.pypolicy import seat_policies
+    from ..policies import PolicyError
 
+    from ..engine.pypolicy import any_python
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}; allowed: text, json, md, csv")
+    py = any_python(then)
+    if rollouts is None:
+        rollouts = PYTHON_ROLLOUTS if py else ROLLOUTS
+    if luck_rollouts is None:
+        luck_rollouts = PYTHON_LUCK_ROLLOUTS if py else LUCK_ROLLOUTS
     if not 2 <= rollouts <= MAX_ROLLOUTS:
         fail(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
     if not 2 <= luck_rollouts <= MAX_ROLLOUTS:

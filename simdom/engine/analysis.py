@@ -11,9 +11,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..policies import Policy, seat_policies
+from ..policies import Policy
 from .api import root_key
 from .codes import End, kernel_arrays
+from .pyloop import deal_streams, has_python, play_python
+from .pypolicy import seat_policies as py_seat_policies
 from .state import DealState, _mask_tiles
 
 #: The sampler's result for a world dealt by counting (engine/sampler.py), and for no consistent deal.
@@ -77,8 +79,12 @@ class MoveRollouts:
         self._G = state._G
         self._St = state._St.copy()
         self._bone = state._bone.copy()
-        self._ids, self._par = kernel_arrays(seat_policies(then, state.rules.players))
+        pols = py_seat_policies(then, state.rules.players)
         self._key = root_key(seed) ^ np.uint64(salt)
+        self._python = (pols, state.copy(), seed, salt) if has_python(pols) else None
+        if self._python:
+            return
+        self._ids, self._par = kernel_arrays(pols)
         self._mv_t = np.array([t for t, _ in self.moves], dtype=np.int64)
         self._mv_e = np.array([int(e) for _, e in self.moves], dtype=np.int64)
         from ._kernel.work import make_analysis_work
@@ -86,6 +92,8 @@ class MoveRollouts:
 
     def run(self, start: int, count: int) -> Rollouts:
         """Rollouts ``start .. start + count - 1``."""
+        if self._python:
+            return self._run_python(start, count)
         n = len(self.moves)
         pts = np.zeros((count, n), dtype=np.int32)
         mar = np.zeros((count, n), dtype=np.int32)
@@ -93,6 +101,34 @@ class MoveRollouts:
         tries = np.zeros(count, dtype=np.int64)
         _kernel().rollout_moves(self._G, self._St, self._bone, self.seat, self._mv_t, self._mv_e, n, self._ids,
                                 self._par, self._key, start, count, self.perfect, pts, mar, win, tries, self._work)
+        return Rollouts(start, pts, mar, win, tries)
+
+    def _run_python(self, start: int, count: int) -> Rollouts:
+        """:meth:`run` with a Python policy among ``then``: the same worlds (:func:`sample_hidden`) and
+        the same policy streams as the kernel's rollouts, each move played out from Python (pyloop.py),
+        so that a Python policy that plays as a compiled one gives the same rollouts."""
+        pols, base, seed, salt = self._python
+        n = len(self.moves)
+        pts = np.zeros((count, n), dtype=np.int32)
+        mar = np.zeros((count, n), dtype=np.int32)
+        win = np.zeros((count, n), dtype=np.float64)
+        tries = np.zeros(count, dtype=np.int64)
+        worlds = [None] * count if self.perfect else sample_hidden(base, seed, start, count, salt)
+        for r, world in enumerate(worlds):
+            if world is not None:
+                tries[r] = world.sampler
+            for i, (t, e) in enumerate(self.moves):
+                st = base.copy()
+                if world is not None:
+                    st.set_hidden(world.hands, world.boneyard)
+                st.play(t, int(e))
+                play_python(st, pols, deal_streams(self._key, start + r))
+                st.settle()
+                totals = st.totals()
+                own = totals[self.seat]
+                best = max(x for o, x in enumerate(totals) if o != self.seat)
+                pts[r, i], mar[r, i] = own, own - best
+                win[r, i] = 0.0 if own < best else 1.0 / sum(1 for x in totals if x == own)
         return Rollouts(start, pts, mar, win, tries)
 
 

@@ -26,6 +26,8 @@ from ..tiles import tile_name
 from ._kernel import layout as L
 from .api import decode_records, max_records, output_blocks, root_key, row_columns
 from .codes import Act, DealEnd, End, Records, kernel_arrays
+from .pyloop import has_python, key_streams, play_python
+from .pypolicy import seat_policies as py_seat_policies
 from .state import DealState, _mask_tiles
 from ._kernel.tables import compile_rules
 from ._kernel.work import make_work
@@ -196,7 +198,11 @@ def match_object(rules: Rules, match: int, hand: int, before: Sequence[int], cre
 def trace_match(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, match: int,
                 deal0: int = 0) -> list[dict[str, Any]]:
     """Match ``match`` of the run with root ``seed``, played by the match kernel, as its deal records
-    (one per deal; ``deal`` counts from ``deal0``, ``seed`` is the deal's own key)."""
+    (one per deal; ``deal`` counts from ``deal0``, ``seed`` is the deal's own key). With a Python policy
+    among ``policies`` (pypolicy.py), played from Python deal by deal (:func:`trace_match_python`)."""
+    pols = py_seat_policies(policies, rules.players)
+    if has_python(pols):
+        return trace_match_python(rules, pols, seed, match, deal0)
     b = simulate_matches(rules, policies, seed, match, 1, records=True)
     D, mp = b.deals, rules.max_pip
     ns = len(sides(rules))
@@ -226,6 +232,34 @@ def trace_match(rules: Rules, policies: "str | Policy | Sequence[str | Policy]",
                                   [D[f"credited_{j}"][d] for j in range(ns)], over=over,
                                   winner=winner if over and winner >= 0 else None),
         })
+    return out
+
+
+def trace_match_python(rules: Rules, policies: Sequence[Any], seed: int, match: int,
+                       deal0: int = 0) -> list[dict[str, Any]]:
+    """:func:`trace_match` stepped from Python, as the match kernel plays it (matchloop.run_matches): each
+    deal dealt from its own key, its seats' streams seeded from that key, every placement credited by
+    :class:`MatchState`, the next leader by the rules; a Python seat sees the sides' scores before the
+    deal (``Observation.scores``)."""
+    check_match(rules)
+    pols = py_seat_policies(policies, rules.players)
+    ms = MatchState(rules)
+    lead: int | None = None
+    out = []
+    for hand in range(rules.max_deals):
+        ms.begin_deal()
+        key = deal_seed(seed, match, hand)
+        deal = MatchDeal.dealt(rules, key, lead)
+        play_python(deal, pols, key_streams(key), scores=ms.before,
+                    place=lambda t, e, deal=deal: ms.play(deal, t, e),
+                    done=lambda deal=deal: deal.ended == DealEnd.TARGET)
+        ms.end_deal(deal)
+        rec = deal.record(seed=key, deal=deal0 + hand)
+        rec["match"] = ms.match_object(match)
+        out.append(rec)
+        if ms.winner is not None:
+            break
+        lead = ms.next_leader(deal)
     return out
 
 

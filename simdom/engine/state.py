@@ -11,13 +11,15 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..policies import Policy, parse_policy, seat_policies
+from ..policies import Policy, parse_policy
 from ..rules import Rules
 from ..tiles import parse_tile, tile_name
 from ._kernel import layout as L
 from ._kernel.aot import run_batch as batch_kernel
 from .api import max_records, output_blocks, root_key
 from .codes import Act, DealEnd, End, kernel_arrays
+from .pyloop import deal_streams, has_python, play_python
+from .pypolicy import seat_policies as py_seat_policies
 from ._kernel.tables import compile_rules
 from ._kernel.work import make_work
 
@@ -65,7 +67,15 @@ def check_deal(rules: Rules, hands: Sequence[Sequence[int]], boneyard: Sequence[
 
 
 def _mask_tiles(words: Sequence[int]) -> list[int]:
-    return [w * 64 + b for w in range(2) for b in range(64) if (int(words[w]) >> b) & 1]
+    """The tiles of a hand's two mask words, ascending."""
+    out = []
+    for w in range(2):
+        x = int(words[w]) & 0xFFFF_FFFF_FFFF_FFFF
+        while x:
+            low = x & -x
+            out.append(w * 64 + low.bit_length() - 1)
+            x ^= low
+    return out
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,17 @@ class DealState:
                          self._seat(s, L.DRAWS), self._seat(s, L.PASSES),
                          frozenset(v for v in range(self.rules.max_pip + 1) if (void >> v) & 1),
                          self._seat(s, L.DDEALT), bool(self._seat(s, L.LOSTFD)))
+
+    def public_seats(self) -> list[tuple[int, int, frozenset[int]]]:
+        """What every seat sees of each seat: (tiles in hand, points + first-double bonus so far, the
+        values it was seen unable to play)."""
+        mp = self.rules.max_pip
+        out = []
+        for s in range(self.rules.players):
+            void = self._seat(s, L.VOID)
+            out.append((self._seat(s, L.HCNT), self._seat(s, L.PTS) + self._seat(s, L.BON),
+                        frozenset(v for v in range(mp + 1) if (void >> v) & 1)))
+        return out
 
     @property
     def turn(self) -> int:
@@ -268,19 +289,26 @@ class DealState:
         """The move ``policy`` chooses for the seat to act among :meth:`legal`, with random streams
         seeded by ``key`` (a policy never changes the state: tests check it with :meth:`snapshot`).
         ``others``: the other seats' policy (what clairvoyant plays against)."""
-        from . import jitcache
-        jitcache.notice("choose_entry")
-        from ._kernel.kchoose import choose_entry
         moves = self.advance()
         if not moves:
             raise ValueError("the deal is over: no move to choose")
         pols = [parse_policy(others)] * self.rules.players
         pols[self.turn] = parse_policy(policy)
         ids, par = kernel_arrays(pols)
+        streams = np.random.default_rng(key).integers(0, 2**63, size=L.N_STREAMS, dtype=np.uint64)
+        return self.choose_with(ids, par, streams, moves)
+
+    def choose_with(self, ids: np.ndarray, par: np.ndarray, streams: np.ndarray,
+                    moves: Sequence[tuple[int, End]]) -> tuple[int, End]:
+        """The move the kernel's policy ``ids[turn]`` chooses among ``moves`` (:meth:`advance`'s list),
+        drawing from ``streams`` (uint64[N_STREAMS], advanced in place as the batch kernel advances a
+        deal's streams)."""
+        from . import jitcache
+        jitcache.notice("choose_entry")
+        from ._kernel.kchoose import choose_entry
         mv_t, mv_e = self._work[4], self._work[5]
         for i, (t, e) in enumerate(moves):
             mv_t[i], mv_e[i] = t, int(e)
-        streams = np.random.default_rng(key).integers(0, 2**63, size=L.N_STREAMS, dtype=np.uint64)
         i = int(choose_entry(self._G, self._St, self._bone, self.turn, ids, par, streams, mv_t, mv_e, len(moves),
                              self._work[6], self._work[7]))
         return moves[i]
@@ -293,8 +321,13 @@ class DealState:
         return pts, bonus
 
     def play_out(self, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int = 0) -> None:
-        """Continue to the end of the deal with the given policies (policy streams from seed, deal)."""
-        pols = seat_policies(policies, self.rules.players)
+        """Continue to the end of the deal with the given policies (policy streams from seed, deal). With a
+        Python policy among them (simdom/engine/pypolicy.py) the deal is stepped from Python (pyloop.py)."""
+        pols = py_seat_policies(policies, self.rules.players)
+        if has_python(pols):
+            play_python(self, pols, deal_streams(root_key(seed), deal))
+            self.settle()
+            return
         ids, par = kernel_arrays(pols)
         seat, deal_out = output_blocks(1, self.rules.players)
         rec = np.zeros((max_records(self.rules, L.REC_ALL), L.REC_COLS), dtype=np.int32)

@@ -351,6 +351,10 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     RunInterrupted on Ctrl-C or SIGTERM, WorkerLost when a worker dies; the folder then resumes."""
     t0 = time.perf_counter()
     check_run(sc, tables, workers, backend, scheduler, decision_rollouts)
+    py = next((p for a in sc.arms for p in a.policies if p.startswith("python:")), None)
+    if "decisions" in tables and py is not None:
+        raise RunError(f"--decisions records the first-double decisions in the compiled kernel, but an arm plays "
+                       f"{py}; allowed: --decisions with compiled policies only")
     tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
     new = manifest_for(sc, tables, decision_rollouts)
     out = Path(out)

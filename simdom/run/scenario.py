@@ -36,7 +36,9 @@ from typing import Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..safeio import InputError, check_depth, loads_toml, not_a_file
-from ..policies import PolicyError, policy_cost, seat_policies
+from ..engine.pyloop import has_python
+from ..engine.pypolicy import seat_policies as py_seat_policies
+from ..policies import PolicyError, policy_cost
 from ..rules import PARAMETERS, PRESETS, Rules, RulesError, preset
 
 #: Deals played in one chunk (deals x arms x rotations) aimed at when chunk_size is not given.
@@ -266,9 +268,13 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
         if isinstance(pol_src, list) and not pol_src:
             raise ScenarioError(f"{path}: field {pfield} is empty; allowed: {_POLICY_DOC}")
         try:
-            pols = tuple(str(p) for p in seat_policies(pol_src, m.players))
+            parsed = py_seat_policies(pol_src, m.players)
+            pols = tuple(str(p) for p in parsed)
         except PolicyError as e:
             raise ScenarioError(f"{path}: field {pfield}: {e}") from None
+        if rules.is_match and has_python(parsed):
+            raise ScenarioError(f"{path}: field {pfield}: python: policies play single-deal runs; allowed with "
+                                f"target > 0: compiled policies (simdom trace --matches plays python: matches)")
         arms.append(Arm(am.name, rules, pols))
     kinds = {a.rules.is_match for a in arms}
     if len(kinds) > 1:

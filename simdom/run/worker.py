@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import results as fmt
-from ..engine.api import SIM_VERSION, load_kernel, output_blocks, row_columns, simulate, win_shares
+from ..engine.api import SIM_VERSION, load_kernel, output_blocks, row_columns, win_shares
+from ..engine.pybatch import simulate
 from ..engine.codes import DECISION_VALUE_COLUMNS, DealEnd, End, Records
 from ..tiles import n_tiles, tile_name
 from .matchworker import play_match_chunk

@@ -1,0 +1,60 @@
+"""Batches with Python policies: :func:`simulate` as :func:`simdom.engine.api.simulate`, deals stepped
+from Python when a seat plays a Python policy (pypolicy.py, pyloop.py).
+
+Each deal is dealt as the batch kernel deals it, played by :func:`~simdom.engine.pyloop.play_python`
+(the compiled seats with the batch kernel's streams) and its results copied into the output blocks by
+the kernel's own ``collect``, so the rows, the records and the columns are those the batch kernel
+writes, and a Python policy that plays as a compiled one gives the compiled run's results bit for bit.
+Without a Python policy this is the batch kernel itself. The first-double decision recorder lives in
+the kernel and is not available here.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..policies import PolicyError
+from ..rules import Rules
+from ._kernel import layout as L
+from .api import Batch, batch_of, output_blocks, root_key
+from .api import simulate as batch_simulate
+from .codes import Records
+from .pyloop import deal_streams, has_python, play_python
+from .pypolicy import ACCEPTED, seat_policies
+from .state import DealState
+
+
+def simulate(rules: Rules, policies: "str | Sequence[object]", seed: int, deal0: int = 0, n_deals: int = 1,
+             records: int = Records.NONE, out: "tuple[np.ndarray, np.ndarray] | None" = None,
+             decisions: int | None = None, *, row0: int = 0, stride: int = 1) -> Batch:
+    """:func:`simdom.engine.api.simulate`, Python policies accepted (module doc)."""
+    pols = seat_policies(policies, rules.players)
+    if not has_python(pols):
+        return batch_simulate(rules, pols, seed, deal0, n_deals, records, out, decisions, row0=row0, stride=stride)
+    if decisions is not None:
+        raise PolicyError(f"policy {next(p for p in pols if p.name == 'python')}: the decisions table is recorded "
+                          f"by the compiled kernel; allowed with python: policies: a run without --decisions "
+                          f"(python: policies are accepted by {ACCEPTED})")
+    from ._kernel.batch import collect
+    seat, deal = out if out is not None else output_blocks(row0 + (n_deals - 1) * stride + 1, rules.players)
+    if row0 < 0 or stride < 1 or row0 + (n_deals - 1) * stride >= deal.shape[-1]:
+        raise ValueError(f"rows {row0} + i * {stride} for {n_deals} deals; allowed: rows of the {deal.shape[-1]} "
+                         f"in out, row0 >= 0, stride >= 1")
+    key = root_key(seed)
+    recs = []
+    for i in range(n_deals):
+        st = DealState.dealt(rules, seed, deal0 + i)
+        play_python(st, pols, deal_streams(key, deal0 + i))
+        st.settle()
+        collect(st._G, st._St, seat, deal, row0 + i * stride)
+        if records:
+            r = st._rec[:st._nrec].copy()
+            if records == Records.PLAYS:
+                r = r[r[:, L.REC_NAMES.index("act")] == L.ACT_PLAY]
+            r[:, 0] = i
+            recs.append(r)
+    rec = None
+    if records:
+        rec = np.concatenate(recs) if recs else np.zeros((0, L.REC_COLS), np.int32)
+    return batch_of(rules, pols, seed, deal0, seat, deal, rec, row0=row0, stride=stride, n=n_deals)

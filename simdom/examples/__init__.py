@@ -1,0 +1,1 @@
+"""Examples shipped with simdom: Python policies (policies.py), docs/policies.md."""
