@@ -228,7 +228,8 @@ def policy_cost(p: "str | Policy") -> float:
 
 
 #: where a Python policy (``python:module:function``, simdom/engine/pypolicy.py) is played
-ACCEPTED = "simdom trace, replay, analyze --then, review --then and run (single deals, no --decisions)"
+ACCEPTED = ("simdom trace, simdom replay, simdom analyze --then, simdom review --then and simdom run "
+            "(single deals, no --decisions)")
 
 
 def parse_policy(text: "str | Policy") -> Policy:

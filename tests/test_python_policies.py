@@ -305,7 +305,7 @@ def test_a_small_run_of_python_greedy_writes_the_compiled_greedy_tables(tmp_path
 
 def test_where_only_the_kernel_plays_a_python_policy_is_refused_with_one_line(tmp_path):
     res = runner.invoke(app, ["bench", "-p", PY_GREEDY, "--seconds", "0.1"])
-    assert res.exit_code == 2 and "accepted by simdom trace, replay, analyze --then, review --then and run" \
+    assert res.exit_code == 2 and "accepted by simdom trace, simdom replay, simdom analyze --then, simdom review --then and simdom run" \
         in " ".join(res.stderr.split()), res.output
     res = runner.invoke(app, ["run", str(_scenario(tmp_path / "d.toml", PY_GREEDY)), "-o", str(tmp_path / "d"),
                               "--decisions"])

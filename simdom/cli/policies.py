@@ -26,8 +26,8 @@ def policies_cmd(
     canonical form and parameter values.
 
     A policy written in Python is named python:package.module:function (or
-    python:path/to/file.py:function) in simdom trace, replay, analyze --then, review --then and
-    small runs (docs/policies.md, "Writing a policy in Python"); given one, it is loaded and checked.
+    python:path/to/file.py:function) in simdom trace, simdom replay, simdom analyze --then,
+    simdom review --then and small runs (docs/policies.md, "Writing a policy in Python"); given one, it is loaded and checked.
 
     [bold]Examples[/]
 
@@ -70,7 +70,8 @@ def policies_cmd(
     console.print(Text(f"{len(REGISTRY)} policies: {', '.join(REGISTRY)}. Write NAME or NAME:KEY=VALUE,... "
                        "(e.g. hold:until=9) in scenarios and after simdom trace --policy. A policy written in "
                        "Python: python:package.module:function (or python:path/to/file.py:function) in simdom trace, "
-                       "replay, analyze --then, review --then and small runs (docs/policies.md)."), width=80)
+                       "simdom replay, simdom analyze --then, simdom review --then and small runs "
+                       "(docs/policies.md)."), width=80)
     for i in REGISTRY.values():
         console.print()
         console.print(Text.assemble((i.name, "bold"), f": {i.doc}"), width=80)
