@@ -95,7 +95,7 @@ def clopper_pearson_none(units, level: float = LEVEL) -> np.ndarray:
 
 #: A share with fewer effective events (or non-events) than this gets the exact interval on its effective
 #: counts (:func:`wilson_clustered`) instead of the clustered Wilson one.
-EXACT_BELOW = 10
+EXACT_BELOW = 5
 
 
 def clopper_pearson(k, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
