@@ -11,8 +11,9 @@ from pathlib import Path
 
 from ._kernel import cache_root, engine_hash
 
-#: minutes a cold compile of the entries took on this project's 2-core machine (docs/speed.md)
-COLD_MINUTES = 4
+#: minutes a cold compile of the entries takes on this project's 2-core machine, about (docs/speed.md:
+#: 11 CPU-minutes in all, 15.6 minutes wall beside another compile, in two processes)
+COLD_MINUTES = 10
 _noticed = False
 _checked: set[str] = set()
 
