@@ -30,7 +30,7 @@ from ..engine.codes import End
 from ..rules import Rules
 from ..tiles import parse_tile
 from .position import Deal, PositionError
-from .review import LUCK_ROLLOUTS, MARKS, ROLLOUTS, Review, _move_text, review, to_json
+from .review import LUCK_ROLLOUTS, MARKS, ROLLOUTS, Player, Review, _move_text, review, to_json
 
 
 @dataclass
@@ -48,24 +48,12 @@ class HandReview:
 
 
 @dataclass
-class MatchPlayer:
-    seat: int
-    name: str
-    decisions: int
-    error_total: float
-    error_per_decision: float | None
-    luck_total: float
-    points: int
-    adjusted_points: float
-
-
-@dataclass
 class MatchReview:
     match: int
     rules: Rules
     names: list[str]
     hands: list[HandReview]
-    players: list[MatchPlayer]
+    players: list[Player]  #: per seat, totals over the match's hands
     winner: int | None              #: the winning side (None: max_deals reached without one)
     final: list[int]                #: the sides' final scores
     sides: list[list[int]]
@@ -131,7 +119,7 @@ def review_match(hands: Sequence[Hand], then="greedy", seed: int = 1, rollouts: 
         err = float(sum(p.error_total for p in mine))
         luck = float(sum(p.luck_total for p in mine))
         pts = sum(x.points[s] for x in out)
-        players.append(MatchPlayer(s, names[s], dec, err, err / dec if dec else None, luck, pts, pts - luck))
+        players.append(Player(s, names[s], dec, err, err / dec if dec else None, luck, pts, pts - luck))
     last = hands[-1].match
     then_text = then if isinstance(then, str) else ", ".join(then)
     return MatchReview(mid, rules, names, out, players, last["winner"], list(last["after"]), list(last["sides"]),

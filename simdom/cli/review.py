@@ -94,11 +94,7 @@ def review_cmd(
         fail(str(e))
     except PolicyError as e:
         fail(f"--then: {e}")
-    listed = None
-    if names is not None:
-        listed = [x.strip() for x in names.split(",")]
-        if len(listed) != d.rules.players or not all(listed):
-            fail(f"--names {names!r}: {len(listed)} names; allowed: {d.rules.players} non-empty names, comma-separated")
+    listed = _names(names, d.rules.players)
     if not d.plays:
         fail(f"{d.label} has no placements; allowed: a deal with at least one move to review")
     with console.status(f"reviewing {len(d.plays)} moves ..."):
@@ -110,6 +106,16 @@ def review_cmd(
     P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
     if out is not None:
         console.print(f"Wrote the review of {d.label} to {out}.", highlight=False)
+
+
+def _names(names: Optional[str], players: int) -> Optional[list[str]]:
+    """--names A,B,...: one non-empty name per seat, or None."""
+    if names is None:
+        return None
+    listed = [x.strip() for x in names.split(",")]
+    if len(listed) != players or not all(listed):
+        fail(f"--names {names!r}: {len(listed)} names; allowed: {players} non-empty names, comma-separated")
+    return listed
 
 
 def _review_match(trace_file, match, deal, script, position, then, rollouts, luck_rollouts, seed, names, fmt,
@@ -134,11 +140,7 @@ def _review_match(trace_file, match, deal, script, position, then, rollouts, luc
         fail(str(e))
     except PolicyError as e:
         fail(f"--then: {e}")
-    listed = None
-    if names is not None:
-        listed = [x.strip() for x in names.split(",")]
-        if len(listed) != n or not all(listed):
-            fail(f"--names {names!r}: {len(listed)} names; allowed: {n} non-empty names, comma-separated")
+    listed = _names(names, n)
     with console.status(f"reviewing the {len(hands)} hands of match {match} ...") as status:
         m = review_match(hands, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
                          luck_rollouts=luck_rollouts, names=listed,
