@@ -65,7 +65,7 @@ def decisions_per_s(name: str, players: int, policy: str, deals: int) -> dict:
     b = simulate(rules, pols, 1, 0, deals)
     dt = time.perf_counter() - t0
     # the search player's decisions: its placements (a forced single move costs nothing and is counted too)
-    plays = int(b.seats["plays"][0].sum())
+    plays = int(b.seats["plays"][:, 0].sum())
     return {"policy": policy, "deals": deals, "decisions": plays, "seconds": round(dt, 2),
             "decisions_per_s": round(plays / dt, 1)}
 
