@@ -6,10 +6,9 @@ from typing import List, Optional
 
 import typer
 
-from .common import (OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SET_OPT, console, fail,
-                     make_policies, make_rules)
-
-FORMATS = ("table", "json", "md")
+from ..analyze.choices import AnalyzeFormat, Metric
+from .common import (OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SET_OPT, console, make_policies,
+                     make_rules)
 
 
 def analyze_cmd(
@@ -33,8 +32,8 @@ def analyze_cmd(
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts (and of a generated deal)."),
     perfect: bool = typer.Option(False, "--perfect-information",
                                  help="Play out the true hidden tiles instead of re-deals (value of information)."),
-    by: str = typer.Option("points", "--by", help="Rank by mean final points, margin or win (points|margin|win)."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table, json or md."),
+    by: Metric = typer.Option(Metric.points, "--by", help="Rank by mean final points, margin or win."),
+    fmt: AnalyzeFormat = typer.Option(AnalyzeFormat.table, "--format", "-f", help="table, json or md."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
@@ -63,14 +62,12 @@ def analyze_cmd(
     from .. import present as P
     from ..analyze.commands import analyze
 
-    if fmt not in FORMATS:
-        fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
     ans = analyze(script=script, trace_file=trace_file, position=position, hand=hand, seen=seen, seat=seat,
                   deal=deal, move=move, every=every, then=then, rollouts=rollouts, budget=budget, seed=seed,
-                  perfect=perfect, by=by, out=out, overwrite=overwrite,
+                  perfect=perfect, by=by.value, out=out, overwrite=overwrite,
                   rules=lambda: make_rules(rules, players, overrides),
                   policies=lambda: make_policies(policy, players, python=True), status=console.status)
-    P.emit(ans, fmt, out, console=console)
+    P.emit(ans, fmt.value, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

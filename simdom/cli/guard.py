@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 import tomllib
 from typing import Any, Callable
@@ -113,7 +114,16 @@ def usage_line(e: BaseException) -> str:
     values (the command's --help)."""
     ctx = getattr(e, "ctx", None)
     hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-    return " ".join(e.format_message().split()) + hint
+    text = " ".join(e.format_message().split())
+    choice = _CHOICE.fullmatch(text)  # a str-Enum option: in the words of simdom's own checks
+    if choice:
+        allowed = ", ".join(c.strip().strip("'") for c in choice[3].split(","))
+        text = f"{choice[1]} {choice[2]}; allowed: {allowed}"
+    return text + hint
+
+
+#: Typer's message for a value outside a str-Enum option's choices
+_CHOICE = re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: (?:Value error, )?(.+?) is not one of (.+)\.")
 
 
 class OneLineErrors(typer.core.TyperGroup):

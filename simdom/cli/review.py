@@ -6,9 +6,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, console, fail
-
-FORMATS = ("text", "table", "json", "md", "csv")
+from ..analyze.choices import ReviewFormat
+from .common import OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, console
 
 
 def review_cmd(
@@ -30,7 +29,7 @@ def review_cmd(
                                                      "policy)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text, json, md or csv."),
+    fmt: ReviewFormat = typer.Option(ReviewFormat.text, "--format", "-f", help="text, json, md or csv."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -49,8 +48,7 @@ def review_cmd(
     from .. import present as P
     from ..analyze.commands import review
 
-    if fmt not in FORMATS:
-        fail(f"--format {fmt!r}; allowed: text, json, md, csv")
+    fmt = fmt.value
     out = out or output  # --output: the old spelling
     ans, what = review(script=script, trace_file=trace_file, deal=deal, match=match, position=position, then=then,
                        rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt, out=out,
