@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .safeio import atomic_open, write_atomic
+from .safeio import atomic_open, replaces, write_atomic
 
 WIDTH = 80
 #: the output formats: machine (json, csv, parquet: full precision) and people (table, md)
@@ -281,6 +281,21 @@ class Table:
         if cur or not parts:
             parts.append(keys + cur)
         return parts
+
+
+class OptionError(ValueError):
+    """A command's options that cannot be taken together or out of their range: the message is the one
+    line the command prints (what is wrong, what is allowed; exit code 2, cli/guard.py)."""
+
+
+def check_out(path: str | Path | None, overwrite: bool) -> None:
+    """-o FILE: not a folder, and not an existing file unless --overwrite (nothing already written lost)."""
+    if path is None:
+        return
+    if Path(path).is_dir():
+        raise OptionError(f"{path} is a folder; allowed: a file name for -o")
+    if replaces(path) and not overwrite:
+        raise OptionError(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
 
 
 @dataclass

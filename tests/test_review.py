@@ -108,7 +108,7 @@ def test_the_command_json_keys_and_the_answer_first(tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--script", "nope.toml"], "no such file"),
     ([], "no deal given"),
-    (["--script", SEED_GAME, "-f", "xml"], "allowed: text, json, md, csv"),
+    (["--script", SEED_GAME, "-f", "xml"], "allowed: text, table, json, md, csv"),
     (["--script", SEED_GAME, "--rollouts", "1"], "--rollouts 1"),
     (["--script", SEED_GAME, "--names", "a,b"], "allowed: 4 non-empty names"),
     (["--script", SEED_GAME, "--then", "nonsense"], "--then"),

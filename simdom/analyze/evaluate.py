@@ -28,9 +28,10 @@ from ..engine.analysis import MoveRollouts, Rollouts
 from ..engine.codes import End
 from ..engine.pypolicy import any_python
 from ..stats.inference import t_interval, wilson
+from .choices import Metric
 from .position import Deal, Position
 
-METRICS = ("points", "margin", "win")
+METRICS = tuple(m.value for m in Metric)  # points, margin, win
 MIN_ROLLOUTS = 10_000
 #: a first look, that stops only when every difference has no variance (module doc)
 PEEK = 100

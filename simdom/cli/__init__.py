@@ -17,6 +17,7 @@ from .common import console, fail
 
 app = typer.Typer(
     name="simdom",
+    cls=guard.OneLineErrors,  # a parser error is one line (cli/guard.py)
     help="Simulate the domino scoring games Threes and Fives and study them with statistics.\n\n"
          "Start with [bold]simdom rules[/], [bold]simdom trace[/], [bold]simdom replay --script "
          "scenarios/seed-game.deal.toml[/] or [bold]simdom run scenarios/default.toml[/].",
@@ -52,7 +53,6 @@ for _group in (rules, deal, bench, policies, run, stats, analyze, solve, view, r
     _group.register(app)
 guard.guard_app(app)  # one error line for every command (cli/guard.py)
 helptext.reflow_app(app)  # help texts wrapped evenly at the terminal's width (cli/helptext.py)
-guard.one_line_usage_errors()
 
 if __name__ == "__main__":  # pragma: no cover
     app()

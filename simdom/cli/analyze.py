@@ -6,12 +6,9 @@ from typing import List, Optional
 
 import typer
 
-from .common import (MAX_SEED, OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SET_OPT,
-                     check_out, console, fail, make_policies, make_rules)
-
-FORMATS = ("table", "json", "md")
-#: rollouts per position at most (--rollouts, --budget): about 20,000 a second on one core
-MAX_ROLLOUTS = 1_000_000
+from ..analyze.choices import AnalyzeFormat, Metric
+from .common import (OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SET_OPT, console, make_policies,
+                     make_rules)
 
 
 def analyze_cmd(
@@ -35,8 +32,8 @@ def analyze_cmd(
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts (and of a generated deal)."),
     perfect: bool = typer.Option(False, "--perfect-information",
                                  help="Play out the true hidden tiles instead of re-deals (value of information)."),
-    by: str = typer.Option("points", "--by", help="Rank by mean final points, margin or win (points|margin|win)."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table, json or md."),
+    by: Metric = typer.Option(Metric.points, "--by", help="Rank by mean final points, margin or win."),
+    fmt: AnalyzeFormat = typer.Option(AnalyzeFormat.table, "--format", "-f", help="table, json or md."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
@@ -62,67 +59,15 @@ def analyze_cmd(
       simdom analyze -r threes -n 4 --hand "3-6 1-4 2-3 2-6 4-4"
       simdom analyze -r threes -n 4 --seed 7 --deal 3 --move 4 --format json
     """
-    from ..analyze.evaluate import METRICS, evaluate
-    from ..analyze.position import PositionError, from_script, from_seed, from_trace
-    from ..analyze.view import view_options, viewer_position
     from .. import present as P
-    from ..analyze.render import all_answer, answer
-    from ..engine.pypolicy import seat_policies
-    from ..policies import PolicyError
+    from ..analyze.commands import analyze
 
-    if fmt not in FORMATS:
-        fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
-    check_out(out, overwrite)
-    if by not in METRICS:
-        fail(f"--by {by!r}; allowed: {', '.join(METRICS)}")
-    if rollouts is not None and not 2 <= rollouts <= MAX_ROLLOUTS:
-        fail(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,} (about a minute per position)")
-    if not 1000 <= budget <= MAX_ROLLOUTS:
-        fail(f"--budget {budget}; allowed: an integer from 1000 to {MAX_ROLLOUTS:,} (about a minute per position)")
-    if not 0 <= seed <= MAX_SEED:
-        fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-    viewed = position is not None or hand is not None
-    if viewed:
-        problem = view_options(script, trace_file, position, hand, seen, deal, every, perfect)
-        if problem:
-            fail(problem)
-    elif (move is None) == (not every):
-        fail("give --move N (one position) or --all (every move of the deal); allowed: exactly one of them")
-    if script is not None and trace_file is not None:
-        fail("--script and --trace both given; allowed: one deal source (--script, --trace, or --rules/--seed/--deal)")
-    try:
-        if viewed:
-            r = None if position is not None else make_rules(rules, players, overrides)
-            pos = viewer_position(position, r, hand, seen, seat, move)
-            seat_policies(then, pos.rules.players)
-            positions = [pos]
-        elif script is not None:
-            if deal is not None:
-                fail("--deal does not apply to --script (a script holds one deal)")
-            source = from_script(script)
-        elif trace_file is not None:
-            source = from_trace(trace_file, 0 if deal is None else deal)
-        else:
-            if deal is None:
-                fail("no deal given; allowed: --script FILE, --trace FILE --deal I, or --seed S --deal I")
-            if deal < 0:
-                fail(f"--deal {deal}; allowed: an integer >= 0")
-            r = make_rules(rules, players, overrides)
-            source = from_seed(r, make_policies(policy, players, python=True), seed, deal)
-        if not viewed:
-            seat_policies(then, source.rules.players)
-            positions = [source.position(move)] if move is not None else list(source.positions())
-    except (PositionError, PolicyError) as e:
-        fail(f"--then: {e}" if isinstance(e, PolicyError) else str(e))
-    kw = dict(then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts, budget=budget,
-              perfect=perfect, by=by)
-    if every:
-        with console.status(f"analysing {len(positions)} moves ..."):
-            ans = all_answer([evaluate(p, **kw) for p in positions])
-    else:
-        with console.status(f"rolling out the {len(positions[0].moves)} legal moves ..."):
-            ans = answer(evaluate(positions[0], **kw))
-    P.emit(ans, fmt, out, console=console)
+    ans = analyze(script=script, trace_file=trace_file, position=position, hand=hand, seen=seen, seat=seat,
+                  deal=deal, move=move, every=every, then=then, rollouts=rollouts, budget=budget, seed=seed,
+                  perfect=perfect, by=by.value, out=out, overwrite=overwrite,
+                  rules=lambda: make_rules(rules, players, overrides),
+                  policies=lambda: make_policies(policy, players, python=True), status=console.status)
+    P.emit(ans, fmt.value, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

@@ -120,11 +120,9 @@ def format_opt(default: TableOrJson = TableOrJson.table):
 
 
 def check_out(path: Optional[Path], overwrite: bool) -> None:
-    """-o FILE: not a folder, and not an existing file unless --overwrite (nothing already written lost)."""
-    from ..safeio import replaces
-    if path is None:
-        return
-    if path.is_dir():
-        fail(f"{path} is a folder; allowed: a file name for -o")
-    if replaces(path) and not overwrite:
-        fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
+    """-o FILE: not a folder, and not an existing file unless --overwrite (simdom.present.check_out)."""
+    from ..present import OptionError, check_out as check
+    try:
+        check(path, overwrite)
+    except OptionError as e:
+        fail(str(e))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import List, Optional
 
 import typer
 
@@ -78,18 +78,6 @@ def trace_cmd(
                       f"one with: simdom replay {out} --match 0", highlight=False, markup=False)
 
 
-def _read_trace(path: Path, deal: Optional[int]) -> tuple[str, Any]:
-    """(FILE:LINE, record) of deal ``deal`` (None: the file's first record)."""
-    from ..deal.records import RecordError, read_jsonl
-    try:
-        for where, rec in read_jsonl(path):
-            if deal is None or (isinstance(rec, dict) and type(rec.get("deal")) is int and rec["deal"] == deal):
-                return where, rec
-    except RecordError as e:
-        fail(str(e))
-    fail(f"{path}: no deal {deal}" if deal is not None else f"{path} holds no record")
-
-
 def replay_cmd(
     trace_file: Optional[Path] = typer.Argument(None, help="A JSON Lines trace file (simdom trace)."),
     deal: Optional[int] = typer.Option(None, "--deal", min=0, max=2**63 - 1,
@@ -118,51 +106,24 @@ def replay_cmd(
       simdom replay fives100.jsonl --match 3 --hand 1
       simdom replay -r fives --set target=100 --seed 7 --match 3
     """
-    from ..engine.state import trace
-    from ..deal.records import RecordError
-    from ..deal.replay import ReplayError, render, replay_record
-    from ..deal.script import ScriptError, check_expectations, load_script, run_script
+    from ..deal.commands import replay
+    from ..deal.replay import render
 
     if match is not None or hand is not None:
         replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
         return
-    title, where = "", "the deal"
+    rp = replay(trace_file=trace_file, deal=deal, script=script, seed=seed,
+                rules=lambda: make_rules(rules, players, overrides),
+                policies=lambda: make_policies(policy, players, python=True))
+    if rp.match:
+        replay_match(trace_file, rp.match_id, None, None, rules, players, policy, seed, overrides)
+        return
+    render(rp.rec, rp.steps, rp.state, console, rp.title)
     if script is not None:
-        try:
-            sc = load_script(script)
-            st, results = run_script(sc, seed)
-        except ScriptError as e:
-            fail(str(e) if str(e).startswith(str(script)) else f"{script}: {e}")
-        rec = st.record(seed=None, deal=0)
-        title = sc.name
-        bad = check_expectations(sc, st, results)
-    elif trace_file is not None:
-        where, rec = _read_trace(trace_file, deal)
-        if deal is None and isinstance(rec, dict) and isinstance(rec.get("match"), dict):
-            replay_match(trace_file, rec["match"].get("id"), None, None, rules, players, policy, seed, overrides)
-            return
-        bad = []
-    else:
-        r = make_rules(rules, players, overrides)
-        if r.is_match:
-            fail(f"target = {r.target}: a deal of a match; allowed: --match I to replay match I, or target = 0")
-        rec = trace(r, make_policies(policy, players, python=True), seed, deal or 0)
-        bad = []
-    if isinstance(rec, dict) and isinstance(rec.get("match"), dict):
-        mid = rec["match"].get("id")
-        fail(f"{where}: deal {rec.get('deal')} is a deal of match {mid}; allowed: --match {mid} to replay its match")
-    try:
-        st, steps = replay_record(rec, where)
-    except RecordError as e:
-        fail(f"not a deal record: {e}")
-    except ReplayError as e:
-        fail(f"the deal does not replay: {e}")
-    render(rec, steps, st, console, title)
-    if script is not None:
-        if bad:
-            fail("the script's expectations do not hold: " + "; ".join(bad))
-        if sc.expect:
-            console.print(f"[green]all {len(sc.expect)} expectations of the script hold[/]")
+        if rp.bad:
+            fail("the script's expectations do not hold: " + "; ".join(rp.bad))
+        if rp.expectations:
+            console.print(f"[green]all {rp.expectations} expectations of the script hold[/]")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,7 @@
 """`simdom export`: a view of a results folder as one Parquet or CSV file, for readers outside Python."""
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -8,7 +9,9 @@ import typer
 
 from .common import console, fail
 
-FORMATS = ("parquet", "csv")
+class Format(str, Enum):
+    parquet = "parquet"
+    csv = "csv"
 
 
 def export_cmd(
@@ -16,7 +19,7 @@ def export_cmd(
     view: str = typer.Option("players", "--view", help="players, deals, or a table the run wrote (seats, "
                              "moves, decisions, matches)."),
     out: Path = typer.Option(..., "--out", "-o", help="The file to write (.parquet or .csv)."),
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="parquet or csv (default: by the suffix of -o)."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="parquet or csv (default: by the suffix of -o)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
     """Write one view of a results folder to a file: players is one row per arm, deal, rotation and player.
@@ -30,9 +33,7 @@ def export_cmd(
     from ..results import ResultsError
     from ..safeio import atomic_open, replaces
 
-    fmt = fmt or ("csv" if out.suffix == ".csv" else "parquet")
-    if fmt not in FORMATS:
-        fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    fmt = fmt.value if fmt is not None else ("csv" if out.suffix == ".csv" else "parquet")
     if view not in VIEWS:
         fail(f"--view {view!r}; allowed: {', '.join(VIEWS)}")
     if out.is_dir():

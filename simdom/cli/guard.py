@@ -12,17 +12,21 @@ Ctrl-C); every file is written through an atomic writer, so a file being written
 file under the target name is the old one or none.
 
 Usage errors found by the command-line parser (an unknown option, ``--deals abc``) are printed as one
-line too, with a pointer to the command's ``--help``.
+line too, with a pointer to the command's ``--help``: the simdom group (:class:`OneLineErrors`) runs Typer
+with ``standalone_mode=False`` and prints them itself.
 """
 from __future__ import annotations
 
 import functools
 import json
+import re
+import sys
 import tomllib
 from typing import Any, Callable
 
 import click
 import typer
+import typer.core
 
 from .common import DEBUG, fail
 
@@ -101,19 +105,45 @@ def guard_app(app: typer.Typer) -> None:
             info.callback.__simdom_guarded__ = True  # type: ignore[attr-defined]
 
 
-def one_line_usage_errors() -> None:
-    """Typer prints a parser error as a usage line, a hint and a boxed message; simdom prints one line
-    (the message and where to find the allowed values)."""
-    from typer import rich_utils
+#: the parser's error class: click's ClickException as Typer uses it (Typer vendors click from 0.26 on)
+ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
-    def one_line(e: click.ClickException) -> None:
-        if type(e).__name__ == "NoArgsIsHelpError":
-            return
-        ctx = getattr(e, "ctx", None)
-        hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-        text = " ".join(e.format_message().split())
-        from .common import err
+
+def usage_line(e: BaseException) -> str:
+    """A parser error (an unknown option, ``--deals abc``) as one line, with where to find the allowed
+    values (the command's --help)."""
+    ctx = getattr(e, "ctx", None)
+    hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    text = " ".join(e.format_message().split())
+    choice = _CHOICE.fullmatch(text)  # a str-Enum option: in the words of simdom's own checks
+    if choice:
+        allowed = ", ".join(c.strip().strip("'") for c in choice[3].split(","))
+        text = f"{choice[1]} {choice[2]}; allowed: {allowed}"
+    return text + hint
+
+
+#: Typer's message for a value outside a str-Enum option's choices
+_CHOICE = re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: (?:Value error, )?(.+?) is not one of (.+)\.")
+
+
+class OneLineErrors(typer.core.TyperGroup):
+    """The simdom group: Typer prints a parser error as a usage line, a hint and a boxed message; simdom
+    prints one line (:func:`usage_line`) and exits with the error's code (2). Typer runs the command
+    with ``standalone_mode=False`` and hands every parser error here."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         from rich.markup import escape
-        err.print(f"[bold red]Error:[/] {escape(text)}{escape(hint)}", highlight=False, soft_wrap=True)
 
-    rich_utils.rich_format_error = one_line  # type: ignore[assignment]
+        from .common import err
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except ClickException as e:
+            if type(e).__name__ != "NoArgsIsHelpError":  # its help is printed already
+                err.print(f"[bold red]Error:[/] {escape(usage_line(e))}", highlight=False, soft_wrap=True)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            err.print("Aborted.", style="red", highlight=False)
+            sys.exit(1)
+        sys.exit(code if type(code) is int else 0)  # a command's typer.Exit(code) comes back as its code

@@ -7,11 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import MAX_SEED, OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, check_out, console, fail, make_rules
-
-BEGINNERS = ("random", "greedy")
-#: the most deals: the fictive player's exact search takes seconds on some deals (docs/skill.md)
-MAX_DEALS = 1_000_000
+from ..analyze.commands import skill_answer  # noqa: F401 - the answer, where tests/test_skill.py reads it
+from .common import OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, console, make_rules
 
 
 class Format(str, Enum):
@@ -46,76 +43,12 @@ def skill_cmd(
       simdom skill -r fives -n 2 --optimal search:worlds=32 --format json
     """
     from .. import present as P
-    from ..analyze.skill import skill_rows
-    from ..policies import DETERMINISTIC, PolicyError, parse_policy
+    from ..analyze.commands import skill
 
-    check_out(out, overwrite)
-    if not 0 <= seed <= MAX_SEED:
-        fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-    if not 2 <= deals <= MAX_DEALS:
-        fail(f"--deals {deals}; allowed: an integer from 2 to {MAX_DEALS:,}")
-    r = make_rules(rules, players, overrides)
-    try:
-        opt = parse_policy(optimal)
-    except PolicyError as e:
-        fail(f"--optimal: {e}")
-    if not opt.info.fair:
-        fail(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a fair "
-             f"policy (simdom policies), e.g. search")
-    try:
-        opp = [parse_policy(p) for p in opponents]
-    except PolicyError as e:
-        fail(f"--opponents: {e}")
-    if len(opp) == 1:
-        opp = opp * (players - 1)
-    if len(opp) != players - 1:
-        fail(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy for all, or "
-             f"one per other seat")
-    bad = [str(p) for p in opp if p.name not in DETERMINISTIC]
-    if bad:
-        fail(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' own "
-             f"policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
-    fictive = parse_policy("clairvoyant:against=seats")
-    beginners = [parse_policy(b) for b in BEGINNERS]
-    name = rules.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
-    label = f"{name} (modified)" if overrides else name
-    with console.status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
-        rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label)
-    P.emit(skill_answer(rows), "table" if fmt.value == "text" else fmt.value, out, console=console)
-
-
-def skill_answer(rows: list[dict]):
-    from .. import present as P
-
-    first = rows[0]
-    by = {(x["by"], x["beginner"]): x for x in rows}
-
-    def share(x: dict) -> str:
-        return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
-
-    sentences = []
-    for beg in BEGINNERS:
-        pts, win = by[("points", beg)], by[("wins", beg)]
-        lo, hi = pts["skill_lo"], pts["skill_hi"]
-        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
-                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
-                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
-        who = "" if beg == "random" else f"Against a {beg} beginner: "
-        lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
-        sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
-                         f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
-    ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
-    ans.add(P.Table("Player 0's mean per deal", rows, [
-        P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
-        P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
-    ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
-        P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
-        P.Col("skill", "skill", "est")], keys=2))
-    ans.notes += [f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
-                  f"hand; the fictive player ({first['fictive']}) sees every hand. Opponents: {first['opponents']}.",
-                  f"{first['deals']:,} deals, each with player 0 in every seat; 95% intervals clustered by deal "
-                  f"(Fieller's for the share)."]
-    return ans
+    ans = skill(rules=lambda: make_rules(rules, players, overrides), rules_name=rules, modified=bool(overrides),
+                players=players, deals=deals, seed=seed, optimal=optimal, opponents=opponents, out=out,
+                overwrite=overwrite, status=console.status)
+    P.emit(ans, "table" if fmt.value == "text" else fmt.value, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,7 @@
 """`simdom view`: what one seat saw of a recorded deal, written as a position file (docs/analysis.md)."""
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -8,7 +9,9 @@ import typer
 
 from .common import console, fail
 
-FORMATS = ("json", "toml")
+class Format(str, Enum):
+    json = "json"
+    toml = "toml"
 
 
 def view_cmd(
@@ -19,7 +22,7 @@ def view_cmd(
     move: Optional[int] = typer.Option(None, "--move", "-m",
                                        help="Up to just before the N-th placement (default: every action)."),
     out: Path = typer.Option(..., "--out", "-o", help="The position file to write (.json or .toml)."),
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="json or toml (default: by the suffix of -o)."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="json or toml (default: by the suffix of -o)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
     """Write what seat S saw of a deal: its hand and every action, the other seats' draws without their tile.
@@ -35,9 +38,7 @@ def view_cmd(
     from ..analyze.view import dumps_view, view_of
     from ..safeio import replaces, write_atomic
 
-    fmt = fmt or ("toml" if out.suffix == ".toml" else "json")
-    if fmt not in FORMATS:
-        fail(f"--format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    fmt = fmt.value if fmt is not None else ("toml" if out.suffix == ".toml" else "json")
     if script is None and trace_file is None:
         fail("no deal given; allowed: --script FILE or --trace FILE --deal I")
     if out.is_dir():

@@ -187,11 +187,10 @@ def load_kernel() -> None:
             from ._kernel.jit import cache_dir
             lock = Path(cache_dir()) / ".simdom-warm.lock"
             try:
-                import fcntl
+                from filelock import FileLock
                 lock.parent.mkdir(parents=True, exist_ok=True)
-                fh = stack.enter_context(open(lock, "a"))
-                fcntl.flock(fh, fcntl.LOCK_EX)
-            except (ImportError, OSError):  # pragma: no cover - no locking: each process compiles
+                stack.enter_context(FileLock(lock, preserve_lock_file=True))  # waits for another compile
+            except OSError:  # pragma: no cover - no locking: each process compiles
                 pass
         simulate(preset("threes", 4), "greedy", 0, 0, 1, records=Records.PLAYS)
 

@@ -138,29 +138,27 @@ def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manif
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[int | None]:
-    """Hold the folder's lock; yields its file descriptor (forked workers close their copy)."""
+def locked(path: Path) -> Iterator[None]:
+    """Hold the folder's lock (filelock: refused at once when another run holds it; a forked worker's
+    copy of the lock file is closed by filelock in the child, so a run that dies frees the folder)."""
+    from filelock import FileLock, Timeout
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise RunError(f"cannot create the results folder {path}: {e.strerror or e}; allowed: --out a "
                        "folder you can write") from None
+    lock = FileLock(path / fmt.LOCK, blocking=False, preserve_lock_file=True)
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover
-        yield None
-        return
-    try:
-        fh = open(path / fmt.LOCK, "a")
+        lock.acquire()
+    except Timeout:
+        raise RunError(f"another simdom run is writing into {path}; wait for it or use --out") from None
     except OSError as e:
         raise ReadOnly(f"cannot write into {path}: {e.strerror or e}; allowed: --out a folder you can "
                        "write") from None
-    with fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise RunError(f"another simdom run is writing into {path}; wait for it or use --out") from None
-        yield fh.fileno()
+    try:
+        yield None
+    finally:
+        lock.release()
 
 
 class ReadOnly(RunError):
@@ -369,6 +367,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     # a cluster is reached before the folder is touched: a wrong address changes nothing
     cluster = _parallel(backend, workers, scheduler) if backend == "dask" else None
     try:
+        # lock_fd None: filelock closes the lock file in every forked worker itself
         with locked(out) as lock_fd, contextlib.ExitStack() as stack, faults.sigterm_as_interrupt():
             if cluster is not None:
                 stack.callback(cluster[1].close)

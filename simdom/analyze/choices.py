@@ -1,0 +1,28 @@
+"""The fixed choices of simdom analyze and simdom review (str-Enums: the CLI's --help lists them, the
+analysis reads their values); importing this module imports nothing else (the CLI starts fast)."""
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Metric(str, Enum):
+    """--by: what ranks the moves (mean final points, margin over the best other seat, win rate)."""
+    points = "points"
+    margin = "margin"
+    win = "win"
+
+
+class AnalyzeFormat(str, Enum):
+    """simdom analyze --format."""
+    table = "table"
+    json = "json"
+    md = "md"
+
+
+class ReviewFormat(str, Enum):
+    """simdom review --format (table: the same as text)."""
+    text = "text"
+    table = "table"
+    json = "json"
+    md = "md"
+    csv = "csv"

@@ -1,0 +1,303 @@
+"""What simdom analyze, review and skill do between parsing their options and printing: the options
+checked (one line naming a bad one, simdom.present.OptionError), the deal or position loaded, the
+rollouts or games played, the answer built (cli/analyze.py, review.py and skill.py only parse and print)."""
+from __future__ import annotations
+
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any, Callable, ContextManager, List, Optional
+
+from ..present import Answer, OptionError, check_out
+
+#: rollouts per position at most (analyze --rollouts, --budget; review --rollouts, --luck-rollouts):
+#: about 20,000 a second on one core
+MAX_ROLLOUTS = 1_000_000
+#: the root seed of the rollouts at most
+MAX_SEED = 2**63 - 1
+#: review: rollouts per decision and per chance event by default; with a python: policy (Python speed)
+ROLLOUTS, LUCK_ROLLOUTS = 4000, 1000
+PYTHON_ROLLOUTS, PYTHON_LUCK_ROLLOUTS = 200, 100
+
+Status = Callable[[str], ContextManager[Any]]
+
+
+def _quiet(_: str) -> ContextManager[Any]:
+    return nullcontext()
+
+
+def _bad(message: str) -> OptionError:
+    return OptionError(message)
+
+
+def check_seed(seed: int) -> None:
+    if not 0 <= seed <= MAX_SEED:
+        raise _bad(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
+
+
+def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Optional[Path], hand: Optional[str],
+            seen: Optional[str], seat: int, deal: Optional[int], move: Optional[int], every: bool, then: List[str],
+            rollouts: Optional[int], budget: int, seed: int, perfect: bool, by: str, out: Optional[Path],
+            overwrite: bool, rules: Callable[[], Any], policies: Callable[[], Any],
+            status: Status = _quiet) -> Answer:
+    """simdom analyze: every legal move of the position (or of every move of the deal) valued by
+    rollouts. ``rules`` and ``policies`` build the --rules/--set rules and the --policy seats when a
+    source needs them."""
+    from ..policies import PolicyError
+    from ..engine.pypolicy import seat_policies
+    from .evaluate import METRICS, evaluate
+    from .position import PositionError
+    from .render import all_answer, answer
+
+    check_out(out, overwrite)
+    if by not in METRICS:
+        raise _bad(f"--by {by!r}; allowed: {', '.join(METRICS)}")
+    if rollouts is not None and not 2 <= rollouts <= MAX_ROLLOUTS:
+        raise _bad(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,} (about a minute per "
+                   "position)")
+    if not 1000 <= budget <= MAX_ROLLOUTS:
+        raise _bad(f"--budget {budget}; allowed: an integer from 1000 to {MAX_ROLLOUTS:,} (about a minute per "
+                   "position)")
+    check_seed(seed)
+    try:
+        positions = _positions(script, trace_file, position, hand, seen, seat, deal, move, every, perfect, seed,
+                               then, rules, policies)
+    except PositionError as e:
+        raise _bad(str(e)) from None
+    except PolicyError as e:
+        raise _bad(f"--then: {e}") from None
+    kw = dict(then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts, budget=budget,
+              perfect=perfect, by=by)
+    if every:
+        with status(f"analysing {len(positions)} moves ..."):
+            return all_answer([evaluate(p, **kw) for p in positions])
+    with status(f"rolling out the {len(positions[0].moves)} legal moves ..."):
+        return answer(evaluate(positions[0], **kw))
+
+
+def _positions(script, trace_file, position, hand, seen, seat, deal, move, every, perfect, seed, then, rules,
+               policies) -> list:
+    """The positions simdom analyze values (one, or every move of the deal with --all); --then checked
+    against the deal's players."""
+    from ..engine.pypolicy import seat_policies
+    from .position import from_script, from_seed, from_trace
+    from .view import view_options, viewer_position
+
+    viewed = position is not None or hand is not None
+    if viewed:
+        problem = view_options(script, trace_file, position, hand, seen, deal, every, perfect)
+        if problem:
+            raise _bad(problem)
+    elif (move is None) == (not every):
+        raise _bad("give --move N (one position) or --all (every move of the deal); allowed: exactly one of them")
+    if script is not None and trace_file is not None:
+        raise _bad("--script and --trace both given; allowed: one deal source (--script, --trace, or "
+                   "--rules/--seed/--deal)")
+    if viewed:
+        pos = viewer_position(position, None if position is not None else rules(), hand, seen, seat, move)
+        seat_policies(then, pos.rules.players)
+        return [pos]
+    if script is not None:
+        if deal is not None:
+            raise _bad("--deal does not apply to --script (a script holds one deal)")
+        source = from_script(script)
+    elif trace_file is not None:
+        source = from_trace(trace_file, 0 if deal is None else deal)
+    else:
+        if deal is None:
+            raise _bad("no deal given; allowed: --script FILE, --trace FILE --deal I, or --seed S --deal I")
+        if deal < 0:
+            raise _bad(f"--deal {deal}; allowed: an integer >= 0")
+        source = from_seed(rules(), policies(), seed, deal)
+    seat_policies(then, source.rules.players)
+    return [source.position(move)] if move is not None else list(source.positions())
+
+
+def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional[int], match: Optional[int],
+           position: Optional[Path], then: List[str], rollouts: Optional[int], luck_rollouts: Optional[int],
+           seed: int, names: Optional[str], fmt: str, out: Optional[Path], overwrite: bool,
+           status: Status = _quiet) -> tuple[Answer, str]:
+    """simdom review: (the answer, what was reviewed: "the review of DEAL" or "the review of match K (N
+    hands)"), every decision rated and the luck of every chance event; ``fmt`` csv: the answer's data is
+    the csv rows."""
+    from ..engine.pypolicy import any_python
+
+    py = any_python(then)
+    if rollouts is None:
+        rollouts = PYTHON_ROLLOUTS if py else ROLLOUTS
+    if luck_rollouts is None:
+        luck_rollouts = PYTHON_LUCK_ROLLOUTS if py else LUCK_ROLLOUTS
+    if not 2 <= rollouts <= MAX_ROLLOUTS:
+        raise _bad(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
+    if not 2 <= luck_rollouts <= MAX_ROLLOUTS:
+        raise _bad(f"--luck-rollouts {luck_rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
+    check_seed(seed)
+    check_out(out, overwrite)
+    kw = dict(then=then, rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt,
+              status=status)
+    if match is not None:
+        return _review_match(trace_file, match, deal, script, position, **kw)
+    return _review_deal(script, trace_file, deal, position, **kw)
+
+
+def _review_deal(script, trace_file, deal, position, *, then, rollouts, luck_rollouts, seed, names, fmt,
+                 status) -> tuple[Answer, str]:
+    from ..engine.pypolicy import seat_policies
+    from ..policies import PolicyError
+    from .position import PositionError, load_deal
+    from .review import answer, csv_rows, review as review_deal
+
+    if position is not None and (script is not None or trace_file is not None):
+        raise _bad("--position with --script or --trace; allowed: one deal source (--script, --trace or --position)")
+    if script is None and trace_file is None and position is None:
+        raise _bad("no deal given; allowed: --script FILE, --trace FILE --deal I, or --position FILE")
+    viewer = None
+    try:
+        if position is not None:
+            from .view import full_deal, load_view
+            if deal is not None:
+                raise _bad("--deal does not apply to --position (a position file holds one deal)")
+            v = load_view(position)
+            d, viewer = full_deal(v), v.seat
+        else:
+            d = load_deal(script=script, trace_file=trace_file, deal=deal)
+        seat_policies(then, d.rules.players)
+    except PositionError as e:
+        raise _bad(str(e)) from None
+    except PolicyError as e:
+        raise _bad(f"--then: {e}") from None
+    listed = seat_names(names, d.rules.players)
+    if not d.plays:
+        raise _bad(f"{d.label} has no placements; allowed: a deal with at least one move to review")
+    with status(f"reviewing {len(d.plays)} moves ..."):
+        r = review_deal(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
+                        luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
+    ans = answer(r)
+    if fmt == "csv":
+        ans = Answer(ans.sentences, data=csv_rows(r))
+    return ans, f"the review of {d.label}"
+
+
+def seat_names(names: Optional[str], players: int) -> Optional[list[str]]:
+    """--names A,B,...: one non-empty name per seat, or None."""
+    if names is None:
+        return None
+    listed = [x.strip() for x in names.split(",")]
+    if len(listed) != players or not all(listed):
+        raise _bad(f"--names {names!r}: {len(listed)} names; allowed: {players} non-empty names, comma-separated")
+    return listed
+
+
+def _review_match(trace_file, match, deal, script, position, *, then, rollouts, luck_rollouts, seed, names, fmt,
+                  status) -> tuple[Answer, str]:
+    """simdom review --trace FILE --match K: every hand of the match (analyze/matchreview.py)."""
+    from ..policies import PolicyError, seat_policies
+    from .matchreview import answer_match, csv_rows_match, load_match, review_match
+    from .position import PositionError
+
+    if script is not None or position is not None:
+        raise _bad("--match with --script or --position; allowed: --match K with --trace FILE (a match trace)")
+    if trace_file is None:
+        raise _bad("--match needs a match trace; allowed: --trace FILE --match K (simdom trace --matches)")
+    if deal is not None:
+        raise _bad("--match and --deal both given; allowed: --match K (every hand of match K) or --deal I (one "
+                   "deal)")
+    try:
+        hands = load_match(trace_file, match)
+        n = hands[0].deal.rules.players
+        seat_policies(then, n)
+    except PositionError as e:
+        raise _bad(str(e)) from None
+    except PolicyError as e:
+        raise _bad(f"--then: {e}") from None
+    listed = seat_names(names, n)
+    with status(f"reviewing the {len(hands)} hands of match {match} ...") as shown:
+        progress = (lambda i, k: shown.update(f"reviewing hand {i + 1} of {k} of match {match} ...")) \
+            if shown is not None else None
+        m = review_match(hands, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
+                         luck_rollouts=luck_rollouts, names=listed, progress=progress)
+    ans = answer_match(m)
+    if fmt == "csv":
+        ans = Answer(ans.sentences, data=csv_rows_match(m))
+    return ans, f"the review of match {match} ({len(hands)} hands)"
+
+
+#: simdom skill's beginners (the learning effect is measured from each)
+BEGINNERS = ("random", "greedy")
+#: simdom skill --deals at most: the fictive player's exact search takes seconds on some deals (docs/skill.md)
+MAX_SKILL_DEALS = 1_000_000
+
+
+def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players: int, deals: int, seed: int,
+          optimal: str, opponents: List[str], out: Optional[Path], overwrite: bool,
+          status: Status = _quiet) -> Answer:
+    """simdom skill: the relative skill LE / (LE + RE) of the rules (analyze/skill.py), its answer;
+    ``rules`` builds the rules after the seed and the deals are checked."""
+    from ..policies import DETERMINISTIC, PolicyError, parse_policy
+    from .skill import skill_rows
+
+    check_out(out, overwrite)
+    check_seed(seed)
+    if not 2 <= deals <= MAX_SKILL_DEALS:
+        raise _bad(f"--deals {deals}; allowed: an integer from 2 to {MAX_SKILL_DEALS:,}")
+    r = rules()
+    try:
+        opt = parse_policy(optimal)
+    except PolicyError as e:
+        raise _bad(f"--optimal: {e}") from None
+    if not opt.info.fair:
+        raise _bad(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a fair "
+                   f"policy (simdom policies), e.g. search")
+    try:
+        opp = [parse_policy(p) for p in opponents]
+    except PolicyError as e:
+        raise _bad(f"--opponents: {e}") from None
+    if len(opp) == 1:
+        opp = opp * (players - 1)
+    if len(opp) != players - 1:
+        raise _bad(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy for all, or "
+                   f"one per other seat")
+    bad = [str(p) for p in opp if p.name not in DETERMINISTIC]
+    if bad:
+        raise _bad(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' own "
+                   f"policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
+    fictive = parse_policy("clairvoyant:against=seats")
+    beginners = [parse_policy(b) for b in BEGINNERS]
+    name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
+    label = f"{name} (modified)" if modified else name
+    with status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
+        rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label)
+    return skill_answer(rows)
+
+
+def skill_answer(rows: list[dict]):
+    from .. import present as P
+
+    first = rows[0]
+    by = {(x["by"], x["beginner"]): x for x in rows}
+
+    def share(x: dict) -> str:
+        return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
+
+    sentences = []
+    for beg in BEGINNERS:
+        pts, win = by[("points", beg)], by[("wins", beg)]
+        lo, hi = pts["skill_lo"], pts["skill_hi"]
+        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
+                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
+                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
+        who = "" if beg == "random" else f"Against a {beg} beginner: "
+        lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
+        sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
+                         f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
+    ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
+    ans.add(P.Table("Player 0's mean per deal", rows, [
+        P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
+        P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
+    ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
+        P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
+        P.Col("skill", "skill", "est")], keys=2))
+    ans.notes += [f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
+                  f"hand; the fictive player ({first['fictive']}) sees every hand. Opponents: {first['opponents']}.",
+                  f"{first['deals']:,} deals, each with player 0 in every seat; 95% intervals clustered by deal "
+                  f"(Fieller's for the share)."]
+    return ans
