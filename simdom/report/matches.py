@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simdom import present as P
 from simdom.report import plots
 from simdom.report.data import Figure, Section
 from simdom.stats.matches import tables as M
@@ -22,15 +23,34 @@ def match_sections(results: list[Results]) -> list[Section]:
     return [_wins(results), _lead(results), _edges(results), _equity(results)]
 
 
+#: compact equity tables at the head of the match sections, per folder (the rest: the Match equity section)
+EQUITY_TABLES = 4
+
+
+def equity_rows(table: pl.DataFrame, arm: str, policy: str) -> tuple[list[dict], list[P.Col]]:
+    """The match-equity grid of one arm and policy as table rows: own score (bin start) down, the
+    opponent's across, P(win the match) in percent (blank: no deal in the cell)."""
+    own, opp, grid, _ = equity_grid(table, arm, policy)
+    rows = [{"own": str(o), **{f"opp{c}": "" if not np.isfinite(grid[i, j]) else f"{100 * grid[i, j]:.0f}"
+                               for j, c in enumerate(opp)}} for i, o in enumerate(own)]
+    return rows, [P.Col("own", "own \\ opp"), *[P.Col(f"opp{c}", str(c), align="right") for c in opp]]
+
+
 def _wins(results: list[Results]) -> Section:
-    sec = Section("Matches: who wins, and how long a match lasts", [
-        "A match is played deal after deal until a side reaches the target (docs/rules.md 12). Match win "
-        "probabilities and deals per match carry 95% intervals clustered by match: a match's arms, rotations, "
-        "seats and deals are one unit. The fair share of a side is 1/sides."])
+    sec = Section("Matches: how long a match lasts, what the first lead is worth, who wins")
     for r in results:
         said = M.answer(r)
         sec.paragraphs += said
         sec.answers += said
+        table = equity_table(r)
+        cells = table.select("arm", "policy").unique(maintain_order=True).rows()
+        for arm, pol in cells[:EQUITY_TABLES]:
+            rows, cols = equity_rows(table, arm, pol)
+            sec.tables.append(P.Table(f"{r.name}, arm {arm}, {pol}: P(win the match) %, by own score (rows) and the "
+                                      "opponent's (columns) before a deal", rows, cols, 1))
+        if len(cells) > EQUITY_TABLES:
+            sec.paragraphs.append(f"{r.name}: the equity of {len(cells) - EQUITY_TABLES} more arms and policies is in "
+                                  "the Match equity section.")
         wins = M.wins_table(r, ["arm", "policy"])
         length = M.length_table(r)
         sec.tables += [frame_table(f"{r.name}: match win probability by arm and policy", wins, "wins"),
@@ -46,6 +66,11 @@ def _wins(results: list[Results]) -> Section:
                                                      length["deals_per_match"], length["deals_per_match_lo"],
                                                      length["deals_per_match_hi"])],
                                                    title=f"Deals per match ({r.name})", xlabel="mean deals per match")))
+    sec.notes.append(
+        "A match is played deal after deal until a side reaches the target (docs/rules.md 12). Match win "
+        "probabilities, deals per match and the equity carry 95% intervals clustered by match: a match's arms, "
+        "rotations, seats and deals are one unit. The fair share of a side is 1/sides. Equity: scores binned "
+        "in tenths of the target, the last bin holding the target and above.")
     return sec
 
 

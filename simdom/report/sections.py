@@ -26,6 +26,11 @@ def matchups(results: list[Results]) -> Section:
 
     sec = Section("Policy match-ups")
     for r in results:
+        if r.unit == "match" and all(len(set(a["policies"])) == 1 for a in r.arms):
+            sec.paragraphs.append(f"{r.name}: a match study with one policy in every seat; what it answers (how "
+                                  "long a match lasts, what the first lead is worth, the match equity) is in the "
+                                  "match sections.")
+            continue
         sec.take(stats_answer([r]), _prefix(results, r))
         by = default_by([r])
         if "policy" not in by:
@@ -148,20 +153,32 @@ def doubles(results: list[Results]) -> Section:
     return sec
 
 
+def _twins(results: list[Results]) -> list[tuple[Results, dict, Results, dict]]:
+    """Every (folder, Threes arm, folder, Fives arm) with the same policies."""
+    arms = [(r, a) for r in results for a in r.arms if a.get("preset") in ("threes", "fives")]
+    return [(rt, t, rf, f) for rt, t in arms for rf, f in arms
+            if t.get("preset") == "threes" and f.get("preset") == "fives" and t["policies"] == f["policies"]]
+
+
+def unlike_pairs(results: list[Results]) -> list[tuple[str, str]]:
+    """Threes and Fives arms with the same policies that are not compared: one plays single deals, the
+    other deals inside matches (``folder:arm`` names)."""
+    return [(f"{rt.name}:{t['name']}", f"{rf.name}:{f['name']}") for rt, t, rf, f in _twins(results)
+            if (rt.unit == "match") != (rf.unit == "match")]
+
+
 def versus_pairs(results: list[Results]) -> list[tuple[Results, Results]]:
     """Threes arm against Fives arm with the same policies: within a folder first (paired), then across
     folders for the arms left; never a folder against itself, never pooled over arms."""
-    arms = [(r, a) for r in results for a in r.arms if a.get("preset") in ("threes", "fives")]
     pairs, used = [], set()
     for same in (True, False):
-        for rt, t in arms:
-            for rf, f in arms:
-                if t.get("preset") != "threes" or f.get("preset") != "fives" or t["policies"] != f["policies"]:
-                    continue
-                if (rt is rf) != same or (id(rt), t["name"]) in used or (id(rf), f["name"]) in used:
-                    continue
-                pairs.append((rt.select(t["name"]), rf.select(f["name"])))
-                used |= {(id(rt), t["name"]), (id(rf), f["name"])}
+        for rt, t, rf, f in _twins(results):
+            if (rt.unit == "match") != (rf.unit == "match"):
+                continue  # single deals and deals inside matches are not alike (versus() says so)
+            if (rt is rf) != same or (id(rt), t["name"]) in used or (id(rf), f["name"]) in used:
+                continue
+            pairs.append((rt.select(t["name"]), rf.select(f["name"])))
+            used |= {(id(rt), t["name"]), (id(rf), f["name"])}
     return pairs
 
 
@@ -170,13 +187,20 @@ def versus(results: list[Results]) -> Section | None:
 
     pairs = versus_pairs(results)
     has = {p for r in results for p in r.presets()}
+    unlike = unlike_pairs(results)
+    why = ("Not compared, single deals against deals inside matches: " + ", ".join(f"{a} with {b}" for a, b in unlike)
+           + ". A deal inside a match is played for the match (its lead, its scores so far, its end), so its "
+           "rates are not those of a single deal; compare two single-deal results or two match results.")
     if not pairs:
+        if unlike:
+            return Section("Threes against Fives", [why])
         if {"threes", "fives"} <= has:
             return Section("Threes against Fives", ["Threes and Fives arms are given, but none with the same "
                                                     "policies on both sides: no comparison without pooling."])
         return None
     sec = Section("Threes against Fives", ["Each Threes arm against the Fives arm with the same policies, paired "
-                                           "by deal when both come from one run; measures of players per policy."])
+                                           "by deal when both come from one run; measures of players per policy."]
+                  + ([why] if unlike else []))
     for a, b in pairs:
         ans = compare_answer(a, b)
         sec.take(ans)
