@@ -79,3 +79,64 @@ def test_a_match_study_opens_with_match_length_first_lead_and_equity(runs, tmp_p
     assert "P(win the match) %, by own score (rows)" in first and "| own \\ opp | 0 | 10 | 20 |" in first
     assert first.index("Leading the first deal") < first.index("P(win the match) %")
     assert "by construction" not in md
+
+
+def test_log_scale_plots_mark_zero_shares_at_their_upper_bound(runs):
+    import numpy as np
+
+    from simdom.report import plots
+    from simdom.stats.read.folder import open_results
+    from simdom.stats.tables.doubles import by_move_table
+    bm = by_move_table(open_results(runs["ts"])).sort("move")
+    zero = bm.filter(bm["share"] == 0)
+    assert zero.height and (zero["share_hi"] > 0).all()  # the run has moves where no first double fell
+    fig = plots.line_panels.figure({"threes": {"first double": (bm["move"], bm["share"], bm["share_lo"],
+                                                                bm["share_hi"])}},
+                                   title="t", xlabel="x", ylabel="y", logy=True, scale=100)
+    ax = fig.axes[0]
+    from matplotlib.collections import PathCollection
+    marked = np.vstack([c.get_offsets() for c in ax.collections if isinstance(c, PathCollection)])
+    assert sorted(marked[:, 0]) == sorted(zero["move"].to_list())
+    assert np.allclose(sorted(marked[:, 1]), sorted(100 * zero["share_hi"].to_numpy()))
+    line = ax.lines[0].get_xydata()
+    seen = bm.filter(bm["share"] > 0)
+    assert np.isfinite(line[:, 1]).sum() == seen.height  # every share seen is drawn, the zeros are not lines
+    assert "none seen: its 95% upper bound" in [t.get_text() for t in fig.legends[0].get_texts()]
+
+
+def test_heatmap_cells_show_their_count(runs):
+    import numpy as np
+
+    from simdom.report import plots
+    from simdom.report.matches import cell_counts, heatmap
+    from simdom.stats.matches.equity import equity_grid, equity_table
+    from simdom.stats.read.folder import open_results
+    table = equity_table(open_results(runs["fm"]))
+    own, opp, grid, half = equity_grid(table, "100", "greedy")
+    n = cell_counts(table, "100", "greedy", own, opp)
+    texts = [t.get_text() for t in heatmap.figure(own, opp, grid, half, n, title="t").axes[0].texts]
+    assert len(texts) == np.isfinite(grid).sum()
+    want = sorted(f"n={int(m):,}" for m in table.filter(table["policy"] == "greedy")["matches"])
+    assert sorted(t.rsplit("\n", 1)[1] for t in texts) == want
+    assert f"n={table['matches'].max():,}" in " ".join(texts)  # the start, 0 against 0: every match
+    v = np.array([[0.5, -1.0], [np.nan, 2.0]])
+    fig = plots.heatmap_panels.figure([("arm", ["a", "b"], ["x", "y"], v, v - 1, v + 1)], title="t", xlabel="x",
+                                      ylabel="y", cbar="c", counts=[np.array([[12, 3], [np.nan, 1500]])])
+    assert sorted(t.get_text() for t in fig.axes[0].texts) == ["+0.5\nn=12", "+2.0*\nn=1,500", "-1.0\nn=3"]
+
+
+def test_seat_plots_do_not_zoom_noise_into_structure(runs, tmp_path):
+    from simdom.report import plots
+    from simdom.report.sections import SEAT_MIN_HALF
+    noise = {"arm": ([24.6, 25.4], [23.9, 24.7], [25.3, 26.1])}  # within a point of the fair 25%
+    fig = plots.position_plot.figure(noise, ["seat 0", "seat 1"], title="t", xlabel="x", ylabel="y", ref=25,
+                                     min_half=100 * SEAT_MIN_HALF / 4)
+    assert fig.axes[0].get_ylim() == (20, 30)
+    edge = {"arm": ([40.0, 10.0], [38.0, 8.0], [42.0, 12.0])}  # a real leader's edge is shown whole, centred
+    lo, hi = plots.position_plot.figure(edge, ["1st", "2nd"], title="t", xlabel="x", ylabel="y", ref=25,
+                                        min_half=5).axes[0].get_ylim()
+    assert lo < 8 and hi > 42 and abs((lo + hi) / 2 - 25) < 1e-9
+    # the report draws the seats so: its caption says the scale
+    out = tmp_path / "s.md"
+    simdom("report", runs["ts"], "-o", out)
+    assert "against the fair share (centred; at least ±10 percentage points)" in out.read_text()

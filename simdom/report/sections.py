@@ -9,6 +9,9 @@ from simdom.report.data import Figure, Section
 from simdom.stats.read.folder import Results
 
 MAX_PANELS = 6
+#: the seat plots span at least this share of the fair share either side of it (0.2 of 25%: 20-30%), so
+#: that a percentage point of noise does not fill the plot
+SEAT_MIN_HALF = 0.2
 ORD = ["1st", "2nd", "3rd", "4th"]
 
 
@@ -65,9 +68,12 @@ def seats(results: list[Results]) -> Section:
             series = {a: (g["win_rate"], g["win_rate_lo"], g["win_rate_hi"])
                       for a in r.arm_names for g in [d.filter(pl.col("arm") == a).sort("position")]}
             labels = ORD[:r.players] if by == "turn" else [f"seat {i}" for i in range(r.players)]
-            sec.figures.append(Figure(f"{by}_{len(sec.figures)}", f"{r.name}: win rate by {xl}", plots.position_plot(
+            sec.figures.append(Figure(f"{by}_{len(sec.figures)}", f"{r.name}: win rate by {xl}, against the fair "
+                                      f"share (centred; at least ±{100 * SEAT_MIN_HALF / r.players:.0f} percentage points)",
+                                      plots.position_plot(
                 series, labels, title=f"Win rate by {xl} ({r.name})", xlabel=xl, ylabel="win rate, %",
-                ref=1 / r.players, ref_label=f"fair share 1/{r.players}", scale=100)))
+                ref=1 / r.players, ref_label=f"fair share 1/{r.players}", scale=100,
+                min_half=SEAT_MIN_HALF * 100 / r.players)))
     return sec
 
 
