@@ -22,6 +22,22 @@ seed = 4
 name = "threes"
 rules = { preset = "threes" }
 """
+FOUR = """
+name = "t4"
+players = 4
+policies = ["greedy", "random", "greedy", "random"]
+rotation = true
+deals = 300
+seed = 35
+
+[[arms]]
+name = "threes"
+rules = { preset = "threes" }
+
+[[arms]]
+name = "fives"
+rules = { preset = "fives" }
+"""
 MATCH = """
 name = "fm"
 players = 2
@@ -45,7 +61,7 @@ def simdom(*args) -> str:
 def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("edges")
     out = {}
-    for name, text in (("ts", SINGLE), ("fm", MATCH)):
+    for name, text in (("ts", SINGLE), ("fm", MATCH), ("t4", FOUR)):
         (root / f"{name}.toml").write_text(text)
         simdom("run", root / f"{name}.toml", "-o", root / name)
         out[name] = root / name
@@ -140,3 +156,28 @@ def test_seat_plots_do_not_zoom_noise_into_structure(runs, tmp_path):
     out = tmp_path / "s.md"
     simdom("report", runs["ts"], "-o", out)
     assert "against the fair share (centred; at least ±10 percentage points)" in out.read_text()
+
+
+def test_points_histogram_bins_follow_the_points_lattice(runs, tmp_path):
+    import polars as pl
+
+    from simdom.stats.estimate.distribution import binned_distribution, bin_widths, points_distribution, points_lattice
+    from simdom.stats.read.folder import open_results
+    r = open_results(runs["t4"])
+    lattice = {a["name"]: points_lattice(a["rules"]) for a in r.arms}
+    assert lattice == {"threes": (6, 2), "fives": (5, 1)}  # fixed:6 and bonuses 2, 4, 8; sums of 5, bonuses / 5
+    dist = points_distribution(r)
+    assert all(v % 2 == 0 for v in dist.filter((pl.col("arm") == "threes") & (pl.col("rows") > 0))["points"])
+    widths = bin_widths(dist, lattice=lattice)
+    assert widths["threes"] % 6 == 0 and widths["fives"] % 5 == 0, widths  # not 5 in Threes: 0,2,4 | 6,8
+    binned = binned_distribution(r, widths)
+    for arm, w in widths.items():
+        assert (binned.filter(pl.col("arm") == arm)["bin"] % w == 0).all()
+    out = tmp_path / "p.md"
+    simdom("report", runs["t4"], "-o", out)
+    text = " ".join(out.read_text().split())
+    assert (f"in threes a player's points come in multiples of 2 (placements score in multiples of 6): bins of "
+            f"{widths['threes']}; in fives a player's points come in whole numbers (placements score in multiples "
+            f"of 5): bins of {widths['fives']}.") in text
+    assert points_lattice({"points": "quotient"}) == (1, 1)
+    assert points_lattice({"points": "sum", "divisors": [3, 5]}) == (1, 1)

@@ -18,7 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import MaxNLocator, MultipleLocator  # noqa: E402
 
 WIDTH = 7.5
 DPI = 100
@@ -127,10 +127,12 @@ def position_plot(series: dict[str, tuple[Sequence[float], Sequence[float], Sequ
 
 @png
 def line_panels(panels: dict[str, dict[str, tuple]], *, title: str, xlabel: str, ylabel: str,
-                logy: bool = False, scale: float = 1.0, cols: int = 2, mass: float | None = None):
+                logy: bool = False, scale: float = 1.0, cols: int = 2, mass: float | None = None,
+                steps: dict[str, int] | None = None):
     """Small multiples: one panel per key of ``panels``, each with series ``name -> (x, est, lo, hi)``
     drawn as lines with markers and a shaded 95% band; each panel has its own x range (with ``mass``,
-    cut to the values holding that share of every series, so long thin tails do not squash the rest)."""
+    cut to the values holding that share of every series, so long thin tails do not squash the rest);
+    ``steps``: a panel's bin width, its x ticks then fall on bin starts."""
     rows, ncol = _grid(len(panels), cols)
     fig, axes = plt.subplots(rows, ncol, figsize=(WIDTH, 2.4 * rows + 0.7), layout="constrained", squeeze=False)
     names: dict[str, int] = {}
@@ -160,7 +162,12 @@ def line_panels(panels: dict[str, dict[str, tuple]], *, title: str, xlabel: str,
         if logy:
             ax.set_yscale("log")
         ax.set_title(panel, fontsize=9, loc="left")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        step = (steps or {}).get(panel)
+        if step:  # ticks on the bin starts: multiples of the bin width
+            lo_x, hi_x = ax.get_xlim()
+            ax.xaxis.set_major_locator(MultipleLocator(step * max(1, math.ceil((hi_x - lo_x) / step / 10))))
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=8)
     for ax in list(axes.flat)[len(panels):]:

@@ -78,7 +78,8 @@ def seats(results: list[Results]) -> Section:
 
 
 def points(results: list[Results]) -> Section:
-    from simdom.stats.estimate.distribution import binned_distribution, bin_widths, points_distribution, quantiles
+    from simdom.stats.estimate.distribution import (binned_distribution, bin_widths, points_distribution, points_lattice,
+                                                    quantiles, seen_lattice)
 
     sec = Section("Distribution of points", [
         "Share of player-deals with each points total, per arm and policy (never pooled over games or "
@@ -91,17 +92,25 @@ def points(results: list[Results]) -> Section:
             P.Col("arm"), P.Col("policy"), *[P.Col(c, c.replace("p50", "median"), "int") for c in
                                               ("p10", "p25", "p50", "p75", "p90")],
             P.Col("share_zero", "zero %", "pctround")], 2))
-        widths = bin_widths(dist)
+        lattice = {a["name"]: points_lattice(a["rules"]) for a in r.arms}
+        widths = bin_widths(dist, lattice=lattice)
+        seen = {a: seen_lattice(dist.filter(pl.col("arm") == a), lattice[a]) for a in widths}
+        sec.paragraphs.append(f"{r.name}: " + "; ".join(
+            f"in {a} a player's points come in "
+            f"{f'multiples of {seen[a][1]}' if seen[a][1] > 1 else 'whole numbers'} (placements score in "
+            f"multiples of {seen[a][0]}): bins of {widths[a]}" for a in r.arm_names if a in widths) + ".")
         binned = binned_distribution(r, widths)
         for group in _chunks(r.arm_names):
-            panels = {f"{a} (bins of {widths[a]})" if widths[a] > 1 else a:
+            names = {a: f"{a} (bins of {widths[a]})" if widths[a] > 1 else a for a in group}
+            panels = {names[a]:
                       {p: (g["bin"], g["share"], g["share_lo"], g["share_hi"])
                        for (p,), g in binned.filter(pl.col("arm") == a).group_by("policy", maintain_order=True)}
                       for a in group}
             sec.figures.append(Figure(f"points_{len(sec.figures)}", f"{r.name}: distribution of a player's points",
                                       plots.line_panels(panels, title=f"Points per player per deal ({r.name})",
                                                         xlabel="points in the deal (bin start)",
-                                                        ylabel="share of player-deals, %", scale=100, mass=0.995)))
+                                                        ylabel="share of player-deals, %", scale=100, mass=0.995,
+                                                        steps={names[a]: widths[a] for a in group})))
     return sec
 
 
