@@ -94,7 +94,8 @@ def test_a_match_study_opens_with_match_length_first_lead_and_equity(runs, tmp_p
     assert first.startswith("100: a match to 100") and "Leading the first deal is worth" in first
     assert "P(win the match) %, by own score (rows)" in first and "| own \\ opp | 0 | 10 | 20 |" in first
     assert first.index("Leading the first deal") < first.index("P(win the match) %")
-    assert "by construction" not in md
+    assert "by construction" not in md and "0 clusters" not in md and "matchs" not in md
+    assert "95% intervals clustered by match (each match one cluster;" in " ".join(md.split())
 
 
 def test_log_scale_plots_mark_zero_shares_at_their_upper_bound(runs):

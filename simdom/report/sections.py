@@ -221,7 +221,8 @@ def versus(results: list[Results]) -> Section | None:
         sec.take(ans)
         df = pl.DataFrame(ans.data).filter(pl.col("stratum") == "all players")
         metrics = []
-        for m in ("skill_gap", "seat_advantage", "blocked_share", "scoring_rate", "mean_points", "tiles_placed"):
+        for m in ("skill_gap", "points_ratio", "seat_advantage", "blocked_share", "scoring_rate", "mean_points",
+                  "tiles_placed"):
             d = df.filter(pl.col("metric") == m)
             if d.is_empty() or d["a"][0] is None:
                 continue
