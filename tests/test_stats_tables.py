@@ -146,16 +146,16 @@ def test_compare_known_differences(folders):
     for metric, want in checks.items():
         r = got[metric]
         assert abs(r["diff"] - want) < 4 * _se(r, "diff"), metric
-    # Threes and Fives score on two scales (issue 22 item 6): each side's points, no difference, no test
-    mp = got["mean_points"]
-    assert abs(mp["a"] - np.mean(ta["points"])) < 4 * _se(mp, "a") and abs(mp["b"] - np.mean(tb["points"])) < 4 * _se(mp, "b")
-    for metric in ("mean_points", "points_per_placement", "points_sd"):
-        assert df.filter(pl.col("metric") == metric)[["diff", "p_value", "p_holm"]].null_count().row(0) == (
-            df.filter(pl.col("metric") == metric).height,) * 3, metric
-    assert got["scoring_rate"]["p_value"] is not None
-    assert "Holm-adjusted" in notes[0] and any("different rules" in n and "not compared" in n for n in notes)
+    # Threes and Fives score on two scales (issue 22 item 6): no raw points, their ratios within each game
+    assert not set(df["metric"]) & {"mean_points", "points_per_placement", "points_sd"}
+    pr = got["points_ratio"]
+    for key, t in (("a", ta), ("b", tb)):
+        want = t["points"][0] / t["points"][1]  # greedy's mean points over random's, by construction
+        assert abs(pr[key] - want) < 4 * _se(pr, key), key
+    assert got["scoring_rate"]["p_value"] is not None and pr["p_value"] is not None
+    assert "Holm-adjusted" in notes[0] and any("raw points not compared" in n for n in notes)
     # players are also compared per policy, never only pooled
-    per = df.filter(pl.col("metric") == "mean_points", pl.col("stratum") != "all players")
+    per = df.filter(pl.col("metric") == "points_cv", pl.col("stratum") != "all players")
     assert sorted(per["stratum"]) == ["greedy", "random"]
 
 

@@ -10,12 +10,14 @@ from simdom.stats.read.folder import Results
 
 
 def build_sections(results: list[Results]) -> list[Section]:
-    out = [overview(results), matchups(results), seats(results), points(results), moves(results),
-           doubles(results)]
+    out = [matchups(results), seats(results), points(results), moves(results), doubles(results)]
     d = decisions(results)
     if d is not None:
         out.append(d)
     v = versus(results)
     if v is not None:
         out.append(v)
-    return out + match_sections(results)
+    matches = match_sections(results)
+    if all(r.unit == "match" for r in results):  # a match study answers first what matches answer
+        return [overview(results), *matches, *out]
+    return [overview(results), *out, *matches]

@@ -32,8 +32,9 @@ class Section:
     answers: list[str] = field(default_factory=list)  #: the section's answers in sentences (also in paragraphs)
 
     def take(self, ans: P.Answer, prefix: str = "") -> "Section":
-        self.paragraphs += [prefix + s for s in ans.sentences]
-        self.answers += [prefix + s for s in ans.sentences]
+        said = [s if s.startswith(prefix) else prefix + s for s in ans.sentences]  # never "ts: ts: ..."
+        self.paragraphs += said
+        self.answers += said
         self.tables += [P.Table(prefix + t.title, t.rows, t.cols, t.keys) for t in ans.tables]
         self.notes += [n for n in ans.notes if n not in self.notes]
         return self

@@ -31,19 +31,20 @@ def decisions(results: list[Results]) -> Section | None:
             continue
         tiers = sorted(set(grid["tier"]), key=lambda t: tuple(int(x) for x in t.split("->")))
         sups = sorted(set(grid["double_support"]), key=lambda s: int(s.rstrip("+")))
-        panels = []
+        panels, counts = [], []
         for arm in [a for a in r.arm_names if a in set(grid["arm"])][:6]:
             g = grid.filter(pl.col("arm") == arm)
-            mats = [np.full((len(tiers), len(sups)), np.nan) for _ in range(3)]
+            mats = [np.full((len(tiers), len(sups)), np.nan) for _ in range(4)]
             for row in g.iter_rows(named=True):
                 i, j = tiers.index(row["tier"]), sups.index(row["double_support"])
-                for m, k in zip(mats, ("hold_value", "hold_value_lo", "hold_value_hi")):
+                for m, k in zip(mats, ("hold_value", "hold_value_lo", "hold_value_hi", "decisions")):
                     m[i, j] = row[k]
-            panels.append((arm, tiers, sups, *mats))
+            panels.append((arm, tiers, sups, *mats[:3]))
+            counts.append(mats[3])
         method = "rollouts, greedy continuation" if r.manifest.decision_rollouts else "as played: an association"
         sec.figures.append(Figure(f"hold_{len(sec.figures)}", f"{r.name}: value of holding the first double "
-                                  f"({method}); * the 95% interval excludes 0", plots.heatmap_panels(
+                                  f"({method}); * the 95% interval excludes 0; n: decisions in the cell", plots.heatmap_panels(
                                       panels, title=f"Value of holding the first double ({r.name})",
                                       xlabel="other tiles of its suit in hand", ylabel="bonus now -> a round later",
-                                      cbar="points per decision (> 0: holding pays)")))
+                                      cbar="points per decision (> 0: holding pays)", counts=counts)))
     return sec

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simdom import present as P
 from simdom.report import plots
 from simdom.report.data import Figure, Section
 from simdom.stats.matches import tables as M
@@ -22,15 +23,34 @@ def match_sections(results: list[Results]) -> list[Section]:
     return [_wins(results), _lead(results), _edges(results), _equity(results)]
 
 
+#: compact equity tables at the head of the match sections, per folder (the rest: the Match equity section)
+EQUITY_TABLES = 4
+
+
+def equity_rows(table: pl.DataFrame, arm: str, policy: str) -> tuple[list[dict], list[P.Col]]:
+    """The match-equity grid of one arm and policy as table rows: own score (bin start) down, the
+    opponent's across, P(win the match) in percent (blank: no deal in the cell)."""
+    own, opp, grid, _ = equity_grid(table, arm, policy)
+    rows = [{"own": str(o), **{f"opp{c}": "" if not np.isfinite(grid[i, j]) else f"{100 * grid[i, j]:.0f}"
+                               for j, c in enumerate(opp)}} for i, o in enumerate(own)]
+    return rows, [P.Col("own", "own \\ opp"), *[P.Col(f"opp{c}", str(c), align="right") for c in opp]]
+
+
 def _wins(results: list[Results]) -> Section:
-    sec = Section("Matches: who wins, and how long a match lasts", [
-        "A match is played deal after deal until a side reaches the target (docs/rules.md 12). Match win "
-        "probabilities and deals per match carry 95% intervals clustered by match: a match's arms, rotations, "
-        "seats and deals are one unit. The fair share of a side is 1/sides."])
+    sec = Section("Matches: how long a match lasts, what the first lead is worth, who wins")
     for r in results:
         said = M.answer(r)
         sec.paragraphs += said
         sec.answers += said
+        table = equity_table(r)
+        cells = table.select("arm", "policy").unique(maintain_order=True).rows()
+        for arm, pol in cells[:EQUITY_TABLES]:
+            rows, cols = equity_rows(table, arm, pol)
+            sec.tables.append(P.Table(f"{r.name}, arm {arm}, {pol}: P(win the match) %, by own score (rows) and the "
+                                      "opponent's (columns) before a deal", rows, cols, 1))
+        if len(cells) > EQUITY_TABLES:
+            sec.paragraphs.append(f"{r.name}: the equity of {len(cells) - EQUITY_TABLES} more arms and policies is in "
+                                  "the Match equity section.")
         wins = M.wins_table(r, ["arm", "policy"])
         length = M.length_table(r)
         sec.tables += [frame_table(f"{r.name}: match win probability by arm and policy", wins, "wins"),
@@ -46,6 +66,11 @@ def _wins(results: list[Results]) -> Section:
                                                      length["deals_per_match"], length["deals_per_match_lo"],
                                                      length["deals_per_match_hi"])],
                                                    title=f"Deals per match ({r.name})", xlabel="mean deals per match")))
+    sec.notes.append(
+        "A match is played deal after deal until a side reaches the target (docs/rules.md 12). Match win "
+        "probabilities, deals per match and the equity carry 95% intervals clustered by match: a match's arms, "
+        "rotations, seats and deals are one unit. The fair share of a side is 1/sides. Equity: scores binned "
+        "in tenths of the target, the last bin holding the target and above.")
     return sec
 
 
@@ -97,33 +122,47 @@ def _equity(results: list[Results]) -> Section:
     sec = Section("Match equity", [
         "P(win the match | own side's score, opponent's score) before a deal, from every deal of every match "
         "(scores binned in tenths of the target; the last bin holds the target and above). Each cell shows the "
-        "estimate and the half-width of its 95% interval (clustered by match); blank cells saw no deal. "
+        "estimate, the half-width of its 95% interval (clustered by match) and n, the matches that passed "
+        "through it; blank cells saw no deal. "
         "The full table with intervals: simdom stats FOLDER --table equity."])
     for r in results:
         table = equity_table(r)
         for arm, pol in table.select("arm", "policy").unique(maintain_order=True).iter_rows():
             own, opp, grid, half = equity_grid(table, arm, pol)
-            sec.figures.append(Figure(f"equity_{len(sec.figures)}", f"{r.name}: match equity, arm {arm}, {pol}",
-                                      heatmap(own, opp, grid, half, title=f"P(win the match): {r.name}, {arm}, {pol}")))
+            n = cell_counts(table, arm, pol, own, opp)
+            sec.figures.append(Figure(f"equity_{len(sec.figures)}", f"{r.name}: match equity, arm {arm}, {pol} "
+                                      "(n: matches that passed through the cell)",
+                                      heatmap(own, opp, grid, half, n, title=f"P(win the match): {r.name}, {arm}, {pol}")))
     return sec
 
 
-def heatmap(own: list[int], opp: list[int], grid: np.ndarray, half: np.ndarray, *, title: str) -> bytes:
-    """P(win) by own score (rows) and opponent's score (columns), each cell annotated with the estimate
-    and its interval's half-width."""
+def cell_counts(table: pl.DataFrame, arm: str, policy: str, own: list[int], opp: list[int]) -> np.ndarray:
+    """The matches of each equity cell (``equity_grid``'s layout; NaN where a cell holds no deal)."""
+    n = np.full((len(own), len(opp)), np.nan)
+    for r in table.filter((pl.col("arm") == arm) & (pl.col("policy") == policy)).iter_rows(named=True):
+        n[own.index(r["own_from"]), opp.index(r["opp_from"])] = r["matches"]
+    return n
+
+
+@plots.png
+def heatmap(own: list[int], opp: list[int], grid: np.ndarray, half: np.ndarray, counts: np.ndarray | None = None, *,
+            title: str):
+    """P(win) by own score (rows) and opponent's score (columns), each cell annotated with the estimate,
+    its interval's half-width and (``counts``) the matches it holds."""
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(1.0 + 0.62 * len(opp), 1.0 + 0.5 * len(own)))
+    fig, ax = plt.subplots(figsize=(1.0 + 0.62 * len(opp), 1.0 + (0.62 if counts is not None else 0.5) * len(own)))
     im = ax.imshow(np.ma.masked_invalid(grid), origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
     for i in range(len(own)):
         for j in range(len(opp)):
             if np.isfinite(grid[i, j]):
                 dark = abs(grid[i, j] - 0.5) > 0.3
-                ax.text(j, i, f"{grid[i, j]:.2f}\n±{half[i, j]:.2f}", ha="center", va="center", fontsize=6,
-                        color="white" if dark else "black")
+                n = f"\nn={int(counts[i, j]):,}" if counts is not None and np.isfinite(counts[i, j]) else ""
+                ax.text(j, i, f"{grid[i, j]:.2f}\n±{half[i, j]:.2f}{n}", ha="center", va="center",
+                        fontsize=5 if n else 6, color="white" if dark else "black")
     ax.set_xticks(range(len(opp)), [str(v) for v in opp], fontsize=7)
     ax.set_yticks(range(len(own)), [str(v) for v in own], fontsize=7)
     ax.set(title=title, xlabel="opponent's score before the deal (bin start)",
            ylabel="own side's score before the deal (bin start)")
     fig.colorbar(im, ax=ax, label="P(win the match)")
-    return plots._png(fig)
+    return fig
 

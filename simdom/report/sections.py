@@ -9,6 +9,9 @@ from simdom.report.data import Figure, Section
 from simdom.stats.read.folder import Results
 
 MAX_PANELS = 6
+#: the seat plots span at least this share of the fair share either side of it (0.2 of 25%: 20-30%), so
+#: that a percentage point of noise does not fill the plot
+SEAT_MIN_HALF = 0.2
 ORD = ["1st", "2nd", "3rd", "4th"]
 
 
@@ -26,6 +29,11 @@ def matchups(results: list[Results]) -> Section:
 
     sec = Section("Policy match-ups")
     for r in results:
+        if r.unit == "match" and all(len(set(a["policies"])) == 1 for a in r.arms):
+            sec.paragraphs.append(f"{r.name}: a match study with one policy in every seat; what it answers (how "
+                                  "long a match lasts, what the first lead is worth, the match equity) is in the "
+                                  "match sections.")
+            continue
         sec.take(stats_answer([r]), _prefix(results, r))
         by = default_by([r])
         if "policy" not in by:
@@ -60,14 +68,18 @@ def seats(results: list[Results]) -> Section:
             series = {a: (g["win_rate"], g["win_rate_lo"], g["win_rate_hi"])
                       for a in r.arm_names for g in [d.filter(pl.col("arm") == a).sort("position")]}
             labels = ORD[:r.players] if by == "turn" else [f"seat {i}" for i in range(r.players)]
-            sec.figures.append(Figure(f"{by}_{len(sec.figures)}", f"{r.name}: win rate by {xl}", plots.position_plot(
+            sec.figures.append(Figure(f"{by}_{len(sec.figures)}", f"{r.name}: win rate by {xl}, against the fair "
+                                      f"share (centred; at least ±{100 * SEAT_MIN_HALF / r.players:.0f} percentage points)",
+                                      plots.position_plot(
                 series, labels, title=f"Win rate by {xl} ({r.name})", xlabel=xl, ylabel="win rate, %",
-                ref=1 / r.players, ref_label=f"fair share 1/{r.players}", scale=100)))
+                ref=1 / r.players, ref_label=f"fair share 1/{r.players}", scale=100,
+                min_half=SEAT_MIN_HALF * 100 / r.players)))
     return sec
 
 
 def points(results: list[Results]) -> Section:
-    from simdom.stats.estimate.distribution import binned_distribution, bin_widths, points_distribution, quantiles
+    from simdom.stats.estimate.distribution import (binned_distribution, bin_widths, points_distribution, points_lattice,
+                                                    quantiles, seen_lattice)
 
     sec = Section("Distribution of points", [
         "Share of player-deals with each points total, per arm and policy (never pooled over games or "
@@ -80,17 +92,25 @@ def points(results: list[Results]) -> Section:
             P.Col("arm"), P.Col("policy"), *[P.Col(c, c.replace("p50", "median"), "int") for c in
                                               ("p10", "p25", "p50", "p75", "p90")],
             P.Col("share_zero", "zero %", "pctround")], 2))
-        widths = bin_widths(dist)
+        lattice = {a["name"]: points_lattice(a["rules"]) for a in r.arms}
+        widths = bin_widths(dist, lattice=lattice)
+        seen = {a: seen_lattice(dist.filter(pl.col("arm") == a), lattice[a]) for a in widths}
+        sec.paragraphs.append(f"{r.name}: " + "; ".join(
+            f"in {a} a player's points come in "
+            f"{f'multiples of {seen[a][1]}' if seen[a][1] > 1 else 'whole numbers'} (placements score in "
+            f"multiples of {seen[a][0]}): bins of {widths[a]}" for a in r.arm_names if a in widths) + ".")
         binned = binned_distribution(r, widths)
         for group in _chunks(r.arm_names):
-            panels = {f"{a} (bins of {widths[a]})" if widths[a] > 1 else a:
+            names = {a: f"{a} (bins of {widths[a]})" if widths[a] > 1 else a for a in group}
+            panels = {names[a]:
                       {p: (g["bin"], g["share"], g["share_lo"], g["share_hi"])
                        for (p,), g in binned.filter(pl.col("arm") == a).group_by("policy", maintain_order=True)}
                       for a in group}
             sec.figures.append(Figure(f"points_{len(sec.figures)}", f"{r.name}: distribution of a player's points",
                                       plots.line_panels(panels, title=f"Points per player per deal ({r.name})",
                                                         xlabel="points in the deal (bin start)",
-                                                        ylabel="share of player-deals, %", scale=100, mass=0.995)))
+                                                        ylabel="share of player-deals, %", scale=100, mass=0.995,
+                                                        steps={names[a]: widths[a] for a in group})))
     return sec
 
 
@@ -148,20 +168,32 @@ def doubles(results: list[Results]) -> Section:
     return sec
 
 
+def _twins(results: list[Results]) -> list[tuple[Results, dict, Results, dict]]:
+    """Every (folder, Threes arm, folder, Fives arm) with the same policies."""
+    arms = [(r, a) for r in results for a in r.arms if a.get("preset") in ("threes", "fives")]
+    return [(rt, t, rf, f) for rt, t in arms for rf, f in arms
+            if t.get("preset") == "threes" and f.get("preset") == "fives" and t["policies"] == f["policies"]]
+
+
+def unlike_pairs(results: list[Results]) -> list[tuple[str, str]]:
+    """Threes and Fives arms with the same policies that are not compared: one plays single deals, the
+    other deals inside matches (``folder:arm`` names)."""
+    return [(f"{rt.name}:{t['name']}", f"{rf.name}:{f['name']}") for rt, t, rf, f in _twins(results)
+            if (rt.unit == "match") != (rf.unit == "match")]
+
+
 def versus_pairs(results: list[Results]) -> list[tuple[Results, Results]]:
     """Threes arm against Fives arm with the same policies: within a folder first (paired), then across
     folders for the arms left; never a folder against itself, never pooled over arms."""
-    arms = [(r, a) for r in results for a in r.arms if a.get("preset") in ("threes", "fives")]
     pairs, used = [], set()
     for same in (True, False):
-        for rt, t in arms:
-            for rf, f in arms:
-                if t.get("preset") != "threes" or f.get("preset") != "fives" or t["policies"] != f["policies"]:
-                    continue
-                if (rt is rf) != same or (id(rt), t["name"]) in used or (id(rf), f["name"]) in used:
-                    continue
-                pairs.append((rt.select(t["name"]), rf.select(f["name"])))
-                used |= {(id(rt), t["name"]), (id(rf), f["name"])}
+        for rt, t, rf, f in _twins(results):
+            if (rt.unit == "match") != (rf.unit == "match"):
+                continue  # single deals and deals inside matches are not alike (versus() says so)
+            if (rt is rf) != same or (id(rt), t["name"]) in used or (id(rf), f["name"]) in used:
+                continue
+            pairs.append((rt.select(t["name"]), rf.select(f["name"])))
+            used |= {(id(rt), t["name"]), (id(rf), f["name"])}
     return pairs
 
 
@@ -170,19 +202,27 @@ def versus(results: list[Results]) -> Section | None:
 
     pairs = versus_pairs(results)
     has = {p for r in results for p in r.presets()}
+    unlike = unlike_pairs(results)
+    why = ("Not compared, single deals against deals inside matches: " + ", ".join(f"{a} with {b}" for a, b in unlike)
+           + ". A deal inside a match is played for the match (its lead, its scores so far, its end), so its "
+           "rates are not those of a single deal; compare two single-deal results or two match results.")
     if not pairs:
+        if unlike:
+            return Section("Threes against Fives", [why])
         if {"threes", "fives"} <= has:
             return Section("Threes against Fives", ["Threes and Fives arms are given, but none with the same "
                                                     "policies on both sides: no comparison without pooling."])
         return None
     sec = Section("Threes against Fives", ["Each Threes arm against the Fives arm with the same policies, paired "
-                                           "by deal when both come from one run; measures of players per policy."])
+                                           "by deal when both come from one run; measures of players per policy."]
+                  + ([why] if unlike else []))
     for a, b in pairs:
         ans = compare_answer(a, b)
         sec.take(ans)
         df = pl.DataFrame(ans.data).filter(pl.col("stratum") == "all players")
         metrics = []
-        for m in ("skill_gap", "seat_advantage", "blocked_share", "scoring_rate", "mean_points", "tiles_placed"):
+        for m in ("skill_gap", "points_ratio", "seat_advantage", "blocked_share", "scoring_rate", "mean_points",
+                  "tiles_placed"):
             d = df.filter(pl.col("metric") == m)
             if d.is_empty() or d["a"][0] is None:
                 continue

@@ -8,6 +8,7 @@ with ``y_dv = 0``.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -85,15 +86,59 @@ def _turns(v: np.ndarray, s: np.ndarray, w: int, top: float) -> int:
     return int((d[1:] != d[:-1]).sum())
 
 
-def bin_widths(dist: pl.DataFrame, min_bins: int = 5) -> dict[str, int]:
+def points_lattice(rules: dict) -> tuple[int, int]:
+    """(step, lattice) of an arm's points per deal, from its rules (docs/rules.md 4 and 7): every total is
+    a multiple of ``lattice``; the placements score in multiples of ``step`` (a multiple of ``lattice``),
+    which is where most of the mass lies. Threes (fixed:6, first-double bonuses 2, 4, 8): (6, 2); Fives
+    (sum of ends by 5; bonuses rounded to 5 then divided by 5): (5, 1)."""
+    pts = str(rules.get("points", "sum"))
+    mode, _, n = pts.partition(":")
+    if mode == "fixed":
+        step = int(n)
+    elif mode == "sum":
+        step = math.gcd(*[int(d) for d in rules.get("divisors") or [1]])
+    else:  # quotient: the sum of S / d, any integer
+        step = 1
+    q, d = int(rules.get("bonus_round_to", 1)), int(rules.get("bonus_divisor", 1))
+    bonus_step = q // d if q % d == 0 else 1  # floor(q m / d): multiples of q / d when d divides q
+    bonuses = [int(b) for _, b in rules.get("first_double_bonus") or [] if int(b)]
+    out = str(rules.get("out_bonus", "none"))
+    if out.startswith("fixed:"):
+        bonuses.append(int(out.partition(":")[2]))
+    elif out != "none":
+        bonuses.append(bonus_step)
+    if str(rules.get("block_bonus", "none")) != "none":
+        bonuses.append(bonus_step)
+    step = max(abs(step), 1)
+    return step, math.gcd(step, *bonuses)
+
+
+def seen_lattice(dist: pl.DataFrame, lattice: tuple[int, int]) -> tuple[int, int]:
+    """An arm's :func:`points_lattice` as its totals keep it (those of ``dist``, one arm of
+    :func:`points_distribution`): a lattice the totals seen do not keep gives way to theirs."""
+    step, grain = lattice
+    seen = dist.filter(pl.col("rows") > 0)["points"].to_list()
+    grain = math.gcd(grain, *[abs(int(v)) for v in seen]) or 1
+    return (step if step % grain == 0 else grain), grain
+
+
+def bin_widths(dist: pl.DataFrame, min_bins: int = 5, lattice: dict[str, tuple[int, int]] | None = None
+               ) -> dict[str, int]:
     """A display bin width per arm of :func:`points_distribution`: the smallest width that keeps at least
     ``min_bins`` bins over 99.5% of the player-deals and turns the lattice of possible totals (multiples of 5
-    in Fives, 6k plus a bonus in Threes) into a readable curve (at most 2 changes of direction per policy)."""
+    in Fives, 6k plus a bonus in Threes) into a readable curve (at most 2 changes of direction per policy).
+
+    The width follows the game's points lattice (``lattice``: arm -> :func:`points_lattice`, checked
+    against the totals seen): a multiple of the placements' step (5 in Fives, 6 in Threes), else the
+    lattice's own step, so that every bin, starting at a multiple of its width, holds as many possible
+    totals as the next (bins of 5 in Threes would hold 0, 2, 4 and then 6, 8: a sawtooth of the binning)."""
     out = {}
     for (arm,), d in dist.group_by("arm", maintain_order=True):
         per = [(g["points"].to_numpy(), g["share"].to_numpy()) for _, g in d.group_by("policy")]
         top = max(v[min(np.searchsorted(np.cumsum(s) / s.sum(), 0.995), len(v) - 1)] for v, s in per)
-        ok = [w for w in WIDTHS if top / w >= min_bins] or [1]
+        step, grain = seen_lattice(d, (lattice or {}).get(arm, (1, 1)))
+        widths = list(dict.fromkeys([step * w for w in WIDTHS] + ([grain] if grain != step else [])))
+        ok = [w for w in widths if top // w + 1 >= min_bins] or [grain]
         score = {w: max(_turns(v, s, w, top) for v, s in per) for w in ok}
         out[arm] = next((w for w in ok if score[w] <= 2), min(ok, key=lambda w: (score[w], w)))
     return out

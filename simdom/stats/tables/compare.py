@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from simdom import present as P
+from simdom.safeio import shown
 
 from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.read.folder import Results, ResultsError
@@ -36,24 +37,37 @@ METRICS = {
     "blocked_share": ("share of deals that end blocked", "share", False),
     "tiles_placed": ("deal length: tiles on the layout at the end", "mean", False),
     "skill_gap": ("win rate of the stronger policy minus that of random, in arms where both play", "mean", False),
+    "points_ratio": ("points per deal of the stronger policy over those of random, in arms where both play "
+                     "(scale-free: a ratio within each game)", "mean", False),
+    "points_cv": ("spread relative to the mean: standard deviation of a player's deal points over their mean "
+                  "(scale-free)", "mean", True),
 }
 #: the measures that are shares or differences of shares: shown in percent (percentage points)
 PERCENT = ("scoring_rate", "win_rate", "seat_advantage", "blocked_share", "skill_gap")
 #: the measures in points: compared between two arms only when both score on one scale (the same
 #: scoring rules); across games each side keeps its estimate, and no difference is tested
 POINT_METRICS = ("points_per_placement", "mean_points", "points_sd")
+#: the scale-free forms of the points, compared instead across games (each a ratio within one game)
+RATIO_METRICS = ("points_ratio", "points_cv")
 #: the rules that set the points' scale (docs/rules.md 4 and 7)
 SCALE_RULES = ("max_pip", "points", "divisors", "first_double_bonus", "out_bonus", "block_bonus", "bonus_round_to",
                "bonus_divisor")
 
 
-def points_scale(arm: dict) -> tuple:
-    """What fixes an arm's points scale: its scoring rules."""
+def points_scale(arm: dict) -> dict:
+    """What fixes an arm's points scale: its scoring rules (SCALE_RULES), as the manifest records them."""
     rules = arm.get("rules") or {}
-    return tuple(str(rules.get(k)) for k in SCALE_RULES)
+    return {k: rules.get(k) for k in SCALE_RULES}
+
+
+def scale_difference(arm_a: dict, arm_b: dict) -> tuple[str, object, object] | None:
+    """The first scoring rule in which two arms differ, with both values (the manifests' own comparison,
+    results.first_difference, that a refused resume names); None: their points are on one scale."""
+    from simdom.results import first_difference
+    return first_difference(points_scale(arm_a), points_scale(arm_b))
 
 NAMES = ["plays", "scoring_plays", "play_points", "points", "pts2", "win", "blocked", "tiles_placed", "leader",
-         "lead_win", "lead_fair", "s_win", "s_n", "r_win", "r_n"]
+         "lead_win", "lead_fair", "s_win", "s_n", "r_win", "r_n", "s_pts", "r_pts"]
 
 
 def _skill_policy(res: Results, strong: str | None) -> str | None:
@@ -98,7 +112,8 @@ def _frame(side: str, res: Results, arms: dict[str, str], sp: str | None) -> pl.
         "side", "pair", "policy", "deal", "plays", "scoring_plays", "play_points", "points", "win", "leader",
         "tiles_placed", pts2=pl.col("points").cast(pl.Float64) ** 2, blocked=pl.col("end") == "blocked",
         lead_win=pl.col("win") * pl.col("leader"), lead_fair=pl.col("fair") * pl.col("leader"),
-        s_win=pl.col("win") * strong_row, s_n=strong_row, r_win=pl.col("win") * random_row, r_n=random_row)
+        s_win=pl.col("win") * strong_row, s_n=strong_row, r_win=pl.col("win") * random_row, r_n=random_row,
+        s_pts=pl.col("points") * strong_row, r_pts=pl.col("points") * random_row)
 
 
 def _estimates(W: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -118,6 +133,13 @@ def _estimates(W: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarr
     sw, zsw = influence(W["s_win"], W["s_n"])
     rw, zrw = influence(W["r_win"], W["r_n"])
     est["skill_gap"] = (sw - rw, np.nan_to_num(zsw) - np.nan_to_num(zrw))
+    sp, zsp = influence(W["s_pts"], W["s_n"])
+    rp, zrp = influence(W["r_pts"], W["r_n"])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = sp / rp
+        est["points_ratio"] = (ratio, (np.nan_to_num(zsp) - ratio * np.nan_to_num(zrp)) / rp)
+        z_sd = est["points_sd"][1]
+        est["points_cv"] = (sd / m, z_sd / m - sd * zm / (m * m))
     return est
 
 
@@ -139,7 +161,7 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
     its interval, p-value and Holm-adjusted p-value over the table; and notes (Simpson reversals)."""
     pairs = arm_pairs(a, b)
     label = {pa_: pa_ if pa_ == pb else f"{pa_} vs {pb}" for pa_, pb in pairs}
-    scales = {label[pa_]: points_scale(a.arm(pa_)) == points_scale(b.arm(pb)) for pa_, pb in pairs}
+    differ = {label[pa_]: scale_difference(a.arm(pa_), b.arm(pb)) for pa_, pb in pairs}
     skill = [_skill_policy(r, strong) for r in (a, b)]
     maps = [{pa_: label[pa_] for pa_, _ in pairs}, {pb: label[pa_] for pa_, pb in pairs}]
     lf = pl.concat([_frame(s, r, m, sp) for s, r, m, sp in zip(SIDES, (a, b), maps, skill)])
@@ -160,11 +182,12 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
                     continue
                 if metric == "win_rate" and stratum == ALL:
                     continue  # all players together win 1/players of the deals, by construction
+                # two scales: raw points are not comparable, and neither shown nor tested; their scale-free
+                # forms (ratios within each game) take their place; one scale: the points as they are
+                if metric in (POINT_METRICS if differ[pair] else RATIO_METRICS):
+                    continue
                 n_rows = W["plays"].sum(axis=0) if metric == "scoring_rate" else W[ROWS].sum(axis=0)
-                row = _row(metric, pair, stratum, *est[metric], n_rows, G)
-                if metric in POINT_METRICS and not scales[pair]:  # two scales: the points are not comparable
-                    row.update(diff=float("nan"), diff_lo=float("nan"), diff_hi=float("nan"), p_value=float("nan"))
-                rows.append(row)
+                rows.append(_row(metric, pair, stratum, *est[metric], n_rows, G))
     table = pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None))
     table = table.filter(pl.col("a").is_not_null() | pl.col("b").is_not_null())  # undefined on both sides
     table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy())).fill_nan(None))
@@ -188,12 +211,12 @@ def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl
                          f"{' percentage points' if pct else ''}, but for {each} the sign is the "
                          "opposite: the pooled figure mixes policies; read the per-policy rows.")
     na, nb = side_names(a, b)
-    for pair, same in scales.items():
-        if not same:
-            notes.append(f"{pair}: the two sides score points under different rules (points, bonuses), so points "
-                         "per deal, per placement and their spread are shown for each side but not compared; the "
-                         "tests are of scale-free measures (win rates, skill gap, leader's edge, blocked share, "
-                         "scoring rate, tiles placed)")
+    strong_name = skill[0] if skill[0] == skill[1] and skill[0] else "the stronger policy"
+    for pair, d in differ.items():
+        if d:
+            notes.append(f"{pair}: raw points not compared, the games score on different scales ({d[0]} "
+                         f"{shown(d[1])} against {shown(d[2])}); instead, within each game: points ratio "
+                         f"({strong_name}'s points over random's) and points cv (sd over mean)")
     notes.insert(0, f"A = {na}, B = {nb}; diff = A - B, paired by deal where the sides share deals; "
                     f"95% intervals clustered by deal; p-values two-sided, Holm-adjusted over the "
                     f"{int(table['p_value'].is_not_null().sum())} comparisons (p_holm)")

@@ -86,10 +86,11 @@ def by_move_rows(bm: pl.DataFrame, arms: list[str]) -> list[dict]:
 
 LABEL = {"scoring_rate": "scoring %", "points_per_placement": "pts/tile", "mean_points": "points",
          "points_sd": "points sd", "win_rate": "win %", "seat_advantage": "leader edge %", "blocked_share": "blocked %",
-         "tiles_placed": "tiles", "skill_gap": "skill gap %"}
+         "tiles_placed": "tiles", "skill_gap": "skill gap %", "points_ratio": "points ratio",
+         "points_cv": "points cv"}
 #: each measure's label and whether it is shown in percent (compare.PERCENT)
 METRIC_LABEL = {m: (label, m in PERCENT) for m, label in LABEL.items()}
-HEADLINE = ("skill_gap", "seat_advantage", "blocked_share", "scoring_rate")
+HEADLINE = ("skill_gap", "points_ratio", "seat_advantage", "blocked_share", "scoring_rate")
 
 
 def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answer:

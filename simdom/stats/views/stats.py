@@ -20,8 +20,10 @@ BY_HEADER = {"arm": "arm", "policy": "policy", "seat": "seat", "player": "player
 def clusters_note(results: Sequence[Results]) -> str:
     r = max(results, key=lambda x: x.n_deals)
     unit = r.unit
-    if r.block > 1:
-        how = f"{r.n_deals // r.block:,} clusters of {r.block} consecutive {unit}s"
+    block = r.match_block if unit == "match" else r.block  # a match folder's block counts deal slots
+    plural = "matches" if unit == "match" else f"{unit}s"
+    if block > 1:
+        how = f"{r.n_deals // block:,} clusters of {block} consecutive {plural}"
     else:
         how = f"each {unit} one cluster"
     return (f"95% intervals clustered by {unit} ({how}; every rotation and arm of a {unit} is in its "
