@@ -8,7 +8,7 @@ import typer
 
 from .common import MAX_SEED, OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, check_out, console, fail
 
-FORMATS = ("text", "table", "json", "md", "csv")
+FORMATS = ("text", "table", "json", "md", "csv", "html")
 MAX_ROLLOUTS = 1_000_000
 #: rollouts per decision and per chance event by default; with a python: policy (Python speed)
 ROLLOUTS, LUCK_ROLLOUTS = 4000, 1000
@@ -34,7 +34,7 @@ def review_cmd(
                                                      "policy)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text, json, md or csv."),
+    fmt: str = typer.Option("text", "--format", "-f", help="text, json, md, csv or html (a self-contained page)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -47,6 +47,7 @@ def review_cmd(
 
       simdom review --script scenarios/seed-game.deal.toml
       simdom review --trace t.jsonl --deal 3 --format json -o review.json
+      simdom review --script scenarios/seed-game.deal.toml --format html -o review.html
       simdom review --position maria.json      # only what Maria saw, only her decisions
       simdom review --trace m.jsonl --match 0  # every hand of match 0 (values per deal)
     """
@@ -58,7 +59,7 @@ def review_cmd(
 
     from ..engine.pypolicy import any_python
     if fmt not in FORMATS:
-        fail(f"--format {fmt!r}; allowed: text, json, md, csv")
+        fail(f"--format {fmt!r}; allowed: text, json, md, csv, html")
     py = any_python(then)
     if rollouts is None:
         rollouts = PYTHON_ROLLOUTS if py else ROLLOUTS
@@ -100,12 +101,30 @@ def review_cmd(
     with console.status(f"reviewing {len(d.plays)} moves ..."):
         r = review(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
                    luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
-    ans = answer(r)
-    if fmt == "csv":
-        ans = P.Answer(ans.sentences, data=csv_rows(r))
-    P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
+    if fmt == "html":
+        from ..report.review import deal_sections
+        _emit_html(deal_sections(r), f"simdom review: {d.label}", out)
+    else:
+        ans = answer(r)
+        if fmt == "csv":
+            ans = P.Answer(ans.sentences, data=csv_rows(r))
+        P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
     if out is not None:
         console.print(f"Wrote the review of {d.label} to {out}.", highlight=False)
+
+
+def _emit_html(sections, title: str, out: Optional[Path]) -> None:
+    """--format html: the review's sections as one self-contained page (simdom.report.review), to -o FILE
+    (whole or not at all: a temporary file renamed over it) or to standard output."""
+    import sys
+
+    from ..report.review import review_html
+    from ..safeio import write_atomic
+    body = review_html(sections, title)
+    if out is None:
+        sys.stdout.write(body)
+    else:
+        write_atomic(out, body)
 
 
 def _names(names: Optional[str], players: int) -> Optional[list[str]]:
@@ -145,10 +164,14 @@ def _review_match(trace_file, match, deal, script, position, then, rollouts, luc
         m = review_match(hands, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
                          luck_rollouts=luck_rollouts, names=listed,
                          progress=lambda i, k: status.update(f"reviewing hand {i + 1} of {k} of match {match} ..."))
-    ans = answer_match(m)
-    if fmt == "csv":
-        ans = P.Answer(ans.sentences, data=csv_rows_match(m))
-    P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
+    if fmt == "html":
+        from ..report.review import match_sections
+        _emit_html(match_sections(m), f"simdom review: match {match} of {trace_file.name}", out)
+    else:
+        ans = answer_match(m)
+        if fmt == "csv":
+            ans = P.Answer(ans.sentences, data=csv_rows_match(m))
+        P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
     if out is not None:
         console.print(f"Wrote the review of match {match} ({len(hands)} hands) to {out}.", highlight=False)
 
