@@ -188,3 +188,32 @@ def test_the_library_analyze_solve_and_review_give_the_commands_numbers():
         simdom.load_deal()
     with pytest.raises(TypeError, match="not a deal or a position"):
         simdom.solve("seed-game")
+
+
+def test_the_documented_duckdb_view_gives_the_players_rows(folder, tmp_path, cli, monkeypatch):
+    """docs/library.md's DuckDB SQL, run as written on `simdom export --view players`: the view has the
+    rows of players() (same columns, types and order), and its example query the polars group-by's."""
+    import re
+
+    import duckdb
+    page = (Path(__file__).resolve().parents[1] / "docs" / "library.md").read_text()
+    blocks = re.findall(r"^```sql\n(.*?)^```", page, flags=re.S | re.M)
+    assert len(blocks) == 1
+    statements = [s.strip() for s in blocks[0].split(";") if s.strip()]
+    assert statements[0].startswith("CREATE VIEW players AS")
+    monkeypatch.chdir(tmp_path)  # the SQL names players.parquet in the working folder
+    r = cli("export", folder, "--view", "players", "-o", "players.parquet")
+    assert r.returncode == 0, r.stderr
+    con = duckdb.connect()
+    for s in statements[:-1]:
+        con.execute(s)
+    players = simdom.open_results(folder).players().collect()
+    view = con.sql("SELECT * FROM players").pl()
+    assert view.schema == players.schema and view.equals(players)
+    got = con.sql(statements[-1]).pl()
+    expect = (players.group_by("arm", "player", "policy").agg(pl.col("points").mean(), pl.col("win").mean())
+              .sort("arm", "player"))
+    assert got.columns == expect.columns and got.height == 6
+    assert got.select("arm", "player", "policy").rows() == expect.select("arm", "player", "policy").rows()
+    for c in ("points", "win"):
+        assert got[c].to_list() == pytest.approx(expect[c].to_list(), rel=1e-12)

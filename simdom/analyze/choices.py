@@ -20,9 +20,10 @@ class AnalyzeFormat(str, Enum):
 
 
 class ReviewFormat(str, Enum):
-    """simdom review --format (table: the same as text)."""
+    """simdom review --format (table: the same as text; html: a self-contained page)."""
     text = "text"
     table = "table"
     json = "json"
     md = "md"
     csv = "csv"
+    html = "html"

@@ -115,10 +115,10 @@ def _positions(script, trace_file, position, hand, seen, seat, deal, move, every
 def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional[int], match: Optional[int],
            position: Optional[Path], then: List[str], rollouts: Optional[int], luck_rollouts: Optional[int],
            seed: int, names: Optional[str], fmt: str, out: Optional[Path], overwrite: bool,
-           status: Status = _quiet) -> tuple[Answer, str]:
+           status: Status = _quiet) -> tuple[Answer | str, str]:
     """simdom review: (the answer, what was reviewed: "the review of DEAL" or "the review of match K (N
     hands)"), every decision rated and the luck of every chance event; ``fmt`` csv: the answer's data is
-    the csv rows."""
+    the csv rows; ``fmt`` html: the answer is a self-contained HTML page (simdom.report.review)."""
     from ..engine.pypolicy import any_python
 
     py = any_python(then)
@@ -171,6 +171,9 @@ def _review_deal(script, trace_file, deal, position, *, then, rollouts, luck_rol
     with status(f"reviewing {len(d.plays)} moves ..."):
         r = review_deal(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
                         luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
+    if fmt == "html":
+        from ..report.review import deal_sections, review_html
+        return review_html(deal_sections(r), f"simdom review: {d.label}"), f"the review of {d.label}"
     ans = answer(r)
     if fmt == "csv":
         ans = Answer(ans.sentences, data=csv_rows(r))
@@ -215,6 +218,10 @@ def _review_match(trace_file, match, deal, script, position, *, then, rollouts, 
             if shown is not None else None
         m = review_match(hands, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
                          luck_rollouts=luck_rollouts, names=listed, progress=progress)
+    what = f"the review of match {match} ({len(hands)} hands)"
+    if fmt == "html":
+        from ..report.review import match_sections, review_html
+        return review_html(match_sections(m), f"simdom review: match {match} of {trace_file.name}"), what
     ans = answer_match(m)
     if fmt == "csv":
         ans = Answer(ans.sentences, data=csv_rows_match(m))

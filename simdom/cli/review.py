@@ -29,7 +29,8 @@ def review_cmd(
                                                      "policy)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
-    fmt: ReviewFormat = typer.Option(ReviewFormat.text, "--format", "-f", help="text, json, md or csv."),
+    fmt: ReviewFormat = typer.Option(ReviewFormat.text, "--format", "-f",
+                                     help="text, json, md, csv or html (a self-contained page)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -53,9 +54,24 @@ def review_cmd(
     ans, what = review(script=script, trace_file=trace_file, deal=deal, match=match, position=position, then=then,
                        rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt, out=out,
                        overwrite=overwrite, status=console.status)
-    P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
+    if fmt == "html":
+        _emit_html(ans, out)
+    else:
+        P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
     if out is not None:
         console.print(f"Wrote {what} to {out}.", highlight=False)
+
+
+def _emit_html(page: str, out: Optional[Path]) -> None:
+    """--format html: the page to -o FILE (whole or not at all: a temporary file renamed over it) or to
+    standard output."""
+    import sys
+
+    from ..safeio import write_atomic
+    if out is None:
+        sys.stdout.write(page)
+    else:
+        write_atomic(out, page)
 
 
 def register(app: typer.Typer) -> None:

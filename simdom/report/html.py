@@ -47,11 +47,11 @@ def table_html(t: P.Table) -> str:
             f"<tbody>{body}</tbody></table></div>")
 
 
-def render_html(sections: list[Section], title: str) -> str:
+def render_html(sections: list[Section], title: str, by: str = "simdom report") -> str:
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
              f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>",
              f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>",
-             f"<p class='meta'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} by simdom report.</p>",
+             f"<p class='meta'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} by {html.escape(by)}.</p>",
              "<nav><ol>" + "".join(f"<li><a href='#{_anchor(s.title)}'>{html.escape(s.title)}</a></li>"
                                    for s in sections) + "</ol></nav>"]
     for s in sections:
