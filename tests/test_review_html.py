@@ -114,7 +114,7 @@ def test_the_page_is_not_written_over_a_file_without_overwrite_and_is_replaced_w
     assert out.read_text().startswith("<!DOCTYPE html>") and link.read_text() == "mine"  # a new file renamed over it
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.html", "review.html"]  # no temporary left
     res = run("review", "--script", SEED_GAME, *FAST, "-f", "xml")
-    assert res.exit_code == 2 and "--format 'xml'; allowed: text, json, md, csv, html" in res.output
+    assert res.exit_code == 2 and "--format 'xml'; allowed: text, table, json, md, csv, html" in res.output
 
 
 @pytest.fixture(scope="module")

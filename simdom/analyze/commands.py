@@ -115,10 +115,11 @@ def _positions(script, trace_file, position, hand, seen, seat, deal, move, every
 def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional[int], match: Optional[int],
            position: Optional[Path], then: List[str], rollouts: Optional[int], luck_rollouts: Optional[int],
            seed: int, names: Optional[str], fmt: str, out: Optional[Path], overwrite: bool,
-           status: Status = _quiet) -> tuple[Answer | str, str]:
+           status: Status = _quiet) -> tuple[Any, str]:
     """simdom review: (the answer, what was reviewed: "the review of DEAL" or "the review of match K (N
     hands)"), every decision rated and the luck of every chance event; ``fmt`` csv: the answer's data is
-    the csv rows; ``fmt`` html: the answer is a self-contained HTML page (simdom.report.review)."""
+    the csv rows; ``fmt`` html: instead of the answer, the page's contents (a dict of answers, see
+    simdom.report.review), which the report layer writes."""
     from ..engine.pypolicy import any_python
 
     py = any_python(then)
@@ -171,9 +172,8 @@ def _review_deal(script, trace_file, deal, position, *, then, rollouts, luck_rol
     with status(f"reviewing {len(d.plays)} moves ..."):
         r = review_deal(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
                         luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
-    if fmt == "html":
-        from ..report.review import deal_sections, review_html
-        return review_html(deal_sections(r), f"simdom review: {d.label}"), f"the review of {d.label}"
+    if fmt == "html":  # the page's contents; simdom.report.review (above this layer) writes it
+        return {"label": d.label, "answer": answer(r)}, f"the review of {d.label}"
     ans = answer(r)
     if fmt == "csv":
         ans = Answer(ans.sentences, data=csv_rows(r))
@@ -195,6 +195,7 @@ def _review_match(trace_file, match, deal, script, position, *, then, rollouts, 
     """simdom review --trace FILE --match K: every hand of the match (analyze/matchreview.py)."""
     from ..policies import PolicyError, seat_policies
     from .matchreview import answer_match, csv_rows_match, load_match, review_match
+    from .review import answer
     from .position import PositionError
 
     if script is not None or position is not None:
@@ -220,8 +221,9 @@ def _review_match(trace_file, match, deal, script, position, *, then, rollouts, 
                          luck_rollouts=luck_rollouts, names=listed, progress=progress)
     what = f"the review of match {match} ({len(hands)} hands)"
     if fmt == "html":
-        from ..report.review import match_sections, review_html
-        return review_html(match_sections(m), f"simdom review: match {match} of {trace_file.name}"), what
+        return {"match": m.match, "answer": answer_match(m),
+                "hands": [{"hand": x.hand, "before": x.before, "answer": None if x.review is None else answer(x.review)}
+                          for x in m.hands]}, what
     ans = answer_match(m)
     if fmt == "csv":
         ans = Answer(ans.sentences, data=csv_rows_match(m))

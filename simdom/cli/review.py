@@ -55,19 +55,25 @@ def review_cmd(
                        rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt, out=out,
                        overwrite=overwrite, status=console.status)
     if fmt == "html":
-        _emit_html(ans, out)
+        _emit_html(ans, out, match, trace_file)
     else:
         P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
     if out is not None:
         console.print(f"Wrote {what} to {out}.", highlight=False)
 
 
-def _emit_html(page: str, out: Optional[Path]) -> None:
-    """--format html: the page to -o FILE (whole or not at all: a temporary file renamed over it) or to
+def _emit_html(reviewed, out: Optional[Path], match: Optional[int], trace_file: Optional[Path]) -> None:
+    """--format html: the review (of a deal, or of match ``match``) as one self-contained page
+    (simdom.report.review), to -o FILE (whole or not at all: a temporary file renamed over it) or to
     standard output."""
     import sys
 
+    from ..report.review import deal_sections, match_sections, review_html
     from ..safeio import write_atomic
+    if match is None:
+        page = review_html(deal_sections(reviewed), f"simdom review: {reviewed['label']}")
+    else:
+        page = review_html(match_sections(reviewed), f"simdom review: match {match} of {trace_file.name}")
     if out is None:
         sys.stdout.write(page)
     else:

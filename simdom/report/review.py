@@ -10,24 +10,23 @@ from __future__ import annotations
 from simdom.report.data import Section
 
 
-def deal_sections(r) -> list[Section]:
-    """The sections of a deal's review (simdom.analyze.review.Review)."""
-    from simdom.analyze.review import answer
-    return [Section(f"Review of {r.deal.label}").take(answer(r))]
+def deal_sections(page: dict) -> list[Section]:
+    """The sections of a deal's review: ``page`` {"label", "answer"} (the answer of simdom.analyze.review)."""
+    return [Section(f"Review of {page['label']}").take(page["answer"])]
 
 
-def match_sections(m) -> list[Section]:
-    """The sections of a match's review (simdom.analyze.matchreview.MatchReview): the match, then every hand."""
-    from simdom.analyze.matchreview import answer_match
-    from simdom.analyze.review import answer
-    out = [Section(f"Match {m.match}").take(answer_match(m))]
-    for x in m.hands:
-        before = "-".join(map(str, x.before))
-        sec = Section(f"Hand {x.hand} (scores before {before})")
-        if x.review is None:
+def match_sections(page: dict) -> list[Section]:
+    """The sections of a match's review: ``page`` {"match", "answer", "hands": [{"hand", "before", "answer"}]}
+    (the answers of simdom.analyze.matchreview and of each hand's review, None for a hand with no
+    placement): the match, then every hand."""
+    out = [Section(f"Match {page['match']}").take(page["answer"])]
+    for x in page["hands"]:
+        before = "-".join(map(str, x["before"]))
+        sec = Section(f"Hand {x['hand']} (scores before {before})")
+        if x["answer"] is None:
             sec.paragraphs.append("No placement to review in this hand.")
         else:
-            sec.take(answer(x.review))
+            sec.take(x["answer"])
         out.append(sec)
     return out
 
