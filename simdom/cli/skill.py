@@ -33,7 +33,7 @@ def skill_cmd(
 ) -> None:
     """The relative skill of a game (Dreef, Borm and van der Genugten): LE / (LE + RE).
 
-    LE = E[optimal] - E[beginner], RE = E[fictive] - E[optimal]; the fictive player (clairvoyant) knows
+    LE = E(optimal) - E(beginner), RE = E(fictive) - E(optimal); the fictive player (clairvoyant) knows
     every hand and the boneyard. All three play player 0's place against the same opponents on the same
     deals, every deal in every seat; beginners random and greedy; by points per deal and by win rate.
 
