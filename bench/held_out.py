@@ -357,6 +357,13 @@ add("replay-script:a-scenario", ["replay", "--script", "scen.toml"])
 add("run:a-trace", ["run", "good.jsonl", "-q", "--workers", "1", "--out", "new"])
 add("run:a-position", ["run", "pos.json", "-q", "--workers", "1", "--out", "new"])
 
+# options that make a generated deal, given beside a deal that holds its own (they were ignored)
+for src, f in (("script", "script.toml"), ("trace", "good.jsonl")):
+    for opt, v in (("--policy", "bogus"), ("--rules", "bogus"), ("--players", "2"), ("--set", "min_ends=1")):
+        add(f"analyze --{src} with {opt}", ["analyze", f"--{src}", f, "--move", "3", "--rollouts", "8", opt, v])
+        add(f"solve --{src} with {opt}", ["solve", f"--{src}", f, "--move", "20", opt, v])
+add("analyze --position with --policy", ["analyze", "--position", "pos.json", "--rollouts", "8", "--policy", "bogus"])
+
 
 def extra(ws: Path) -> None:
     """A position file (simdom view) beside the workspace of tests/badinput.py."""
