@@ -80,8 +80,8 @@ FILE_SLOTS: dict[str, Callable[[str], list]] = {
     "analyze-trace": lambda f: ["analyze", "--trace", f, "--move", "3", "--rollouts", "8"],
     "analyze-script": lambda f: ["analyze", "--script", f, "--move", "3", "--rollouts", "8"],
     "analyze-position": lambda f: ["analyze", "--position", f, "--rollouts", "8"],
-    "solve-script": lambda f: ["solve", "--script", f, "--move", "20"],
-    "solve-trace": lambda f: ["solve", "--trace", f, "--move", "20"],
+    "solve-script": lambda f: ["solve", "--script", f, "--move", "9"],
+    "solve-trace": lambda f: ["solve", "--trace", f, "--move", "9"],
     "view-trace": lambda f: ["view", "--trace", f, "--seat", "0", "-o", "v.json"],
     "view-script": lambda f: ["view", "--script", f, "--seat", "0", "-o", "v.json"],
     "review-trace": lambda f: ["review", "--trace", f, "--rollouts", "4", "--luck-rollouts", "4"],
@@ -203,8 +203,8 @@ NUMERIC = {
     "analyze --seat": ["analyze", "--hand", "3-6 1-4 2-3 2-6 4-4", "--rollouts", "8", "--seat"],
     "analyze --deal": ["analyze", "--trace", "good.jsonl", "--move", "3", "--rollouts", "8", "--deal"],
     "solve --move": ["solve", "--script", "script.toml", "--move"],
-    "solve --limit": ["solve", "--script", "script.toml", "--move", "20", "--limit"],
-    "solve --deal": ["solve", "--trace", "good.jsonl", "--move", "20", "--deal"],
+    "solve --limit": ["solve", "--script", "script.toml", "--move", "9", "--limit"],
+    "solve --deal": ["solve", "--trace", "good.jsonl", "--move", "9", "--deal"],
     "view --seat": ["view", "--trace", "good.jsonl", "-o", "v.json", "--seat"],
     "view --move": ["view", "--trace", "good.jsonl", "-o", "v.json", "--seat", "0", "--move"],
     "view --deal": ["view", "--trace", "good.jsonl", "-o", "v.json", "--seat", "0", "--deal"],
@@ -251,8 +251,8 @@ CHOICES = {
     "analyze --hand": ["analyze", "--rollouts", "8", "--hand"],
     "analyze --seen": ["analyze", "--rollouts", "8", "--hand", "3-6 1-4 2-3 2-6 4-4", "--seen"],
     "analyze --policy": ["analyze", "--script", "script.toml", "--move", "3", "--rollouts", "8", "--policy"],
-    "solve --by": ["solve", "--script", "script.toml", "--move", "20", "--by"],
-    "solve --against": ["solve", "--script", "script.toml", "--move", "20", "--against"],
+    "solve --by": ["solve", "--script", "script.toml", "--move", "9", "--by"],
+    "solve --against": ["solve", "--script", "script.toml", "--move", "9", "--against"],
     "skill --optimal": ["skill", "-d", "2", "--optimal"],
     "skill --opponents": ["skill", "-d", "2", "--optimal", "greedy", "--opponents"],
     "skill --rules": ["skill", "-d", "2", "--optimal", "greedy", "--rules"],
@@ -277,7 +277,7 @@ SET_CMDS = {
     "trace": ["trace", "-o", "t.jsonl", "-d", "1"],
     "replay": ["replay", "-r", "threes"],
     "analyze": ["analyze", "-r", "threes", "--deal", "1", "--move", "3", "--rollouts", "8"],
-    "solve": ["solve", "-r", "threes", "--deal", "1", "--move", "20"],
+    "solve": ["solve", "-r", "threes", "--deal", "1", "--move", "9"],
     "skill": ["skill", "-d", "2", "--optimal", "greedy"],
     "ladder": ["ladder", "greedy", "random", "-d", "2"],
     "bench": ["bench", "--seconds", "0.1"],
@@ -307,7 +307,7 @@ WRITERS = {
     "view": ["view", "--trace", "good.jsonl", "--seat", "0", "-o"],
     "review": ["review", "--script", "script.toml", "--rollouts", "4", "--luck-rollouts", "4", "-o"],
     "analyze": ["analyze", "--script", "script.toml", "--move", "3", "--rollouts", "8", "-o"],
-    "solve": ["solve", "--script", "script.toml", "--move", "20", "-o"],
+    "solve": ["solve", "--script", "script.toml", "--move", "9", "-o"],
     "skill": ["skill", "-d", "2", "--optimal", "greedy", "-o"],
     "ladder": ["ladder", "greedy", "random", "-d", "2", "-o"],
 }
@@ -361,7 +361,7 @@ add("run:a-position", ["run", "pos.json", "-q", "--workers", "1", "--out", "new"
 for src, f in (("script", "script.toml"), ("trace", "good.jsonl")):
     for opt, v in (("--policy", "bogus"), ("--rules", "bogus"), ("--players", "2"), ("--set", "min_ends=1")):
         add(f"analyze --{src} with {opt}", ["analyze", f"--{src}", f, "--move", "3", "--rollouts", "8", opt, v])
-        add(f"solve --{src} with {opt}", ["solve", f"--{src}", f, "--move", "20", opt, v])
+        add(f"solve --{src} with {opt}", ["solve", f"--{src}", f, "--move", "9", opt, v])
 add("analyze --position with --policy", ["analyze", "--position", "pos.json", "--rollouts", "8", "--policy", "bogus"])
 
 
