@@ -362,6 +362,7 @@ for src, f in (("script", "script.toml"), ("trace", "good.jsonl")):
     for opt, v in (("--policy", "bogus"), ("--rules", "bogus"), ("--players", "2"), ("--set", "min_ends=1")):
         add(f"analyze --{src} with {opt}", ["analyze", f"--{src}", f, "--move", "3", "--rollouts", "8", opt, v])
         add(f"solve --{src} with {opt}", ["solve", f"--{src}", f, "--move", "9", opt, v])
+    add(f"replay --{src} with {opt}", ["replay", *(["--script"] if src == "script" else []), f, opt, v])
 add("analyze --position with --policy", ["analyze", "--position", "pos.json", "--rollouts", "8", "--policy", "bogus"])
 
 

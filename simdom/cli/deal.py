@@ -110,6 +110,10 @@ def replay_cmd(
     from ..deal.commands import replay
     from ..deal.replay import render
 
+    source = "--script" if script is not None else "the trace file" if trace_file is not None else None
+    if source and (policy != ["greedy"] or rules != "threes" or players != 4 or overrides):
+        fail(f"--policy, --rules, --players and --set make a deal from --seed and --deal; {source} holds its own "
+             "rules and moves; allowed: a trace file, --script FILE, or --rules/--policy/--seed/--deal")
     if match is not None or hand is not None:
         replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
         return
