@@ -61,7 +61,15 @@ def analyze_cmd(
     """
     from .. import present as P
     from ..analyze.commands import analyze
+    from .common import fail
 
+    given = [o for o, on in (("--script", script), ("--trace", trace_file), ("--position", position)) if on is not None]
+    if given and (policy != ["greedy"] or rules != "threes" or players != 4 or overrides):
+        fail(f"--policy, --rules, --players and --set make a deal from --seed and --deal; {given[0]} holds its own "
+             "rules and moves; allowed: --then POLICY for the play after the move")
+    if hand is None and seat != 0:
+        fail(f"--seat {seat} applies with --hand only; allowed: --hand TILES --seat S (a --position file names "
+             "its seat)")
     ans = analyze(script=script, trace_file=trace_file, position=position, hand=hand, seen=seen, seat=seat,
                   deal=deal, move=move, every=every, then=then, rollouts=rollouts, budget=budget, seed=seed,
                   perfect=perfect, by=by.value, out=out, overwrite=overwrite,

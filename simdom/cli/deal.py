@@ -27,8 +27,9 @@ def trace_cmd(
     rules: str = RULES_OPT,
     players: int = PLAYERS_OPT,
     policy: List[str] = PY_POLICY_OPT,
-    deals: int = typer.Option(100, "--deals", "-d", min=1, help="How many deals."),
-    matches: Optional[int] = typer.Option(None, "--matches", min=1,
+    deals: int = typer.Option(100, "--deals", "-d", min=1, max=10**7,
+                              help="How many deals (a trace holds about 1 kB a deal)."),
+    matches: Optional[int] = typer.Option(None, "--matches", min=1, max=10**6,
                                           help="Write this many whole matches instead (needs --set target=T > 0)."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help=SEED_HELP),
     first_deal: int = typer.Option(0, "--first-deal", min=0, max=2**62, help="Number of the first deal."),
@@ -109,6 +110,10 @@ def replay_cmd(
     from ..deal.commands import replay
     from ..deal.replay import render
 
+    source = "--script" if script is not None else "the trace file" if trace_file is not None else None
+    if source and (policy != ["greedy"] or rules != "threes" or players != 4 or overrides):
+        fail(f"--policy, --rules, --players and --set make a deal from --seed and --deal; {source} holds its own "
+             "rules and moves; allowed: a trace file, --script FILE, or --rules/--policy/--seed/--deal")
     if match is not None or hand is not None:
         replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
         return

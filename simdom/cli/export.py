@@ -45,11 +45,17 @@ def export_cmd(
         frame = res.view(view).collect()
     except (ResultsError, ValueError) as e:
         fail(str(e))
-    with atomic_open(out, "wb") as fh:
-        if fmt == "csv":
-            frame.write_csv(fh)
-        else:
-            frame.write_parquet(fh)
+    import polars as pl
+    try:
+        with atomic_open(out, "wb") as fh:
+            if fmt == "csv":
+                frame.write_csv(fh)
+            else:
+                frame.write_parquet(fh)
+    except pl.exceptions.ComputeError as e:  # polars reports a failed write (a full disk) as its own error
+        reason = "no space left on device (the disk is full)" if "No space left" in str(e) else \
+            " ".join(str(e).split())[:200]
+        fail(f"{out}: {reason}; nothing was written")
     console.print(f"Wrote the {view} view of {res.label} ({frame.height:,} rows, {frame.width} columns) "
                   f"to {out} ({fmt}).", highlight=False, soft_wrap=True)
 

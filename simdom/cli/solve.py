@@ -67,6 +67,10 @@ def solve_cmd(
     if not 1 <= limit <= MAX_LIMIT:
         fail(f"--limit {limit}; allowed: an integer from 1 to {MAX_LIMIT:,} positions")
     needs_rules = script is None and trace_file is None
+    if not needs_rules and (policy != ["greedy"] or rules != "threes" or players != 4 or overrides):
+        fail(f"--policy, --rules, --players and --set make a deal from --seed and --deal; "
+             f"{'--script' if script is not None else '--trace'} holds its own rules and moves; allowed: "
+             "--against POLICY for the other seats' play")
     r = make_rules(rules, players, overrides) if needs_rules else None
     try:
         source = load_deal(script=script, trace_file=trace_file, deal=deal, rules=r,

@@ -170,7 +170,8 @@ def parse_manifest(data: Any, where: str) -> Manifest:
         kind = data.get("kind") if isinstance(data, dict) else type(data).__name__
         raise ResultsError(f"{where}: not a simdom results folder (manifest kind {kind!r}, expected {KIND!r})")
     if data.get("format") != FORMAT:
-        raise ResultsError(f"{where}: results format {data.get('format')!r}, but this simdom reads format {FORMAT}; "
+        found = f"results format {data['format']!r}" if "format" in data else f"{MANIFEST} names no results format"
+        raise ResultsError(f"{where}: {found}, but this simdom reads format {FORMAT}; "
                            "run the scenario again with this simdom (simdom run SCENARIO --overwrite)")
     try:
         m = Manifest.model_validate(data)
