@@ -16,6 +16,8 @@
    one core, threes 4 players, from the lead (whole deals) and from move 5 (target: >= 100,000).
 6. The exact solver from the lead and the search policy's decisions per second (bench/bench_solve.py;
    targets: median <= 20 ms with 2 players, <= 200 ms with 4; search >= 200 decisions/s).
+7. `simdom review` at its defaults (bench/bench_review.py): whole 4-player Threes deals on one core
+   (target: < 10 s a deal).
 
 Prints a table and writes bench/last.json. Options: --quick (shorter runs, for a smoke test),
 --skip run,stats.
@@ -114,7 +116,7 @@ def kernel_vs_c(exe: str | None, policy: str, seconds: float, rounds: int) -> di
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short runs (smoke test)")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze, solve")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze, solve, review")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     secs = 1.0 if args.quick else 3.0
@@ -142,6 +144,9 @@ def main() -> None:
         if args.quick:
             cmd += ["--deals", "20", "--search-deals", "10", "--budget", "20"]
         res["solve"] = last_json(sh(cmd))
+    if "review" not in skip and (ROOT / "bench" / "bench_review.py").exists():
+        res["review"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_review.py"), "--deals",
+                                      "3" if args.quick else "10"]))
     (ROOT / "bench" / "last.json").write_text(json.dumps(res, indent=2) + "\n")
     print("\nsimdom benchmark")
     for k, v in res["kernel"].items():
@@ -175,6 +180,10 @@ def main() -> None:
               f"with 2 players, <= 200 ms with 4)")
     for k, v in res.get("solve", {}).get("search", {}).items():
         print(f"  {k}: {v['decisions_per_s']:,} decisions/s (target >= 200 at the default budget)")
+    if "review" in res:
+        v = res["review"]
+        print(f"  simdom review, threes 4 players, defaults: whole deals median {v['median_s']} s, worst {v['max_s']} s "
+              f"over {v['deals']} deals (target < 10 s); the seed game {v['seed_game_s']} s")
     print("  (bench/last.json)")
 
 
