@@ -20,9 +20,9 @@ from simdom.engine._kernel.moves import legal_moves, seat_base
 from simdom.engine._kernel.sampler import sample_world, unseen_tiles
 from simdom.engine._kernel.kpolicies import margin
 from simdom.engine._kernel.rng import GAMMA, mix64
-from simdom.engine._kernel.layout import (ST_SIZE, TURN, SMASK, TMASK, REC_NONE, SEAT0, SB, HAND, HCNT, PTS, BON,
-    SPLAYS, PLAYS, DRAWS, PASSES, VOID, AUX_PREP, R_PLAYERS, SX_W, SX_BONE, SX_POOL, SX_DECK, SX_LOC, SX_AUX, SX_DP,
-    SX_P, SX_REC)
+from simdom.engine._kernel.layout import (ST_SIZE, TURN, SMASK, TMASK, REC_NONE, SEAT0, HAND, HCNT, PTS, BON,
+    DRAWS, PASSES, VOID, AUX_PREP, R_PLAYERS, SX_W, SX_BONE, SX_POOL, SX_DECK, SX_LOC, SX_AUX, SX_DP, SX_P, SX_REC,
+    SX_ACC)
 
 @njit(inline="always", _nrt=False, error_model="numpy")
 def mixin(h, x):
@@ -58,8 +58,101 @@ def find(tk, key, ins, nins, create):
             return i, nins + 1
         i = (i + 1) & mask
 
+@njit(inline="always", _nrt=False, error_model="numpy")
+def tree_move(G, P, s, salt, cexp, sd, rootonly, wide, below, tk, tn, tw, ins, nins, path, npath, pt, pe):
+    """Seat s's move at a node of the tree (its turn in P, no node added yet in this playout):
+    returns (tile, end, a node was added, nins, npath). A node of one move is not a node. Untried moves
+    first (greedy's, then the list's order), else UCB1; a node below the root (``below``) younger than
+    ``wide`` visits plays greedy's move."""
+    m = legal_moves(G, P, s, pt, pe)
+    if m == 1:
+        return pt[0], pe[0], False, nins, npath
+    h = view_key(G, P, s, salt)
+    ps, nins = find(tk, h, ins, nins, True)
+    gt, ge = greedy_move(G, P, s, False)
+    gt &= TMASK
+    if ps < 0:  # the table is full
+        return gt, ge, True, nins, npath
+    expanded = False
+    pick = -1
+    if below and tn[ps] < wide:
+        for i in range(m):
+            if pt[i] == gt and pe[i] == ge:
+                pick = i
+    for i in range(m if pick < 0 else 0):
+        ck = mixin(h, (pt[i] << 3) | pe[i]) | np.uint64(1)
+        cs, nins = find(tk, ck, ins, nins, False)
+        if cs < 0 or tn[cs] == 0:
+            if pick < 0 or (pt[i] == gt and pe[i] == ge):
+                pick = i
+    if pick >= 0:
+        ck = mixin(h, (pt[pick] << 3) | pe[pick]) | np.uint64(1)
+        cs, nins = find(tk, ck, ins, nins, False)
+        if cs < 0 or tn[cs] == 0:
+            expanded = True
+    else:
+        lnp = np.log(tn[ps] + 1.0)
+        bestu = -1e300
+        for i in range(m):
+            ck = mixin(h, (pt[i] << 3) | pe[i]) | np.uint64(1)
+            cs, nins = find(tk, ck, ins, nins, False)
+            uu = tw[cs] / tn[cs] + cexp * sd * np.sqrt(lnp / tn[cs])
+            if uu > bestu:
+                bestu = uu
+                pick = i
+    ck = mixin(h, (pt[pick] << 3) | pe[pick]) | np.uint64(1)
+    cs, nins = find(tk, ck, ins, nins, True)
+    if cs < 0:
+        return gt, ge, True, nins, npath
+    path[npath] = ps
+    path[npath + 1] = cs
+    return pt[pick], pe[pick], expanded or rootonly, nins, npath + 2
+
+
+@njit(inline="always", _nrt=False, error_model="numpy")
+def spread(s1, s2, cnt):
+    """The backed-up values' standard deviation plus 1 (1 before two values): UCB1's scale."""
+    if cnt > 1:
+        return np.sqrt((s2 - s1 * s1 / cnt) / (cnt - 1)) + 1.0
+    return 1.0
+
+
+@njit(inline="always", _nrt=False, error_model="numpy")
+def playout_from(G, P, s, bone2, rec, salt, cexp, sd, rootonly, wide, below, tk, tn, tw, ins, nins, path, pt, pe):
+    """Play P to its end: seat s by the tree until a node is added, then everyone by greedy; back the
+    final margin up along the path. Returns (margin, nins)."""
+    npath = 0
+    expanded = False
+    mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
+    while mover:
+        q = P[TURN] & SMASK
+        if q == s and not expanded:
+            t, e, expanded, nins, npath = tree_move(G, P, s, salt, cexp, sd, rootonly, wide, below or npath > 0,
+                                                    tk, tn, tw, ins, nins, path, npath, pt, pe)
+        else:
+            t, e = greedy_move(G, P, q, False)
+            t &= TMASK
+        place(G, P, q, t, e)
+        mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
+    finish(G, P)
+    v = margin(G, P, s)
+    for k in range(npath):
+        tn[path[k]] += 1
+        tw[path[k]] += v
+    return v, nins
+
+
+@njit(inline="always", _nrt=False, error_model="numpy")
+def clear(tk, tn, tw, ins, nins):
+    for k in range(nins):
+        tk[ins[k]] = 0
+        tn[ins[k]] = 0
+        tw[ins[k]] = 0
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def ismcts_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scratch, tk, tn, tw, ins, path, pt, pe):
+    """The index among seat s's n legal moves (mv_t, mv_e) of the root's most visited move."""
     W, bone2, P, pool, deck, loc, aux, dp, rec = (scratch[SX_W], scratch[SX_BONE], scratch[SX_P], scratch[SX_POOL],
         scratch[SX_DECK], scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_REC])
     aux[AUX_PREP] = 0
@@ -68,89 +161,15 @@ def ismcts_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scrat
     nins = 0
     s1 = 0.0
     s2 = 0.0
-    cnt = 0
     for it in range(iters):
         loc[0] = mix64(key + np.uint64(it + 1) * GAMMA)
         sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
         for k in range(ST_SIZE):
             P[k] = W[k]
-        npath = 0
-        expanded = False
-        while True:
-            q = P[TURN] & SMASK
-            if q == s and not expanded:
-                m = legal_moves(G, P, s, pt, pe)
-                if m == 1:
-                    t, e = pt[0], pe[0]
-                else:
-                    h = view_key(G, P, s, salt)
-                    ps, nins = find(tk, h, ins, nins, True)
-                    if ps < 0:
-                        expanded = True
-                        t, e = greedy_move(G, P, s, False)
-                        t &= TMASK
-                    else:
-                        gt, ge = greedy_move(G, P, s, False)
-                        gt &= TMASK
-                        pick = -1
-                        if npath > 0 and tn[ps] < wide:  # a young node below the root: greedy's move
-                            for i in range(m):
-                                if pt[i] == gt and pe[i] == ge:
-                                    pick = i
-                        # untried moves first: greedy's, then list order
-                        for i in range(m if pick < 0 else 0):
-                            ck = mixin(h, (pt[i] << 3) | pe[i]) | np.uint64(1)
-                            cs, nins = find(tk, ck, ins, nins, False)
-                            if cs < 0 or tn[cs] == 0:
-                                if pick < 0 or (pt[i] == gt and pe[i] == ge):
-                                    pick = i
-                        if pick >= 0:
-                            ck = mixin(h, (pt[pick] << 3) | pe[pick]) | np.uint64(1)
-                            cs, nins = find(tk, ck, ins, nins, False)
-                            if cs < 0 or tn[cs] == 0:
-                                expanded = True
-                        else:
-                            sd = 1.0
-                            if cnt > 1:
-                                var = (s2 - s1 * s1 / cnt) / (cnt - 1)
-                                sd = np.sqrt(var) + 1.0
-                            lnp = np.log(tn[ps] + 1.0)
-                            bestu = -1e300
-                            for i in range(m):
-                                ck = mixin(h, (pt[i] << 3) | pe[i]) | np.uint64(1)
-                                cs, nins = find(tk, ck, ins, nins, False)
-                                uu = tw[cs] / tn[cs] + cexp * sd * np.sqrt(lnp / tn[cs])
-                                if uu > bestu:
-                                    bestu = uu
-                                    pick = i
-                        ck = mixin(h, (pt[pick] << 3) | pe[pick]) | np.uint64(1)
-                        cs, nins = find(tk, ck, ins, nins, True)
-                        if cs < 0:
-                            expanded = True
-                            t, e = gt, ge
-                        else:
-                            if rootonly:
-                                expanded = True
-                            path[npath] = ps
-                            path[npath + 1] = cs
-                            npath += 2
-                            t, e = pt[pick], pe[pick]
-            else:
-                t, e = greedy_move(G, P, q, False)
-                t &= TMASK
-            place(G, P, q, t, e)
-            mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
-            if not mover:
-                break
-        finish(G, P)
-        v = margin(G, P, s)
+        v, nins = playout_from(G, P, s, bone2, rec, salt, cexp, spread(s1, s2, it), rootonly, wide, False,
+                               tk, tn, tw, ins, nins, path, pt, pe)
         s1 += v
         s2 += v * v
-        cnt += 1
-        for k in range(npath):
-            tn[path[k]] += 1
-            tw[path[k]] += v
-    # the root's child with the most visits
     h = view_key(G, St, s, salt)
     best = 0
     bn = -1
@@ -163,19 +182,18 @@ def ismcts_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scrat
                 bn = tn[cs]
                 bw = tw[cs]
                 best = i
-    for k in range(nins):
-        tk[ins[k]] = 0
-        tn[ins[k]] = 0
-        tw[ins[k]] = 0
+    clear(tk, tn, tw, ins, nins)
     return best
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
 def flat_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scratch, tk, tn, tw, ins, path, pt, pe):
+    """The index of the move with the best summed margin over ``iters`` common worlds, every root move
+    in every world, the seat's later moves by the tree (ties to greedy's move)."""
     W, bone2, P, pool, deck, loc, aux, dp, rec = (scratch[SX_W], scratch[SX_BONE], scratch[SX_P], scratch[SX_POOL],
         scratch[SX_DECK], scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_REC])
     aux[AUX_PREP] = 0
-    acc = scratch[5]
+    acc = scratch[SX_ACC]
     for i in range(n):
         acc[i] = 0.0
     u = unseen_tiles(G, St, s, pool)
@@ -188,85 +206,15 @@ def flat_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scratch
         loc[0] = mix64(key + np.uint64(it + 1) * GAMMA)
         sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
         for r in range(n):
-          for k in range(ST_SIZE):
-            P[k] = W[k]
-          npath = 0
-          expanded = False
-          place(G, P, s, mv_t[r], mv_e[r])
-          mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
-          while mover:
-              q = P[TURN] & SMASK
-              if q == s and not expanded:
-                  m = legal_moves(G, P, s, pt, pe)
-                  if m == 1:
-                      t, e = pt[0], pe[0]
-                  else:
-                      h = view_key(G, P, s, salt)
-                      ps, nins = find(tk, h, ins, nins, True)
-                      if ps < 0:
-                          expanded = True
-                          t, e = greedy_move(G, P, s, False)
-                          t &= TMASK
-                      else:
-                          gt, ge = greedy_move(G, P, s, False)
-                          gt &= TMASK
-                          pick = -1
-                          if tn[ps] < wide:  # a young node below the root: greedy's move
-                              for i in range(m):
-                                  if pt[i] == gt and pe[i] == ge:
-                                      pick = i
-                          # untried moves first: greedy's, then list order
-                          for i in range(m if pick < 0 else 0):
-                              ck = mixin(h, (pt[i] << 3) | pe[i]) | np.uint64(1)
-                              cs, nins = find(tk, ck, ins, nins, False)
-                              if cs < 0 or tn[cs] == 0:
-                                  if pick < 0 or (pt[i] == gt and pe[i] == ge):
-                                      pick = i
-                          if pick >= 0:
-                              ck = mixin(h, (pt[pick] << 3) | pe[pick]) | np.uint64(1)
-                              cs, nins = find(tk, ck, ins, nins, False)
-                              if cs < 0 or tn[cs] == 0:
-                                  expanded = True
-                          else:
-                              sd = 1.0
-                              if cnt > 1:
-                                  var = (s2 - s1 * s1 / cnt) / (cnt - 1)
-                                  sd = np.sqrt(var) + 1.0
-                              lnp = np.log(tn[ps] + 1.0)
-                              bestu = -1e300
-                              for i in range(m):
-                                  ck = mixin(h, (pt[i] << 3) | pe[i]) | np.uint64(1)
-                                  cs, nins = find(tk, ck, ins, nins, False)
-                                  uu = tw[cs] / tn[cs] + cexp * sd * np.sqrt(lnp / tn[cs])
-                                  if uu > bestu:
-                                      bestu = uu
-                                      pick = i
-                          ck = mixin(h, (pt[pick] << 3) | pe[pick]) | np.uint64(1)
-                          cs, nins = find(tk, ck, ins, nins, True)
-                          if cs < 0:
-                              expanded = True
-                              t, e = gt, ge
-                          else:
-                              if rootonly:
-                                  expanded = True
-                              path[npath] = ps
-                              path[npath + 1] = cs
-                              npath += 2
-                              t, e = pt[pick], pe[pick]
-              else:
-                  t, e = greedy_move(G, P, q, False)
-                  t &= TMASK
-              place(G, P, q, t, e)
-              mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
-          finish(G, P)
-          v = margin(G, P, s)
-          s1 += v
-          s2 += v * v
-          cnt += 1
-          for k in range(npath):
-              tn[path[k]] += 1
-              tw[path[k]] += v
-          acc[r] += v
+            for k in range(ST_SIZE):
+                P[k] = W[k]
+            place(G, P, s, mv_t[r], mv_e[r])
+            v, nins = playout_from(G, P, s, bone2, rec, salt, cexp, spread(s1, s2, cnt), rootonly, wide, True,
+                                   tk, tn, tw, ins, nins, path, pt, pe)
+            s1 += v
+            s2 += v * v
+            cnt += 1
+            acc[r] += v
     gt, ge = greedy_move(G, St, s, False)
     best = 0
     for i in range(n):
@@ -275,8 +223,5 @@ def flat_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scratch
     for i in range(n):
         if acc[i] > acc[best]:
             best = i
-    for k in range(nins):
-        tk[ins[k]] = 0
-        tn[ins[k]] = 0
-        tw[ins[k]] = 0
+    clear(tk, tn, tw, ins, nins)
     return best

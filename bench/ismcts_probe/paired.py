@@ -61,7 +61,7 @@ def play(rules, seed, deal, p, arm):
         st.play(t, int(e))
     st.settle()
     tot = st.totals()
-    mine = tot[p]; other = max(tot[o] for o in range(len(tot)) if o != p)
+    mine = tot[p]
     top = max(tot); nw = sum(1 for x in tot if x == top)
     return mine, (1.0 / nw if mine == top else 0.0)
 
