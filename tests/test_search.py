@@ -26,8 +26,10 @@ def replayed(rules, rec):
             st.play(parse_tile(a["tile"], mp), End.parse(a["end"]))
 
 
-@pytest.mark.parametrize("name,players", [("threes", 2), ("fives", 2)])
+@pytest.mark.parametrize("name,players", [("threes", 2), ("fives", 2), ("threes", 3), ("fives", 4)])
 def test_clairvoyant_plays_the_solvers_best_move_against_the_other_seats(name, players):
+    """The policy's null-window root (solve.py solve_best) plays the first listed of the moves that
+    simdom solve --against values best (every value exact), with two sides and with several."""
     rules = preset(name, players)
     lineup = ["clairvoyant"] + ["greedy"] * (players - 1)
     solver = Solver(rules)
@@ -39,7 +41,7 @@ def test_clairvoyant_plays_the_solvers_best_move_against_the_other_seats(name, p
             if st.turn == 0 and len(st.legal()) > 1:
                 sol = solver.solve(st, against="greedy")
                 best = [(m.tile, m.end) for m in sol.moves if m.value == sol.value]
-                assert played == best[0] or played in best, (deal, played, sol.moves)
+                assert played == best[0], (deal, played, sol.moves)
                 checked += 1
     assert checked >= 8
 

@@ -23,7 +23,8 @@ from ._kernel.tables import compile_rules
 from ._kernel.work import make_work
 
 #: Behaviour version: changes only when the same rules, policies and seed would give other results.
-SIM_VERSION = 3  # 3: the rollout policy draws its worlds with engine/sampler.py (uniform among the consistent deals)
+SIM_VERSION = 4  # 3: the rollout policy draws its worlds with engine/sampler.py (uniform among the consistent deals);
+#   4: the solver bounds what is left to score and a larger table, so clairvoyant:nodes=N spends its budget otherwise
 
 
 def root_key(seed: int) -> np.uint64:

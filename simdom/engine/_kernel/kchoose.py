@@ -23,7 +23,7 @@ from .jit import entry, kernel
 from .greedy import greedy_move, greedy_pick, list_index
 from .kpolicies import choose as choose_basic
 from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_WORLDS,
-                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, TMASK,
+                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, TMASK,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
 from .moves import legal_moves
 from .rng import GAMMA, mix64, next64
@@ -52,6 +52,7 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     ctl, ttk, vids, vpar, rt, re, rv = V[6], V[4], V[8], V[9], V[14], V[15], V[16]
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_HORIZON] = 0
+    ctl[SV_TBITS] = 0  # the whole table: an exact solve of a deal fills millions of entries
     ctl[SV_AGAINST] = AGAINST_NONE
     if par[s, PAR_AGAINST] == 0:
         ctl[SV_AGAINST] = AGAINST_HANDS
@@ -105,6 +106,7 @@ def search_pick(G, St, s, worlds, model, depth, key, mv_t, mv_e, n, scratch, V):
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_AGAINST] = AGAINST_HANDS if model == MODEL_GREEDY else AGAINST_NONE
     ctl[SV_HORIZON] = depth
+    ctl[SV_TBITS] = SEARCH_TABLE_BITS  # each world's small trees: a table that stays in the cache
     set_sides(G, V)
     for o in range(G[R_PLAYERS]):
         vids[o] = POL_GREEDY

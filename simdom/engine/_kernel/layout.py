@@ -47,7 +47,9 @@ R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_
     R_BLOCK_MODE, R_ROUND, R_DIV, R_SMAX = range(21)
 # the match parameters of docs/rules.md 12 (target 0: no match, the others then at their defaults)
 R_TARGET, R_MATCH_END, R_NEXT_LEAD, R_TEAMS, R_MAX_DEALS = range(21, 26)
-R_SIZE = 26
+#: the solver's bounds (solve.py): the most points one placement scores, the largest first-double bonus
+R_PMAX, R_BMAX = 26, 27
+R_SIZE = 28
 
 POINTS_FIXED, POINTS_SUM, POINTS_QUOTIENT = 0, 1, 2
 OUT_NONE, OUT_FIXED, OUT_OPP_PIPS = 0, 1, 2
@@ -217,9 +219,15 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: (the scores then enter the key), the table's salt for this problem, the horizon (placements after
 #: which greedy plays the deal out; 0: none, exact), the most positions to search (0: no limit) and
 #: whether the search stopped at that limit (its values then mean nothing), and the salt of the last
-#: problem the clairvoyant policy solved (a new one empties the table: kchoose.py)
-SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR = range(11)
-SV_SIZE = 11
+#: problem the clairvoyant policy solved (a new one empties the table: kchoose.py), and the table's bits
+#: a search uses (0: all of it)
+SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
+    SV_TBITS = range(12)
+SV_SIZE = 12
+#: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat
+TT_COLS = 7
+#: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 3.5 MB
+SEARCH_TABLE_BITS = 16
 BY_MARGIN, BY_POINTS = 0, 1
 #: ctl[SV_AGAINST]: minimax; the other seats' policies read the hands and layout alone (greedy, heavy,
 #: hold); they read scores and voids too (timing, defensive)

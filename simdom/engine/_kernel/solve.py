@@ -13,9 +13,20 @@ with a transposition table and move ordering, as DDS does for bridge:
 
 The value is ``by`` margin (the side's deal total minus the highest other side's total, end bonus
 included) or points (the side's own deal total). A deal state fully determines its future, so the
-table holds the value of the future (the value minus what is already scored, when the value is
-additive: points, or the margin between two sides; else the state's score differences are part of
-the key). Bounds are stored as a (lower, upper) pair, the best move as a tile and an end.
+table holds the value of the future: the value minus what is already scored, when the value is
+additive (points, or the margin between two sides). With more than two sides by margin it is not:
+an entry then holds the root's margin over each seat when it was stored, and a position reached
+with other margins reads its bounds shifted (the value is nondecreasing in every margin and moves by
+c when all of them move by c: :func:`shift_of`). Only against timing or defensive, which read the
+scores, are the scores part of the key. Bounds are stored as a (lower, upper) pair, the best move as
+a tile and an end.
+
+Every position is first bounded by what is left to score (:func:`value_bounds`, as DDS's quick
+tricks): the root side gains at most its tiles in hand and the boneyard it may draw times the most a
+placement scores, the first-double bonus while no double is down, and the largest end bonus; every
+other side likewise. A position whose bounds fall outside the window is not searched (in exact
+solves: below a horizon the search policy's trees are small, and the bounds cost it more than they
+save).
 
 Work arrays (:func:`simdom.engine._kernel.work.make_solver`), a tuple ``V``:
 ``stk`` int64[depth, ST_SIZE] the states on the path, ``mt``/``me``/``mk`` int64[depth, 4 nt + 4] the
@@ -33,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import entry, kernel
-from .core import forced, place, seat_total
+from .core import forced, place, seat_total, round_bonus
 from .ends import move_value
 from .greedy import greedy_move
 from .kpolicies import choose
@@ -46,7 +57,70 @@ from .sides import settle
 
 from .rng import GAMMA, mix64
 
+from .layout import (BLOCK_NONE, BN, HCNT, HPIPS, OUT_FIXED, OUT_OPP_PIPS, R_BLOCK_MODE, R_BMAX, R_DRAW, R_OUT_MODE,
+                     R_OUT_N, R_PMAX, R_RESERVE, SV_TBITS)
+
 INF = 1 << 40
+
+
+@kernel
+def side_gain_max(G, P, V, k, pips_all, nb):
+    """The most points side k can still add to its total: its placements (the tiles in its hands and
+    the boneyard it may draw, each scoring at most G[R_PMAX]), the first-double bonus if no double is
+    down, and the end bonus (at most the pips outside its hands, or the fixed out bonus)."""
+    sides = V[7]
+    tiles = nb
+    pips_in = 0
+    for s in range(G[R_PLAYERS]):
+        if sides[s] == k:
+            b = seat_base(s)
+            tiles += P[b + HCNT]
+            pips_in += P[b + HPIPS]
+    g = tiles * G[R_PMAX]
+    if P[FD_MOVE] == 0:
+        g += G[R_BMAX]
+    eb = 0
+    if G[R_OUT_MODE] == OUT_FIXED:
+        eb = G[R_OUT_N]
+    if G[R_OUT_MODE] == OUT_OPP_PIPS or G[R_BLOCK_MODE] != BLOCK_NONE:
+        eb = max(eb, round_bonus(G, pips_all - pips_in))
+    return g + eb
+
+
+@kernel
+def value_bounds(G, P, bone, V):
+    """(lo, hi): bounds of the root side's final value from P on, whatever anyone plays."""
+    ctl, sides = V[6], V[7]
+    root = ctl[SV_SIDE]
+    n = G[R_PLAYERS]
+    pips_all = 0
+    for s in range(n):
+        pips_all += P[seat_base(s) + HPIPS]
+    for i in range(P[BTOP], P[BN]):
+        pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
+    nb = 0
+    if G[R_DRAW]:
+        nb = max(0, P[BN] - G[R_RESERVE] - P[BTOP])
+    own = 0
+    nsides = 0
+    for s in range(n):
+        if sides[s] == root:
+            own += seat_total(P, s)
+        nsides = max(nsides, sides[s] + 1)
+    up = side_gain_max(G, P, V, root, pips_all, nb)
+    if ctl[SV_BY] == BY_POINTS:
+        return own, own + up
+    top = -INF
+    topup = -INF
+    for k in range(nsides):
+        if k != root:
+            t = 0
+            for s in range(n):
+                if sides[s] == k:
+                    t += seat_total(P, s)
+            top = max(top, t)
+            topup = max(topup, t + side_gain_max(G, P, V, k, pips_all, nb))
+    return own - topup, own + up - top
 
 
 @kernel
@@ -113,8 +187,8 @@ def mixin(h, x):
 
 @kernel
 def node_key(G, P, V):
-    """64-bit key of everything that decides the future value of P (and, when the value is not
-    additive, the score differences; in against mode what the policies read too)."""
+    """64-bit key of everything that decides the future value of P (against timing or defensive, what
+    they read too: the scores and the values each seat showed it lacked)."""
     ctl, sides = V[6], V[7]
     h = np.uint64(ctl[SV_SALT])
     n = G[R_PLAYERS]
@@ -133,14 +207,34 @@ def node_key(G, P, V):
         for s in range(n):
             b = seat_base(s)
             h = mixin(h, P[b + VOID] | ((P[b + PTS] + P[b + BON]) << 20))
-    elif ctl[SV_MULTI]:
-        own = 0
-        for s in range(n):
-            if sides[s] == ctl[SV_SIDE]:
-                own += seat_total(P, s)
-        for s in range(n):
-            h = mixin(h, seat_total(P, s) - own + (1 << 20))
     return h
+
+
+@kernel
+def shift_of(G, P, V, ttv, slot):
+    """(dmin, dmax): how far the root's margin over each other seat moved from the entry's (several
+    sides by margin, where the table's entries hold the margins they were searched at). The value is
+    nondecreasing in every margin and moves by c when all move by c, so an entry's bounds hold here
+    shifted by at least dmin and at most dmax."""
+    ctl = V[6]
+    r = ctl[SV_ROOT]
+    own = seat_total(P, r)
+    dmin = INF
+    dmax = -INF
+    for s in range(G[R_PLAYERS]):
+        if s != r:
+            e = own - seat_total(P, s) - ttv[slot, 3 + s]
+            dmin = min(dmin, e)
+            dmax = max(dmax, e)
+    return dmin, dmax
+
+
+@kernel
+def store_margins(G, P, V, ttv, slot):
+    r = V[6][SV_ROOT]
+    own = seat_total(P, r)
+    for s in range(G[R_PLAYERS]):
+        ttv[slot, 3 + s] = own - seat_total(P, s)
 
 
 @kernel
@@ -189,6 +283,8 @@ def search(G, bone, V, d0, alpha0, beta0):
     stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng, scratch, fr, fk = V[:14]
     hz = ctl[SV_HORIZON]
     mask = ttk.shape[0] - 1
+    if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
+        mask = min(mask, (1 << ctl[SV_TBITS]) - 1)
     d = d0
     fr[d, FR_A] = alpha0
     fr[d, FR_B] = beta0
@@ -207,6 +303,16 @@ def search(G, bone, V, d0, alpha0, beta0):
             if ctl[SV_LIMIT] > 0 and ctl[SV_NODES] > ctl[SV_LIMIT]:
                 ctl[SV_ABORTED] = 1  # the table holds only finished nodes: it stays valid
                 return 0
+            if hz == 0:  # exact solves (a horizon's small trees gain less than the bounds cost)
+                lo_b, hi_b = value_bounds(G, P, bone, V)
+                if hi_b <= fr[d, FR_A]:
+                    ret = hi_b
+                    enter = False
+                    continue
+                if lo_b >= fr[d, FR_B]:
+                    ret = lo_b
+                    enter = False
+                    continue
             if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat
                 while mover:
                     q = P[TURN] & SMASK
@@ -241,9 +347,15 @@ def search(G, bone, V, d0, alpha0, beta0):
             best_t = -1
             best_e = -1
             hit = ttk[slot] == key
+            xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
             if hit:
-                lo = ttv[slot, 0] + off
-                hi = ttv[slot, 1] + off
+                if xfer:
+                    dmin, dmax = shift_of(G, P, V, ttv, slot)
+                    lo = ttv[slot, 0] + dmin if ttv[slot, 0] > -INF else -INF
+                    hi = ttv[slot, 1] + dmax if ttv[slot, 1] < INF else INF
+                else:
+                    lo = ttv[slot, 0] + off
+                    hi = ttv[slot, 1] + off
                 if lo >= beta or lo == hi:
                     ret = lo
                     enter = False
@@ -313,12 +425,22 @@ def search(G, bone, V, d0, alpha0, beta0):
         else:
             lo = best
             hi = best
+        xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
         if fr[d, FR_HIT] and ttk[slot] == fk[d]:
-            lo = max(lo, ttv[slot, 0] + off)
-            hi = min(hi, ttv[slot, 1] + off)
+            if xfer:
+                dmin, dmax = shift_of(G, stk[d], V, ttv, slot)
+                if ttv[slot, 0] > -INF:
+                    lo = max(lo, ttv[slot, 0] + dmin)
+                if ttv[slot, 1] < INF:
+                    hi = min(hi, ttv[slot, 1] + dmax)
+            else:
+                lo = max(lo, ttv[slot, 0] + off)
+                hi = min(hi, ttv[slot, 1] + off)
         ttk[slot] = fk[d]
         ttv[slot, 0] = lo - off if lo > -INF else -INF
         ttv[slot, 1] = hi - off if hi < INF else INF
+        if xfer:
+            store_margins(G, stk[d], V, ttv, slot)
         bi = fr[d, FR_BI]
         ttv[slot, 2] = (mt[d, bi] << 3) | me[d, bi]
         ret = best
@@ -340,12 +462,10 @@ def salt_of(G, bone, V, nb):
     return h
 
 
-@entry
-def solve_root(G, St, bone, V, out_t, out_e, out_v):
-    """Exact value of every legal move of the seat to act in St (which must hold a choice, after the
-    forced draws and passes). Fills out_t/out_e/out_v in the move order of moves.py; returns how many.
-    ctl[SV_BY] and ctl[SV_AGAINST] say what to solve; the root seat and side are set here. With
-    ctl[SV_LIMIT] > 0 the search stops after that many positions and sets ctl[SV_ABORTED]."""
+@kernel
+def stk_root(G, St, bone, V):
+    """stk[0]: St after its forced draws and passes; the root seat, its side, the mode and the table's
+    salt set in ctl for a search from there (when the deal has not ended)."""
     stk, scratch = V[0], V[11]
     sides, ctl = V[7], V[6]
     P = stk[0]
@@ -353,7 +473,7 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
         P[i] = St[i]
     mover, _ = forced(G, P, bone, scratch[SX_REC], 0, REC_NONE, 0)
     if not mover:
-        return 0
+        return P
     s = P[TURN] & SMASK
     ctl[SV_ROOT] = s
     ctl[SV_SIDE] = sides[s]
@@ -366,6 +486,20 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
     if ctl[SV_HORIZON] > 0:  # a value below a horizon depends on the root's distance to it
         salt = mixin(salt, ctl[SV_HORIZON] * 256 + P[NPL])
     ctl[SV_SALT] = np.int64(salt & np.uint64(0x7FFFFFFFFFFFFFFF))
+    return P
+
+
+@entry
+def solve_root(G, St, bone, V, out_t, out_e, out_v):
+    """Exact value of every legal move of the seat to act in St (which must hold a choice, after the
+    forced draws and passes). Fills out_t/out_e/out_v in the move order of moves.py; returns how many.
+    ctl[SV_BY] and ctl[SV_AGAINST] say what to solve; the root seat and side are set here. With
+    ctl[SV_LIMIT] > 0 the search stops after that many positions and sets ctl[SV_ABORTED]."""
+    P = stk_root(G, St, bone, V)
+    if P[ENDED]:
+        return 0
+    s = P[TURN] & SMASK
+    stk, ctl = V[0], V[6]
     n = legal_moves(G, P, s, out_t, out_e)
     Q = stk[1]
     for i in range(n):
@@ -380,11 +514,36 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
 
 @entry
 def solve_best(G, St, bone, V, out_t, out_e, out_v):
-    """The index of the best move of the seat to act (the first listed among equals), after
-    :func:`solve_root`."""
-    n = solve_root(G, St, bone, V, out_t, out_e, out_v)
+    """The index of the best move of the seat to act (the first listed among equals; the same move as
+    the best of :func:`solve_root`), with null windows: move 0 is searched exactly, each later move
+    only tested for beating the best so far (the window (best, best + 1)) and searched exactly only if
+    it does. out_v[i] is then move i's exact value or an upper bound at most the best."""
+    P = stk_root(G, St, bone, V)
+    if P[ENDED]:
+        return 0
+    s = P[TURN] & SMASK
+    stk, ctl = V[0], V[6]
+    n = legal_moves(G, P, s, out_t, out_e)
+    Q = stk[1]
+    best = -INF
     b = 0
-    for i in range(1, n):
-        if out_v[i] > out_v[b]:
+    for i in range(n):
+        for j in range(ST_SIZE):
+            Q[j] = P[j]
+        place(G, Q, s, out_t[i], out_e[i])
+        if i == 0:
+            v = search(G, bone, V, 1, -INF, INF)
+        else:
+            v = search(G, bone, V, 1, best, best + 1)
+            if v > best and not ctl[SV_ABORTED]:
+                for j in range(ST_SIZE):
+                    Q[j] = P[j]
+                place(G, Q, s, out_t[i], out_e[i])
+                v = search(G, bone, V, 1, best, INF)
+        if ctl[SV_ABORTED]:
+            return b
+        out_v[i] = v
+        if v > best:
+            best = v
             b = i
     return b

@@ -12,7 +12,7 @@ from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBL
                      OUT_OPP_PIPS, PIPS, POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE,
                      R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MATCH_END, R_MAXPIP, R_MAX_DEALS,
                      R_MIN_ENDS, R_NEXT_LEAD, R_NT, R_NV, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_POINTS_MODE,
-                     R_POINTS_N, R_RESERVE, R_ROUND, R_SIZE, R_SMAX, R_SPINNER, R_TARGET, R_TEAMS, R_W, SCORE,
+                     R_POINTS_N, R_PMAX, R_BMAX, R_RESERVE, R_ROUND, R_SIZE, R_SMAX, R_SPINNER, R_TARGET, R_TEAMS, R_W, SCORE,
                      SCORE_ROW, TA, TB, TEAMS_NONE, TEAMS_PARTNERS, VM)
 
 NO_LIMIT = 1 << 30
@@ -123,5 +123,7 @@ def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> np.
     pts = np.array([p for _, p in first_double_bonus], dtype=np.int64)
     bonus = bonus_table(nt, last, pts)
     G[BONUS:BONUS + len(bonus)] = bonus
+    G[R_PMAX] = int(score.max()) if score.size else 0
+    G[R_BMAX] = int(bonus.max()) if len(bonus) else 0
     G.setflags(write=False)
     return G

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .layout import (AUX_SIZE, DCTL_SIZE, FR_SIZE, DEC_COLS, DEC_VALS, N_PARAMS, N_STREAMS, REC_COLS, ST_SIZE, SV_SIZE,
+from .layout import (AUX_SIZE, TT_COLS, DCTL_SIZE, FR_SIZE, DEC_COLS, DEC_VALS, N_PARAMS, N_STREAMS, REC_COLS, ST_SIZE, SV_SIZE,
                      dp_size)
 
 
-#: transposition-table entries (2^bits) of the solver inside policies (clairvoyant, search): 2 MB
-POLICY_TABLE_BITS = 16
+#: transposition-table entries (2^bits) of the solver inside policies (clairvoyant, search): 4M entries,
+#: 256 MB of address space, touched only as a search fills it (numpy's zeros are the system's lazy pages).
+#: Measured on 30 two-player Threes deals with a clairvoyant seat: 2^16 entries > 600 s (one deal
+#: alone > 570 s), 2^20 60 s, 2^22 13 s, 2^24 14 s (docs/speed.md)
+POLICY_TABLE_BITS = 22
 
 
 def make_work(nt: int, decisions: int = 0) -> tuple:
@@ -65,7 +68,8 @@ def make_analysis_work(nt: int) -> tuple:
 def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> tuple:
     """Work arrays of the exact solver (solve.py): (stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng,
     scratch, fr, fk, rt, re, rv): the states on the path and the moves at each depth (one more than the tiles), the
-    transposition table of 2^table_bits entries (keys; lower bound, upper bound, best move), the
+    transposition table of 2^table_bits entries (keys; lower bound, upper bound, best move, the root's
+    margins over each seat when the entry was stored), the
     controls (layout.SV_*), each seat's side, the seats' policies (against mode), their streams and
     scratch (``scratch``, or new), the search's frame per depth (layout.FR_*) and its table key, and a
     move list with a value per move (the root's, for the policies). The caller sets ctl, sides, ids and par."""
@@ -73,7 +77,7 @@ def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> 
     m = 4 * nt + 4
     return (np.zeros((depth, ST_SIZE), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
             np.zeros((depth, m), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
-            np.zeros(1 << table_bits, dtype=np.uint64), np.zeros((1 << table_bits, 3), dtype=np.int64),
+            np.zeros(1 << table_bits, dtype=np.uint64), np.zeros((1 << table_bits, TT_COLS), dtype=np.int64),
             np.zeros(SV_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
             np.zeros((4, N_PARAMS), dtype=np.float64), np.zeros(N_STREAMS, dtype=np.uint64),
             make_scratch(nt) if scratch is None else scratch,
