@@ -76,7 +76,7 @@ def test_clairvoyant_budget_does_not_depend_on_the_deals_searched_before():
 
 def test_clairvoyant_within_its_budget_is_exact_and_its_budget_parses():
     """A budget no decision reaches plays exactly as the default (exact), on 2-player Fives deals; a
-    budget that one decision exceeds (seed 5, deal 7, move 2: 66 million positions) changes that
+    budget that one decision exceeds (seed 5, deal 7, move 2: millions of positions) changes that
     decision only; the budget's spelling round-trips and bad budgets name what is allowed."""
     rules = preset("fives", 2)
     exact = simulate(rules, ["clairvoyant", "greedy"], 5, 0, 7)

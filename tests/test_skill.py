@@ -1,4 +1,4 @@
-"""simdom skill: the relative skill LE / (LE + RE) (simdom/stats/estimate/skill.py, analyze/skill.py)."""
+"""simdom skill: the relative skill LE / (LE + RE) (simdom/stats/estimate/skill.py, run/skill.py)."""
 import json
 
 import numpy as np
@@ -94,6 +94,10 @@ def test_skill_answers_first_in_text(cli):
     (["-r", "nosuch"], "nosuch"),
     (["-n", "7"], "players"),
     (["-f", "xml"], "xml"),
+    (["--workers", "0"], "--workers 0 is invalid; allowed: an integer from 1 to"),
+    (["--backend", "spark"], "spark"),
+    (["--backend", "dask"], "--backend dask needs --scheduler"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is for --backend dask"),
 ])
 def test_bad_input_is_one_line_exit_2(args, says):
     from typer.testing import CliRunner
@@ -121,3 +125,26 @@ def test_the_verdict_follows_the_interval(lo, hi, verdict):
              "deals": 10} for by in ("points", "wins") for beg in ("random", "greedy")]
     text = P.text(skill_answer(rows))
     assert text.startswith("Threes, 2 players: skill share at least ") and verdict in " ".join(text.split())
+
+
+def test_the_rows_are_the_same_on_one_worker_two_workers_and_a_dask_cluster():
+    """Every (player, rotation, block of deals) is a task of its own and deal i depends on (seed, i) alone:
+    one process, two loky workers and a real dask LocalCluster give the same rows."""
+    import distributed
+
+    from simdom.policies import parse_policy
+    from simdom.rules import preset
+    from simdom.run.skill import skill_rows
+
+    rules = preset("threes", 2)
+    pols = [parse_policy(p) for p in ("random", "greedy", "search", "clairvoyant:against=seats")]
+
+    def rows(**kw):  # as JSON text: an unbounded interval's NaN equals itself there
+        return json.dumps(skill_rows(rules, pols[:2], pols[2], pols[3], [pols[1]], 4, 9, "Threes", **kw))
+
+    one = rows(workers=1)
+    assert one == rows(workers=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl:
+        assert one == rows(backend="dask", scheduler=cl.scheduler_address)
+    first = json.loads(one)[0]
+    assert first["deals"] == 9 and first["fictive_value"] >= first["optimal_value"]

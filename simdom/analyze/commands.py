@@ -1,6 +1,6 @@
-"""What simdom analyze, review and skill do between parsing their options and printing: the options
+"""What simdom analyze and review do between parsing their options and printing: the options
 checked (one line naming a bad one, simdom.present.OptionError), the deal or position loaded, the
-rollouts or games played, the answer built (cli/analyze.py, review.py and skill.py only parse and print)."""
+rollouts or games played, the answer built (cli/analyze.py and review.py only parse and print)."""
 from __future__ import annotations
 
 from contextlib import nullcontext
@@ -228,85 +228,3 @@ def _review_match(trace_file, match, deal, script, position, *, then, rollouts, 
     if fmt == "csv":
         ans = Answer(ans.sentences, data=csv_rows_match(m))
     return ans, f"the review of match {match} ({len(hands)} hands)"
-
-
-#: simdom skill's beginners (the learning effect is measured from each)
-BEGINNERS = ("random", "greedy")
-#: simdom skill --deals at most: the fictive player's exact search takes seconds on some deals (docs/skill.md)
-MAX_SKILL_DEALS = 1_000_000
-
-
-def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players: int, deals: int, seed: int,
-          optimal: str, opponents: List[str], out: Optional[Path], overwrite: bool,
-          status: Status = _quiet) -> Answer:
-    """simdom skill: the relative skill LE / (LE + RE) of the rules (analyze/skill.py), its answer;
-    ``rules`` builds the rules after the seed and the deals are checked."""
-    from ..policies import DETERMINISTIC, PolicyError, parse_policy
-    from .skill import skill_rows
-
-    check_out(out, overwrite)
-    check_seed(seed)
-    if not 2 <= deals <= MAX_SKILL_DEALS:
-        raise _bad(f"--deals {deals}; allowed: an integer from 2 to {MAX_SKILL_DEALS:,}")
-    r = rules()
-    try:
-        opt = parse_policy(optimal)
-    except PolicyError as e:
-        raise _bad(f"--optimal: {e}") from None
-    if not opt.info.fair:
-        raise _bad(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a fair "
-                   f"policy (simdom policies), e.g. search")
-    try:
-        opp = [parse_policy(p) for p in opponents]
-    except PolicyError as e:
-        raise _bad(f"--opponents: {e}") from None
-    if len(opp) == 1:
-        opp = opp * (players - 1)
-    if len(opp) != players - 1:
-        raise _bad(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy for all, or "
-                   f"one per other seat")
-    bad = [str(p) for p in opp if p.name not in DETERMINISTIC]
-    if bad:
-        raise _bad(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' own "
-                   f"policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
-    fictive = parse_policy("clairvoyant:against=seats")
-    beginners = [parse_policy(b) for b in BEGINNERS]
-    name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
-    label = f"{name} (modified)" if modified else name
-    with status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
-        rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label)
-    return skill_answer(rows)
-
-
-def skill_answer(rows: list[dict]):
-    from .. import present as P
-
-    first = rows[0]
-    by = {(x["by"], x["beginner"]): x for x in rows}
-
-    def share(x: dict) -> str:
-        return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
-
-    sentences = []
-    for beg in BEGINNERS:
-        pts, win = by[("points", beg)], by[("wins", beg)]
-        lo, hi = pts["skill_lo"], pts["skill_hi"]
-        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
-                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
-                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
-        who = "" if beg == "random" else f"Against a {beg} beginner: "
-        lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
-        sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
-                         f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
-    ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
-    ans.add(P.Table("Player 0's mean per deal", rows, [
-        P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
-        P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
-    ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
-        P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
-        P.Col("skill", "skill", "est")], keys=2))
-    ans.notes += [f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
-                  f"hand; the fictive player ({first['fictive']}) sees every hand. Opponents: {first['opponents']}.",
-                  f"{first['deals']:,} deals, each with player 0 in every seat; 95% intervals clustered by deal "
-                  f"(Fieller's for the share)."]
-    return ans

@@ -1,4 +1,4 @@
-"""`simdom skill`: the relative skill LE / (LE + RE) of a rule set (analyze/skill.py, stats/estimate/skill.py)."""
+"""`simdom skill`: the relative skill LE / (LE + RE) of a rule set (run/skill.py, stats/estimate/skill.py)."""
 from __future__ import annotations
 
 from enum import Enum
@@ -7,7 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from ..analyze.commands import skill_answer  # noqa: F401 - the answer, where tests/test_skill.py reads it
+from ..run.skill import skill_answer  # noqa: F401 - the answer, where tests/test_skill.py reads it
+from .run import Backend
 from .common import OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, console, make_rules
 
 
@@ -26,6 +27,11 @@ def skill_cmd(
     optimal: str = typer.Option("search", "--optimal", help="The optimal player: the strongest fair policy."),
     opponents: List[str] = typer.Option(["greedy"], "--opponents", help="The other seats' policy (once, or once "
                                         "per other seat); deterministic, for the fictive player."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Parallel workers (default: every core; "
+                                          "with dask: the cluster's worker threads)."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local (processes on this machine) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="With --backend dask: tcp://HOST:PORT of a "
+                                            "running dask scheduler."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json, csv or md."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
@@ -41,13 +47,15 @@ def skill_cmd(
 
       simdom skill -r threes -n 2 --deals 50
       simdom skill -r fives -n 2 --optimal search:worlds=32 --format json
+      simdom skill -r fives -n 2 --deals 400 --workers 2
     """
     from .. import present as P
-    from ..analyze.commands import skill
+    from ..run.skill import skill
 
     ans = skill(rules=lambda: make_rules(rules, players, overrides), rules_name=rules, modified=bool(overrides),
                 players=players, deals=deals, seed=seed, optimal=optimal, opponents=opponents, out=out,
-                overwrite=overwrite, status=console.status)
+                overwrite=overwrite, workers=workers, backend=backend.value, scheduler=scheduler,
+                status=console.status)
     P.emit(ans, "table" if fmt.value == "text" else fmt.value, out, console=console)
 
 

@@ -1,0 +1,172 @@
+"""`simdom skill` between parsing its options and printing: the options checked (one line naming a bad
+one, simdom.present.OptionError), the deals played and the answer built (cli/skill.py only parses and
+prints). A beginner, an optimal and a fictive player take player 0's place against the same opponents,
+on the same deals, every deal played with player 0 in every seat (the rotations), in blocks of deals on
+parallel workers (run/parallel.py).
+
+Deal i's shuffle depends on (seed, i) alone, so every player and rotation sees the same tiles; rotation
+r gives seat s the lineup's player (s + r) mod P (player 0 the one measured, then the opponents), as
+simdom run's rotations do. The statistics are simdom/stats/estimate/skill.py.
+"""
+from __future__ import annotations
+
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any, Callable, ContextManager, List, Optional, Sequence
+
+import numpy as np
+
+from ..engine.api import simulate
+from ..policies import Policy
+from ..present import Answer, OptionError, check_out
+from ..rules import Rules
+from ..stats.estimate.skill import SkillEstimate, skill_share
+from .parallel import deal_blocks, n_workers, run_blocks
+
+Status = Callable[[str], ContextManager[Any]]
+#: the root seed at most
+MAX_SEED = 2**63 - 1
+
+
+def _quiet(_: str) -> ContextManager[Any]:
+    return nullcontext()
+
+
+def _block(rules: Rules, lineup: list, seed: int, d0: int, m: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seat ``seat``'s points and win shares on deals d0 .. d0 + m - 1 of the lineup (one worker's block)."""
+    b = simulate(rules, lineup, seed, d0, m)
+    return b.seats["points"][:, seat].astype(np.float64), b.win()[:, seat]
+
+
+def play_player0(rules: Rules, players0: Sequence[Policy], opponents: Sequence[Policy], seed: int, deals: int,
+                 workers: int | None = 1, backend: str = "local", scheduler: str | None = None
+                 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """For each of ``players0`` in player 0's place: its points and win shares (1/k for a k-way tie on top),
+    float64[deals, rotations], every (player, rotation, block of deals) a task of its own."""
+    P = rules.players
+    blocks = deal_blocks(deals, n_workers(workers) if backend == "local" else 8)
+    tasks, where = [], []
+    for k, p0 in enumerate(players0):
+        lineup = [p0, *opponents]
+        for r in range(P):
+            seat = (P - r) % P  # where player 0 sits in rotation r
+            for d0, m in blocks:
+                tasks.append((rules, [lineup[(s + r) % P] for s in range(P)], seed, d0, m, seat))
+                where.append((k, r, d0, m))
+    done = run_blocks(_block, tasks, workers=workers, backend=backend, scheduler=scheduler)
+    out = {str(p): (np.empty((deals, P)), np.empty((deals, P))) for p in players0}
+    for (k, r, d0, m), (pts, win) in zip(where, done):
+        points, wins = out[str(players0[k])]
+        points[d0:d0 + m, r] = pts
+        wins[d0:d0 + m, r] = win
+    return out
+
+
+def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, fictive: Policy,
+               opponents: Sequence[Policy], seed: int, deals: int, label: str, workers: int | None = 1,
+               backend: str = "local", scheduler: str | None = None) -> list[dict]:
+    """One row per measure (points, wins) and beginner: the JSON rows of `simdom skill`."""
+    players0 = list({str(p): p for p in [*beginners, optimal, fictive]}.values())
+    played = play_player0(rules, players0, opponents, seed, deals, workers, backend, scheduler)
+    rows = []
+    for k, by in enumerate(("points", "wins")):
+        for beg in beginners:
+            est: SkillEstimate = skill_share(played[str(beg)][k], played[str(optimal)][k], played[str(fictive)][k])
+            d = est.as_dict()
+            rows.append({"rules": label, "players": rules.players, "by": by, "beginner": str(beg),
+                         "beginner_value": d["beginner_value"], "optimal": str(optimal),
+                         "optimal_value": d["optimal_value"], "fictive_value": d["fictive_value"],
+                         **{key: d[key] for key in ("learning_effect", "learning_effect_lo", "learning_effect_hi",
+                                                    "random_effect", "random_effect_lo", "random_effect_hi",
+                                                    "skill", "skill_lo", "skill_hi", "deals")},
+                         "fictive": str(fictive), "opponents": ",".join(map(str, opponents))})
+    return rows
+
+
+#: simdom skill's beginners (the learning effect is measured from each)
+BEGINNERS = ("random", "greedy")
+#: simdom skill --deals at most: the fictive player's exact search takes seconds on some deals (docs/skill.md)
+MAX_SKILL_DEALS = 1_000_000
+
+
+def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players: int, deals: int, seed: int,
+          optimal: str, opponents: List[str], out: Optional[Path], overwrite: bool, workers: int | None = None,
+          backend: str = "local", scheduler: str | None = None, status: Status = _quiet) -> Answer:
+    """simdom skill: the relative skill LE / (LE + RE) of the rules, its answer; ``rules`` builds the
+    rules after the seed and the deals are checked."""
+    from ..policies import DETERMINISTIC, PolicyError, parse_policy
+    from .runner import RunError, check_options
+
+    check_out(out, overwrite)
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
+    try:
+        check_options(workers, backend)
+    except RunError as e:
+        raise OptionError(str(e)) from None
+    if scheduler and backend != "dask":
+        raise OptionError("--scheduler is for --backend dask; allowed: --backend dask --scheduler tcp://HOST:PORT, or neither")
+    if not 2 <= deals <= MAX_SKILL_DEALS:
+        raise OptionError(f"--deals {deals}; allowed: an integer from 2 to {MAX_SKILL_DEALS:,}")
+    r = rules()
+    try:
+        opt = parse_policy(optimal)
+    except PolicyError as e:
+        raise OptionError(f"--optimal: {e}") from None
+    if not opt.info.fair:
+        raise OptionError(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a fair "
+                   f"policy (simdom policies), e.g. search")
+    try:
+        opp = [parse_policy(p) for p in opponents]
+    except PolicyError as e:
+        raise OptionError(f"--opponents: {e}") from None
+    if len(opp) == 1:
+        opp = opp * (players - 1)
+    if len(opp) != players - 1:
+        raise OptionError(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy for all, or "
+                   f"one per other seat")
+    bad = [str(p) for p in opp if p.name not in DETERMINISTIC]
+    if bad:
+        raise OptionError(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' own "
+                   f"policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
+    fictive = parse_policy("clairvoyant:against=seats")
+    beginners = [parse_policy(b) for b in BEGINNERS]
+    name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
+    label = f"{name} (modified)" if modified else name
+    with status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
+        rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label, workers, backend, scheduler)
+    return skill_answer(rows)
+
+
+def skill_answer(rows: list[dict]):
+    from .. import present as P
+
+    first = rows[0]
+    by = {(x["by"], x["beginner"]): x for x in rows}
+
+    def share(x: dict) -> str:
+        return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
+
+    sentences = []
+    for beg in BEGINNERS:
+        pts, win = by[("points", beg)], by[("wins", beg)]
+        lo, hi = pts["skill_lo"], pts["skill_hi"]
+        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
+                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
+                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
+        who = "" if beg == "random" else f"Against a {beg} beginner: "
+        lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
+        sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
+                         f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
+    ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
+    ans.add(P.Table("Player 0's mean per deal", rows, [
+        P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
+        P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
+    ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
+        P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
+        P.Col("skill", "skill", "est")], keys=2))
+    ans.notes += [f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
+                  f"hand; the fictive player ({first['fictive']}) sees every hand. Opponents: {first['opponents']}.",
+                  f"{first['deals']:,} deals, each with player 0 in every seat; 95% intervals clustered by deal "
+                  f"(Fieller's for the share)."]
+    return ans
