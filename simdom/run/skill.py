@@ -105,7 +105,8 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     except RunError as e:
         raise OptionError(str(e)) from None
     if scheduler and backend != "dask":
-        raise OptionError("--scheduler is for --backend dask; allowed: --backend dask --scheduler tcp://HOST:PORT, or neither")
+        raise OptionError("--scheduler is for --backend dask; allowed: --backend dask --scheduler tcp://HOST:PORT, "
+                          "or neither")
     if not 2 <= deals <= MAX_SKILL_DEALS:
         raise OptionError(f"--deals {deals}; allowed: an integer from 2 to {MAX_SKILL_DEALS:,}")
     r = rules()
@@ -114,8 +115,8 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     except PolicyError as e:
         raise OptionError(f"--optimal: {e}") from None
     if not opt.info.fair:
-        raise OptionError(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a fair "
-                   f"policy (simdom policies), e.g. search")
+        raise OptionError(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a "
+                          f"fair policy (simdom policies), e.g. search")
     try:
         opp = [parse_policy(p) for p in opponents]
     except PolicyError as e:
@@ -123,12 +124,12 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     if len(opp) == 1:
         opp = opp * (players - 1)
     if len(opp) != players - 1:
-        raise OptionError(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy for all, or "
-                   f"one per other seat")
+        raise OptionError(f"--opponents: {len(opp)} given for {players - 1} other seats; allowed: one policy for "
+                          f"all, or one per other seat")
     bad = [str(p) for p in opp if p.name not in DETERMINISTIC]
     if bad:
-        raise OptionError(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' own "
-                   f"policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
+        raise OptionError(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' "
+                          f"own policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
     fictive = parse_policy("clairvoyant:against=seats")
     beginners = [parse_policy(b) for b in BEGINNERS]
     name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
