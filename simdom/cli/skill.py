@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from ..run.skill import skill_answer  # noqa: F401 - the answer, where tests/test_skill.py reads it
+from ..stats.views.skill import skill_answer  # noqa: F401 - the answer, where tests/test_skill.py reads it
 from .run import Backend
 from .common import OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, console, make_rules
 

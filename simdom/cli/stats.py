@@ -245,6 +245,10 @@ def report(
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="report.html (self-contained) or report.md "
                                        "(images in <stem>_files/); required"),
     force: bool = typer.Option(False, "--overwrite", help="overwrite an existing report"),
+    skill: Optional[List[Path]] = typer.Option(None, "--skill", help="a `simdom skill --format json` file for the "
+                                               "luck-and-skill section (repeatable)"),
+    ladder: Optional[List[Path]] = typer.Option(None, "--ladder", help="a `simdom ladder --format json` file for "
+                                                "the luck-and-skill section (repeatable)"),
     output: Optional[Path] = OLD_OUTPUT_OPT,
     old_force: bool = OLD_FORCE_OPT,
 ) -> None:
@@ -257,6 +261,8 @@ def report(
       simdom report results/threes-vs-fives:threes results/threes-vs-fives:fives -o balance.html
 
       simdom report results/default results/balance-4p -o balance.md
+
+      simdom report results/strong-play --skill skill.json --ladder ladder.json -o balance.html
     """
     out, force = out or output, force or old_force  # the old spellings --output and --force
     if out is None:
@@ -269,7 +275,7 @@ def report(
         raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
     check_writable(out, force)
     res = _open(results)
-    rep = build_report(res, out, force=force)
+    rep = build_report(res, out, force=force, skill=skill or (), ladder=ladder or ())
     if rep.answer:  # the report's first answer, then where it is
         console.print(rep.answer, highlight=False, markup=False)
     console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from simdom.safeio import replaces, write_atomic
 from simdom.stats.read.folder import Results
@@ -18,8 +19,10 @@ class Written:
     answer: str
 
 
-def build_report(results: list[Results], out: str | Path, *, force: bool = False) -> Written:
-    """Write the balance report for one or more results folders; the suffix (.html or .md) picks the format."""
+def build_report(results: list[Results], out: str | Path, *, force: bool = False,
+                 skill: Sequence[str | Path] = (), ladder: Sequence[str | Path] = ()) -> Written:
+    """Write the balance report for one or more results folders; the suffix (.html or .md) picks the format.
+    ``skill``, ``ladder``: JSON files of `simdom skill` and `simdom ladder` for the luck-and-skill section."""
     from simdom.report.build import build_sections
     from simdom.report.html import render_html
     from simdom.report.md import render_md
@@ -34,7 +37,10 @@ def build_report(results: list[Results], out: str | Path, *, force: bool = False
         raise InputError(f"{out} already exists; pass --overwrite to replace it")
     if suffix == ".md" and (out.parent / f"{out.stem}_files").exists() and not force:
         raise InputError(f"{out.parent / (out.stem + '_files')} already exists; pass --overwrite to replace it")
-    sections = build_sections(list(results))
+    from simdom.report.skill import load_answer_file
+    skills = [(Path(f).name, load_answer_file(f, "skill")) for f in skill]
+    ladders = [(Path(f).name, load_answer_file(f, "ladder")) for f in ladder]
+    sections = build_sections(list(results), skills, ladders)
     title = "simdom balance report: " + ", ".join(r.name for r in results)
     text = render_md(sections, title, out) if suffix == ".md" else render_html(sections, title)
     write_atomic(out, text)  # whole or not at all: a full disk leaves the old report (simdom.safeio)

@@ -21,6 +21,7 @@ from ..policies import Policy
 from ..present import Answer, OptionError, check_out
 from ..rules import Rules
 from ..stats.estimate.skill import SkillEstimate, skill_share
+from ..stats.views.skill import BEGINNERS, skill_answer
 from .parallel import deal_blocks, n_workers, run_blocks
 
 Status = Callable[[str], ContextManager[Any]]
@@ -83,8 +84,6 @@ def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, ficti
     return rows
 
 
-#: simdom skill's beginners (the learning effect is measured from each)
-BEGINNERS = ("random", "greedy")
 #: simdom skill --deals at most: the fictive player's exact search takes seconds on some deals (docs/skill.md)
 MAX_SKILL_DEALS = 1_000_000
 
@@ -136,38 +135,7 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     label = f"{name} (modified)" if modified else name
     with status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
         rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label, workers, backend, scheduler)
-    return skill_answer(rows)
-
-
-def skill_answer(rows: list[dict]):
-    from .. import present as P
-
-    first = rows[0]
-    by = {(x["by"], x["beginner"]): x for x in rows}
-
-    def share(x: dict) -> str:
-        return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
-
-    sentences = []
-    for beg in BEGINNERS:
-        pts, win = by[("points", beg)], by[("wins", beg)]
-        lo, hi = pts["skill_lo"], pts["skill_hi"]
-        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
-                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
-                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
-        who = "" if beg == "random" else f"Against a {beg} beginner: "
-        lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
-        sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
-                         f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
-    ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
-    ans.add(P.Table("Player 0's mean per deal", rows, [
-        P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
-        P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
-    ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
-        P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
-        P.Col("skill", "skill", "est")], keys=2))
-    ans.notes += [f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
-                  f"hand; the fictive player ({first['fictive']}) sees every hand. Opponents: {first['opponents']}.",
-                  f"{first['deals']:,} deals, each with player 0 in every seat; 95% intervals clustered by deal "
-                  f"(Fieller's for the share)."]
+    from ..engine.api import SIM_VERSION
+    ans = skill_answer(rows)
+    ans.data.update(seed=seed, sim_version=SIM_VERSION)
     return ans

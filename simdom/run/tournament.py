@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, ContextManager, List
 
 from ..present import Answer, OptionError
+from ..stats.views.skill import ladder_answer_of
 
 #: --deals at most
 MAX_DEALS = 1_000_000
@@ -54,7 +55,7 @@ def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Cal
         orders = finishing_orders(play.points, play.seatings, seed)
         lad = ladder_ratings(orders, names, anchor=anchor, anchor_rating=ANCHOR_RATING, bootstrap=BOOTSTRAP,
                              seed=seed)
-    return ladder_answer(lad, shown, players, len(seats), play.seconds)
+    return ladder_answer(lad, shown, players, len(seats), play.seconds, seed)
 
 
 def _field(policy: List[str], pols: list, players: int) -> tuple[list[str], list[str]]:
@@ -78,52 +79,28 @@ def _field(policy: List[str], pols: list, players: int) -> tuple[list[str], list
     return names, canon
 
 
-def _rating(x: float) -> str:
-    return f"{x:,.0f}"
-
-
-def ladder_answer(lad, rules_name: str, players: int, n_seatings: int, seconds: float):
+def ladder_answer(lad, rules_name: str, players: int, n_seatings: int, seconds: float, seed: int | None = None):
     """The answer: the best policy and its lead, the spread; the ratings best first; head-to-head."""
+    return ladder_answer_of(ladder_data(lad, rules_name, players, n_seatings, seconds, seed))
+
+
+def ladder_data(lad, rules_name: str, players: int, n_seatings: int, seconds: float, seed: int | None) -> dict:
+    """`simdom ladder --format json`: the ratings best first, each pair once (the higher-rated as a)."""
     import numpy as np
 
-    from .. import present as P
+    from ..engine.api import SIM_VERSION
 
     names = lad.names
     order = list(np.argsort(-lad.rating, kind="stable"))
     lo, hi = lad.interval(lad.boot)
     pb, pb_lo_hi = lad.p_beats(), lad.interval(lad.p_beats_boot())
     sp_lo, sp_hi = lad.interval(lad.spread_boot())
-    top, second = order[0], order[1]
-    gap = round(lad.rating[top]) - round(lad.rating[second])  # of the shown ratings
-    lead = f"level with {names[second]}" if gap == 0 else f"{gap:,} above {names[second]}"
-    head = (f"{names[top]} is rated {_rating(lad.rating[top])} ({_rating(lo[top])}-{_rating(hi[top])}), "
-            f"{lead}; the rating spread is "
-            f"{_rating(lad.spread)} ({_rating(sp_lo)}-{_rating(sp_hi)}).")
-    anchor = names[lad.anchor]
-    why = "" if anchor == "random" else " (random is not in the field: the first policy is the anchor)"
-    context = (f"{rules_name.capitalize()}, {players} players: {lad.deals:,} deals, each in all {n_seatings} "
-               f"seatings of the {len(names)} policies on the same tiles, played in {seconds:.1f} s; "
-               f"Plackett-Luce ratings on the finishing orders, Elo scale, {anchor} anchored at "
-               f"{_rating(lad.anchor_rating)}{why}; 95% intervals from {lad.boot.shape[0]} bootstrap "
-               f"replicates over deals.")
     ratings = [{"policy": names[i], "rating": float(lad.rating[i]), "rating_lo": float(lo[i]),
                 "rating_hi": float(hi[i]), "games": int(lad.games[i])} for i in order]
     h2h = [{"a": names[a], "b": names[b], "p_a_beats_b": float(pb[a, b]), "lo": float(pb_lo_hi[0][a, b]),
             "hi": float(pb_lo_hi[1][a, b])} for x, a in enumerate(order) for b in order[x + 1:]]
-    shown = [{"policy": r["policy"], "rating": _rating(r["rating"]),
-              "ci": "anchor" if r["policy"] == anchor else f"{_rating(r['rating_lo'])}-{_rating(r['rating_hi'])}",
-              "p_next": "" if x + 1 == len(order) else f"{pb[order[x], order[x + 1]]:.3f}",
-              "games": r["games"]} for x, r in enumerate(ratings)]
-    cols = [P.Col("policy"), P.Col("rating", align="right"), P.Col("ci", "95% CI", align="right"),
-            P.Col("p_next", "p beats next", align="right"), P.Col("games", kind="int")]
-    h_rows = [{"pair": f"{h['a']} > {h['b']}", "p": f"{h['p_a_beats_b']:.3f}", "ci": f"{h['lo']:.3f}-{h['hi']:.3f}"}
-              for h in h2h]
-    h_cols = [P.Col("pair", "a beats b"), P.Col("p", "p", align="right"), P.Col("ci", "95% CI", align="right")]
-    ans = P.Answer([head, context], [P.Table("ratings, best first", shown, cols),
-                                     P.Table("head-to-head: p(a finishes above b)", h_rows, h_cols)])
-    ans.notes.append("Seats tied on points are ordered at random (a draw of the seed and the deal).")
-    ans.data = {"ratings": ratings, "head_to_head": h2h, "spread": lad.spread, "spread_lo": float(sp_lo),
-                "spread_hi": float(sp_hi), "anchor": anchor, "anchor_rating": lad.anchor_rating,
-                "rules": rules_name, "players": players, "deals": lad.deals, "seatings": n_seatings,
-                "seconds": round(seconds, 3)}
-    return ans
+    return {"ratings": ratings, "head_to_head": h2h, "spread": float(lad.spread), "spread_lo": float(sp_lo),
+            "spread_hi": float(sp_hi), "anchor": names[lad.anchor], "anchor_rating": lad.anchor_rating,
+            "rules": rules_name, "players": players, "deals": lad.deals, "seatings": n_seatings,
+            "replicates": int(lad.boot.shape[0]), "seconds": round(seconds, 3), "seed": seed,
+            "sim_version": SIM_VERSION}

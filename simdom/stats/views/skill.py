@@ -1,0 +1,79 @@
+"""The answers of `simdom skill` and `simdom ladder` from their JSON data: what the commands print and
+what the report's luck-and-skill section shows (simdom/report/skill.py), the same sentences and tables."""
+from __future__ import annotations
+
+from simdom import present as P
+
+#: simdom skill's beginners (the learning effect is measured from each)
+BEGINNERS = ("random", "greedy")
+
+
+def _rating(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def skill_answer(rows: list[dict]) -> P.Answer:
+    """The answer of `simdom skill`: the share by points and by wins against each beginner, then the tables."""
+    first = rows[0]
+    by = {(x["by"], x["beginner"]): x for x in rows}
+
+    def share(x: dict) -> str:
+        return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
+
+    sentences = []
+    for beg in BEGINNERS:
+        pts, win = by[("points", beg)], by[("wins", beg)]
+        lo, hi = pts["skill_lo"], pts["skill_hi"]
+        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
+                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
+                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
+        who = "" if beg == "random" else f"Against a {beg} beginner: "
+        lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
+        sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
+                         f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
+    ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
+    ans.add(P.Table("Player 0's mean per deal", rows, [
+        P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
+        P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
+    ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
+        P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
+        P.Col("skill", "skill", "est")], keys=2))
+    ans.notes += [f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
+                  f"hand; the fictive player ({first['fictive']}) sees every hand. Opponents: {first['opponents']}.",
+                  f"{first['deals']:,} deals, each with player 0 in every seat; 95% intervals clustered by deal "
+                  f"(Fieller's for the share)."]
+    return ans
+
+
+def ladder_answer_of(data: dict) -> P.Answer:
+    """The answer of a ladder's JSON (:func:`ladder_data`): what the command prints, what the report shows."""
+
+    ratings, anchor = data["ratings"], data["anchor"]
+    pair = {(h["a"], h["b"]): h for h in data["head_to_head"]}
+    top, second = ratings[0], ratings[1]
+    gap = round(top["rating"]) - round(second["rating"])  # of the shown ratings
+    lead = f"level with {second['policy']}" if gap == 0 else f"{gap:,} above {second['policy']}"
+    head = (f"{top['policy']} is rated {_rating(top['rating'])} ({_rating(top['rating_lo'])}-"
+            f"{_rating(top['rating_hi'])}), {lead}; the rating spread is "
+            f"{_rating(data['spread'])} ({_rating(data['spread_lo'])}-{_rating(data['spread_hi'])}).")
+    why = "" if anchor == "random" else " (random is not in the field: the first policy is the anchor)"
+    boot = f"{data['replicates']} bootstrap replicates" if data.get("replicates") else "a bootstrap"
+    context = (f"{data['rules'].capitalize()}, {data['players']} players: {data['deals']:,} deals, each in all "
+               f"{data['seatings']} seatings of the {len(ratings)} policies on the same tiles, played in "
+               f"{data['seconds']:.1f} s; Plackett-Luce ratings on the finishing orders, Elo scale, {anchor} "
+               f"anchored at {_rating(data['anchor_rating'])}{why}; 95% intervals from {boot} over deals.")
+    shown = [{"policy": r["policy"], "rating": _rating(r["rating"]),
+              "ci": "anchor" if r["policy"] == anchor else f"{_rating(r['rating_lo'])}-{_rating(r['rating_hi'])}",
+              "p_next": "" if x + 1 == len(ratings) else
+              f"{pair[(r['policy'], ratings[x + 1]['policy'])]['p_a_beats_b']:.3f}",
+              "games": r["games"]} for x, r in enumerate(ratings)]
+    cols = [P.Col("policy"), P.Col("rating", align="right"), P.Col("ci", "95% CI", align="right"),
+            P.Col("p_next", "p beats next", align="right"), P.Col("games", kind="int")]
+    h_rows = [{"pair": f"{h['a']} > {h['b']}", "p": f"{h['p_a_beats_b']:.3f}", "ci": f"{h['lo']:.3f}-{h['hi']:.3f}"}
+              for h in data["head_to_head"]]
+    h_cols = [P.Col("pair", "a beats b"), P.Col("p", "p", align="right"), P.Col("ci", "95% CI", align="right")]
+    ans = P.Answer([head, context], [P.Table("ratings, best first", shown, cols),
+                                     P.Table("head-to-head: p(a finishes above b)", h_rows, h_cols)])
+    ans.notes.append("Seats tied on points are ordered at random (a draw of the seed and the deal).")
+    ans.data = data
+    return ans
