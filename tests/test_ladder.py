@@ -168,3 +168,53 @@ def test_cli_plays_three_and_four_players(players, field):
     assert data["players"] == players and data["seatings"] == math.perm(len(field), players)
     assert all(x["games"] == 20 * data["seatings"] * players // len(field) for x in data["ratings"])
     assert len(data["head_to_head"]) == math.comb(len(field), 2)
+
+
+def test_a_match_ladder_plays_every_seating_on_the_same_shuffles_and_ranks_the_winner_first():
+    from simdom.engine.matches import simulate_matches, trace_match
+    from simdom.run.ladder import play_duplicate_matches
+    rules = preset("fives", 2, target=100)
+    pols = [parse_policy(p) for p in ("greedy", "random", "heavy")]
+    play = play_duplicate_matches(rules, pols, 5, 30)
+    assert play.points.shape == (30, 6, 2) and play.won is not None
+    for j in (0, 4):  # each seating's rows are its own matches, played alone
+        alone = simulate_matches(rules, [pols[i] for i in play.seatings[j]], 5, 0, 30)
+        assert np.array_equal(alone.matches["score_0"], play.points[:, j, 0])
+        assert np.array_equal(alone.matches["winner"] == 1, play.won[:, j, 1])
+    # hand 0 of a match is dealt the same in every seating (hands, boneyard), whoever plays it
+    for m in (0, 9):
+        first = [trace_match(rules, [pols[i] for i in row], 5, m)[0] for row in play.seatings]
+        assert all(t["hands"] == first[0]["hands"] and t["boneyard"] == first[0]["boneyard"] for t in first)
+    # the winner finishes first even where its score is not the highest (the key puts it on top)
+    key = play.order_key()
+    done = play.won.any(axis=-1)
+    assert np.all(np.argmax(key, axis=-1)[done] == np.argmax(play.won, axis=-1)[done])
+    orders = finishing_orders(key, play.seatings, 5)
+    winners = np.take_along_axis(play.seatings[None].repeat(30, 0), np.argmax(play.won, -1)[..., None], -1)[..., 0]
+    assert np.array_equal(orders[..., 0][done], winners[done])
+
+
+def test_cli_rates_matches_and_says_so():
+    r = CliRunner().invoke(app, ["ladder", "greedy", "random", "heavy", "-r", "fives", "-n", "2", "--set",
+                                 "target=100", "--deals", "120", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["unit"] == "match" and data["target"] == 100 and data["deals"] == 120
+    rating = {x["policy"]: x for x in data["ratings"]}
+    assert rating["greedy"]["rating_lo"] > rating["heavy"]["rating_hi"] > 1000
+    text = CliRunner().invoke(app, ["ladder", "greedy", "random", "heavy", "-r", "fives", "-n", "2", "--set",
+                                    "target=100", "--deals", "120"]).output
+    assert "120 matches to 100, each in all 6 seatings" in " ".join(text.split())
+    assert "over matches" in " ".join(text.split())
+
+
+def test_a_partnership_match_ladder_gives_partners_their_side_s_score():
+    from simdom.run.ladder import play_duplicate_matches
+    from simdom.engine.matches import side_of
+    rules = preset("fives-and-threes", 4, target=61, teams="partners")
+    pols = [parse_policy(p) for p in ("greedy", "random", "heavy", "defensive")]
+    play = play_duplicate_matches(rules, pols, 2, 8)
+    partners = [s for s in range(4) if side_of(rules, s) == side_of(rules, 0)]
+    assert len(partners) == 2
+    assert np.array_equal(play.points[..., partners[0]], play.points[..., partners[1]])
+    assert np.array_equal(play.won[..., partners[0]], play.won[..., partners[1]])

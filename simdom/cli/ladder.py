@@ -21,7 +21,8 @@ class Format(str, Enum):
 def ladder_cmd(
     policy: List[str] = typer.Argument(..., help="The policies of the field (at least --players of them), "
                                                  "e.g. random greedy heavy rollout:samples=32 search."),
-    deals: int = typer.Option(200, "--deals", "-d", help="Deals, each played in every seating."),
+    deals: int = typer.Option(200, "--deals", "-d", help="Deals, each played in every seating (matches, when "
+                                                          "the rules are a match: --set target=T)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed, 0 to 2^63 - 1: deal i depends on (seed, i) alone."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json, csv (the ratings) or md."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
@@ -39,6 +40,8 @@ def ladder_cmd(
 
       simdom ladder random greedy heavy -r threes -n 2 --deals 100
       simdom ladder random greedy heavy rollout:samples=32 search -n 2 --deals 300 --format json
+
+      simdom ladder random greedy heavy -r fives -n 2 --set target=250 --deals 300
     """
     from .. import present as P
     from ..run.tournament import ladder

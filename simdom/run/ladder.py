@@ -33,6 +33,15 @@ class DuplicatePlay:
     doubles_dealt: np.ndarray  #: int32[deals, S, n] the doubles in each seat's hand as dealt
     first_seat: np.ndarray     #: int32[deals, S] the seat that led
     seconds: float
+    #: matches: bool[matches, S, n] the seats of the side that won the match (None: single deals)
+    won: np.ndarray | None = None
+
+    def order_key(self) -> np.ndarray:
+        """What the finishing order ranks, highest first: the deal total, or a match's winner first and
+        then the final scores (a match cut short at max_deals has no winner)."""
+        if self.won is None:
+            return self.points
+        return self.points.astype(np.int64) + np.where(self.won, 1 << 40, 0)
 
 
 #: games (deals x seatings) per kernel output block: a block of about 20 MB, reused chunk after chunk
@@ -59,3 +68,30 @@ def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int) 
         dealt[d0:d0 + m] = seat_cols["doubles_dealt"].reshape(m, S, n)
         first[d0:d0 + m] = deal_cols["first_seat"].reshape(m, S)
     return DuplicatePlay(seats, points, dealt, first, time.perf_counter() - t0)
+
+
+def play_duplicate_matches(rules: Rules, policies: list[Policy], seed: int, matches: int) -> DuplicatePlay:
+    """Matches 0 .. matches - 1 of root ``seed`` (docs/rules.md 12) in every seating: hand h of match m is
+    dealt from (seed, m, h) alone, so the seatings of a match share their shuffles hand by hand (a
+    seating that plays more hands sees more of them). ``points``: each seat's final match score (its
+    side's, with partners); ``doubles_dealt``: the hands the match lasted (every seat alike);
+    ``first_seat``: the seat that led the first hand."""
+    from ..engine.matches import side_of, simulate_matches
+
+    seats = seatings(len(policies), rules.players)
+    S, n = len(seats), rules.players
+    t0 = time.perf_counter()
+    points = np.empty((matches, S, n), np.int32)
+    hands = np.empty((matches, S, n), np.int32)
+    first = np.empty((matches, S), np.int32)
+    won = np.zeros((matches, S, n), bool)
+    side = [side_of(rules, s) for s in range(n)]
+    for j, row in enumerate(seats):
+        b = simulate_matches(rules, [policies[i] for i in row], seed, 0, matches)
+        for s in range(n):
+            points[:, j, s] = b.matches[f"score_{side[s]}"]
+            won[:, j, s] = b.matches["winner"] == side[s]
+        hands[:, j, :] = b.matches["deals"][:, None]
+        opening = b.deals["hand"] == 0
+        first[:, j] = b.deals["first_seat"][opening]
+    return DuplicatePlay(seats, points, hands, first, time.perf_counter() - t0, won)

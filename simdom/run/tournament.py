@@ -25,7 +25,7 @@ def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Cal
     """simdom ladder: the policies' ratings; ``rules`` builds the rules (after the seed, the deals and the
     players are checked), ``shown`` names them in the answer."""
     from ..policies import PolicyError, parse_policy, seat_policies
-    from .ladder import play_duplicate, seatings
+    from .ladder import play_duplicate, play_duplicate_matches, seatings
     from ..stats.estimate.ladder import finishing_orders, ladder_ratings
 
     if not 0 <= seed <= MAX_SEED:
@@ -50,12 +50,13 @@ def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Cal
     except PolicyError as e:
         raise OptionError(str(e)) from None
     anchor = canon.index("random") if "random" in canon else 0
-    with status(f"playing {deals:,} deals in {len(seats)} seatings ..."):
-        play = play_duplicate(r, pols, seed, deals)
-        orders = finishing_orders(play.points, play.seatings, seed)
+    unit = "matches" if r.is_match else "deals"
+    with status(f"playing {deals:,} {unit} in {len(seats)} seatings ..."):
+        play = (play_duplicate_matches if r.is_match else play_duplicate)(r, pols, seed, deals)
+        orders = finishing_orders(play.order_key(), play.seatings, seed)
         lad = ladder_ratings(orders, names, anchor=anchor, anchor_rating=ANCHOR_RATING, bootstrap=BOOTSTRAP,
                              seed=seed)
-    return ladder_answer(lad, shown, players, len(seats), play.seconds, seed)
+    return ladder_answer(lad, shown, players, len(seats), play.seconds, seed, r.target)
 
 
 def _field(policy: List[str], pols: list, players: int) -> tuple[list[str], list[str]]:
@@ -79,13 +80,16 @@ def _field(policy: List[str], pols: list, players: int) -> tuple[list[str], list
     return names, canon
 
 
-def ladder_answer(lad, rules_name: str, players: int, n_seatings: int, seconds: float, seed: int | None = None):
+def ladder_answer(lad, rules_name: str, players: int, n_seatings: int, seconds: float, seed: int | None = None,
+                  target: int = 0):
     """The answer: the best policy and its lead, the spread; the ratings best first; head-to-head."""
-    return ladder_answer_of(ladder_data(lad, rules_name, players, n_seatings, seconds, seed))
+    return ladder_answer_of(ladder_data(lad, rules_name, players, n_seatings, seconds, seed, target))
 
 
-def ladder_data(lad, rules_name: str, players: int, n_seatings: int, seconds: float, seed: int | None) -> dict:
-    """`simdom ladder --format json`: the ratings best first, each pair once (the higher-rated as a)."""
+def ladder_data(lad, rules_name: str, players: int, n_seatings: int, seconds: float, seed: int | None,
+                target: int = 0) -> dict:
+    """`simdom ladder --format json`: the ratings best first, each pair once (the higher-rated as a);
+    with a match ``target``, ``deals`` counts matches (``unit`` says which)."""
     import numpy as np
 
     from ..engine.api import SIM_VERSION
@@ -101,6 +105,7 @@ def ladder_data(lad, rules_name: str, players: int, n_seatings: int, seconds: fl
             "hi": float(pb_lo_hi[1][a, b])} for x, a in enumerate(order) for b in order[x + 1:]]
     return {"ratings": ratings, "head_to_head": h2h, "spread": float(lad.spread), "spread_lo": float(sp_lo),
             "spread_hi": float(sp_hi), "anchor": names[lad.anchor], "anchor_rating": lad.anchor_rating,
-            "rules": rules_name, "players": players, "deals": lad.deals, "seatings": n_seatings,
+            "rules": rules_name, "players": players, "deals": lad.deals, "unit": "match" if target else "deal",
+            "target": target, "seatings": n_seatings,
             "replicates": int(lad.boot.shape[0]), "seconds": round(seconds, 3), "seed": seed,
             "sim_version": SIM_VERSION}

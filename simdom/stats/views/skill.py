@@ -58,10 +58,15 @@ def ladder_answer_of(data: dict) -> P.Answer:
             f"{_rating(data['spread'])} ({_rating(data['spread_lo'])}-{_rating(data['spread_hi'])}).")
     why = "" if anchor == "random" else " (random is not in the field: the first policy is the anchor)"
     boot = f"{data['replicates']} bootstrap replicates" if data.get("replicates") else "a bootstrap"
-    context = (f"{data['rules'].capitalize()}, {data['players']} players: {data['deals']:,} deals, each in all "
-               f"{data['seatings']} seatings of the {len(ratings)} policies on the same tiles, played in "
-               f"{data['seconds']:.1f} s; Plackett-Luce ratings on the finishing orders, Elo scale, {anchor} "
-               f"anchored at {_rating(data['anchor_rating'])}{why}; 95% intervals from {boot} over deals.")
+    match = data.get("unit") == "match"
+    games = (f"{data['deals']:,} matches to {data['target']:,}, each in all {data['seatings']} seatings of the "
+             f"{len(ratings)} policies on the same shuffles hand by hand" if match else
+             f"{data['deals']:,} deals, each in all {data['seatings']} seatings of the {len(ratings)} policies on "
+             f"the same tiles")
+    context = (f"{data['rules'].capitalize()}, {data['players']} players: {games}, played in "
+               f"{data['seconds']:.1f} s; Plackett-Luce ratings on the finishing orders{' (the winner first, then by score)' if match else ''}, "
+               f"Elo scale, {anchor} anchored at {_rating(data['anchor_rating'])}{why}; 95% intervals from {boot} "
+               f"over {'matches' if match else 'deals'}.")
     shown = [{"policy": r["policy"], "rating": _rating(r["rating"]),
               "ci": "anchor" if r["policy"] == anchor else f"{_rating(r['rating_lo'])}-{_rating(r['rating_hi'])}",
               "p_next": "" if x + 1 == len(ratings) else
@@ -74,6 +79,7 @@ def ladder_answer_of(data: dict) -> P.Answer:
     h_cols = [P.Col("pair", "a beats b"), P.Col("p", "p", align="right"), P.Col("ci", "95% CI", align="right")]
     ans = P.Answer([head, context], [P.Table("ratings, best first", shown, cols),
                                      P.Table("head-to-head: p(a finishes above b)", h_rows, h_cols)])
-    ans.notes.append("Seats tied on points are ordered at random (a draw of the seed and the deal).")
+    ans.notes.append(f"Seats tied on {'score' if match else 'points'} are ordered at random (a draw of the seed "
+                     f"and the {'match' if match else 'deal'}).")
     ans.data = data
     return ans
