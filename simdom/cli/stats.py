@@ -9,21 +9,13 @@ import typer
 from .common import OLD_FORCE_OPT, OLD_OUTPUT_OPT, console, fail
 
 # The statistics modules (polars) are imported inside the commands: every simdom command (`simdom run`
-# too) loads this module to register the commands, and should not pay polars' import. The help texts'
-# constants are copies of simdom.present.FORMATS and simdom.stats.tables.BY_COLUMNS / MOVE_BY_COLUMNS;
-# tests/test_runner.py checks that they are equal.
-FORMATS = ("table", "csv", "json", "md", "parquet")
-BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "turn", "first_seat", "leader", "end", "went_out",
-              "doubles_dealt", "lost_first_double", "first_double_seat")
-MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
+# too) loads this module to register the commands, and should not pay polars' import; the names the
+# commands accept come from simdom/stats/names.py, which imports nothing.
+from ..stats.names import (BY_COLUMNS, DECISION_SITUATIONS, DOUBLES_TABLES, FORMATS, MATCH_BY_COLUMNS,  # noqa: F401
+                           MATCH_TABLES, MOVE_BY_COLUMNS, STATS_TABLES)
+
 FORMAT_HELP = (f"output format: {', '.join(FORMATS)} (default: table, or from the -o suffix); json, csv and "
                "parquet keep full precision")
-MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",
-                    "side_led_first")
-MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
-DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
-DECISION_SITUATIONS = ("tier", "double_support", "doubles_held", "unseen_doubles", "turn", "lead")
-STATS_TABLES = ("groups", "paired")
 
 
 def _fail(msg: str) -> None:

@@ -31,9 +31,6 @@ from simdom.stats.read.folder import Results
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
 from simdom.stats.tables.stats import InputError, arm_sorted
 
-#: --by columns of `simdom stats` on match results
-MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "first_seat", "led_first",
-                    "side_led_first")
 
 
 def check_matches(results: Results | Sequence[Results]) -> list[Results]:

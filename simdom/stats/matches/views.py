@@ -7,8 +7,7 @@ import polars as pl
 from simdom import present as P
 from simdom.stats.read.folder import Results
 
-#: --table of `simdom stats` on match results
-MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
+from simdom.stats.names import BY_COLUMNS, MATCH_BY_COLUMNS, MATCH_TABLES
 TITLES = {
     "wins": "Match win probability (95% CI, clustered by match)",
     "length": "Deals per match",
@@ -58,10 +57,9 @@ def stats_answer(res: Results, by: list[str] | None, table: str | None, bins: in
         raise InputError(f"bad --table {table!r} for match results; allowed: {', '.join(MATCH_TABLES)}")
     if table == "deals":
         from simdom.stats.views.stats import stats_answer as deal_answer
-        from simdom.stats.tables.stats import BY_COLUMNS
         return deal_answer([res], None if by is None else parse_by(by, BY_COLUMNS), "groups")
     wanted = [table] if table else (["wins", "length", "lead", "edges", "arms"] if people else ["wins"])
-    keys = parse_by(by, M.MATCH_BY_COLUMNS, ("arm", "policy", "player")) if table in (None, "wins") else None
+    keys = parse_by(by, MATCH_BY_COLUMNS, ("arm", "policy", "player")) if table in (None, "wins") else None
     ans, done = P.Answer(), {}
     for t in wanted:
         if t == "wins":

@@ -10,13 +10,8 @@ from simdom.stats.inference import t_interval, wilson_clustered
 from simdom.stats.read.folder import Results
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
 
-#: --by columns of `simdom stats` (``leader``: the seat led the deal; ``turn``: 0 = the leader, 1 = next)
-BY_COLUMNS = ("arm", "policy", "seat", "player", "rotation", "turn", "first_seat", "leader", "end", "went_out",
-              "doubles_dealt", "lost_first_double", "first_double_seat")
 #: --by columns that select rows by what happened in the deal: group differences are associations
 CONDITIONAL = ("end", "went_out", "doubles_dealt", "lost_first_double", "first_double_seat")
-#: --by columns of `simdom stats --moves` (the move number is always a key)
-MOVE_BY_COLUMNS = ("arm", "policy", "seat", "rotation")
 RESULTS_KEY = "results"
 
 

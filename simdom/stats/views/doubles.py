@@ -5,8 +5,7 @@ from simdom import present as P
 from simdom.stats.read.folder import Results
 from simdom.stats.tables.stats import InputError
 
-#: --table of simdom doubles (cli/stats.py shows a copy in its help)
-DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
+from simdom.stats.names import DOUBLES_TABLES  # --table of simdom doubles
 DECISION_TABLES = ("decisions", "decision-grid")
 
 

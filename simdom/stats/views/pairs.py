@@ -9,7 +9,6 @@ from simdom.stats.estimate.families import ADJUSTMENT, Family
 from simdom.stats.read.folder import Results
 from simdom.stats.views.stats import clusters_note, family_sentences, selection_note
 
-DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
 
 
 def doubles_answer(res: Results, wanted: list[str]) -> P.Answer:
