@@ -5,9 +5,9 @@ from __future__ import annotations
 import polars as pl
 
 from simdom import present as P
+from simdom.stats.names import BY_COLUMNS, MATCH_BY_COLUMNS, MATCH_TABLES
 from simdom.stats.read.folder import Results
 
-from simdom.stats.names import BY_COLUMNS, MATCH_BY_COLUMNS, MATCH_TABLES
 TITLES = {
     "wins": "Match win probability (95% CI, clustered by match)",
     "length": "Deals per match",
