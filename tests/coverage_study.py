@@ -29,6 +29,12 @@ class Hits:
     def frame(self, table: pl.DataFrame, kind: str, name: str, truth) -> None:
         self.add(kind, table[f"{name}_lo"].to_numpy(), table[f"{name}_hi"].to_numpy(), truth)
 
+    def merge(self, other: "Hits") -> None:
+        """Add another study's counts (the same study split over processes)."""
+        for kind in other.n:
+            self.n[kind] += other.n[kind]
+            self.k[kind] += other.k[kind]
+
     def rates(self) -> dict[str, float]:
         return {k: self.k[k] / self.n[k] for k in self.n}
 

@@ -8,6 +8,7 @@ import os
 import numpy as np
 import polars as pl
 import pytest
+from joblib import Parallel, delayed
 
 from coverage_study import Hits, rejections
 from simdom.stats.tables.compare import compare_table
@@ -71,15 +72,15 @@ def _histogram(h: Hits, dist: pl.DataFrame, truth: dict, res) -> None:
     h.add("points histogram band", lo, hi, [truth[k] for k in keys])
 
 
-@pytest.mark.slow
-def test_every_interval_covers_the_truth_95_percent_of_the_time(reference):
+def _runs(first: int, last: int, reference: dict) -> tuple[Hits, list, list]:
+    """Runs first..last-1 of the study: the intervals' hits and the seat and turn tests' p-values."""
     h = Hits()
     seat_p, turn_p = [], []
     spec0 = _sweep(0)
     t_player = truth_by(spec0, ["arm", "player"])
     t_turn, t_seat = truth_by(spec0, ["arm", "turn"]), truth_by(spec0, ["arm", "seat"])
     arms = {a.name: a for a in spec0.arms}
-    for i in range(REPS):
+    for i in range(first, last):
         res = in_memory(_sweep(10_000 + i))
         df = stats_table(res, ["arm", "player"])
         for name, key in (("mean_points", "points"), ("win_rate", "win"), ("scoring_rate", "scoring_rate")):
@@ -111,6 +112,20 @@ def test_every_interval_covers_the_truth_95_percent_of_the_time(reference):
         _compare(h, "compare paired", got, reference["paired"])
         got, _ = compare_table(in_memory(_mix(20_000 + i)), in_memory(_mix(30_000 + i, preset="fives")))
         _compare(h, "compare unpaired", got, reference["unpaired"])
+    return h, seat_p, turn_p
+
+
+@pytest.mark.slow
+def test_every_interval_covers_the_truth_95_percent_of_the_time(reference):
+    # the runs are independent: two processes play half each (the study takes about 4 minutes alone)
+    halves = [(0, REPS // 2), (REPS // 2, REPS)]
+    parts = Parallel(n_jobs=2, backend="loky")(delayed(_runs)(a, b, reference) for a, b in halves)
+    h = Hits()
+    seat_p, turn_p = [], []
+    for part, seats, turns in parts:
+        h.merge(part)
+        seat_p += seats
+        turn_p += turns
     print("\ncoverage:", h.report())
     size, n_seat = rejections(seat_p)
     power, n_turn = rejections(turn_p)
