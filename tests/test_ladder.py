@@ -102,8 +102,8 @@ def test_duplicate_seatings_share_their_shuffles(monkeypatch):
     for j in (0, 3, 5):
         alone = simulate(rules, [pols[i] for i in play.seatings[j]], 11, 0, 40)
         assert np.array_equal(alone.seats["points"], play.points[:, j, :])
-    # chunk by chunk of deals the same
-    monkeypatch.setattr(ladder_play, "CHUNK_GAMES", 50)
+    # block by block of deals the same (blocks of 7 deals: 6 blocks a seating, the last one short)
+    monkeypatch.setattr(ladder_play, "block_size", lambda *a: 7)
     again = play_duplicate(rules, pols, 11, 40)
     assert np.array_equal(again.points, play.points) and np.array_equal(again.first_seat, play.first_seat)
     # and the initial hands and boneyard, read from the deal's trace, are the same in every seating
@@ -154,6 +154,9 @@ def test_cli_anchors_the_first_policy_without_random(tmp_path):
     (["ladder", "greedy", "random", "--deals", "0"], ["--deals", "allowed"]),
     (["ladder", "greedy", "random", "-n", "5"], ["--players", "2, 3 or 4"]),
     (["ladder", "greedy", "random", "heavy", "defensive", "-n", "4", "--deals", "300000"], ["24 seatings", "at most"]),
+    (["ladder", "greedy", "random", "--scheduler", "tcp://127.0.0.1:1"], ["--scheduler", "--backend dask"]),
+    (["ladder", "greedy", "random", "--workers", "0"], ["--workers", "allowed"]),
+    (["ladder", "greedy", "random", "--backend", "dask"], ["--scheduler", "tcp://HOST:PORT"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
     check(tmp_path, args, words)
@@ -172,10 +175,9 @@ def test_cli_plays_three_and_four_players(players, field):
 
 def test_a_match_ladder_plays_every_seating_on_the_same_shuffles_and_ranks_the_winner_first():
     from simdom.engine.matches import simulate_matches, trace_match
-    from simdom.run.ladder import play_duplicate_matches
     rules = preset("fives", 2, target=100)
     pols = [parse_policy(p) for p in ("greedy", "random", "heavy")]
-    play = play_duplicate_matches(rules, pols, 5, 30)
+    play = play_duplicate(rules, pols, 5, 30)
     assert play.points.shape == (30, 6, 2) and play.won is not None
     for j in (0, 4):  # each seating's rows are its own matches, played alone
         alone = simulate_matches(rules, [pols[i] for i in play.seatings[j]], 5, 0, 30)
@@ -209,12 +211,37 @@ def test_cli_rates_matches_and_says_so():
 
 
 def test_a_partnership_match_ladder_gives_partners_their_side_s_score():
-    from simdom.run.ladder import play_duplicate_matches
     from simdom.engine.matches import side_of
     rules = preset("fives-and-threes", 4, target=61, teams="partners")
     pols = [parse_policy(p) for p in ("greedy", "random", "heavy", "defensive")]
-    play = play_duplicate_matches(rules, pols, 2, 8)
+    play = play_duplicate(rules, pols, 2, 8)
     partners = [s for s in range(4) if side_of(rules, s) == side_of(rules, 0)]
     assert len(partners) == 2
     assert np.array_equal(play.points[..., partners[0]], play.points[..., partners[1]])
     assert np.array_equal(play.won[..., partners[0]], play.won[..., partners[1]])
+
+
+def test_the_same_ratings_on_one_worker_two_workers_and_a_dask_cluster():
+    """Every (seating, block of deals or matches) is a task; the blocks come back in order, so the play
+    and the answer are the same wherever they run (a real distributed.LocalCluster)."""
+    from distributed import LocalCluster
+
+    from simdom.run.tournament import ladder
+    from contextlib import nullcontext
+    for rules in (preset("threes", 2), preset("fives", 2, target=61)):
+        pols = [parse_policy(p) for p in ("greedy", "random", "rollout:samples=4")]
+        one = play_duplicate(rules, pols, 3, 24, workers=1)
+        two = play_duplicate(rules, pols, 3, 24, workers=2)
+        assert np.array_equal(one.points, two.points) and np.array_equal(one.first_seat, two.first_seat)
+        assert (one.won is None) == (not rules.is_match)
+        if one.won is not None:
+            assert np.array_equal(one.won, two.won)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        args = dict(deals=24, seed=3, players=2, rules=lambda: preset("threes", 2), shown="threes",
+                    status=lambda _: nullcontext())
+        field = ["greedy", "random", "rollout:samples=4"]
+        local = ladder(field, workers=1, **args).data
+        dask = ladder(field, backend="dask", scheduler=cluster.scheduler_address, **args).data
+    for d in (local, dask):
+        d.pop("seconds")
+    assert local == dask

@@ -6,7 +6,8 @@ per page, the page's commands in order.
 Scaled down so that every page runs in about a minute, and nothing else is changed:
 * `simdom run` gets `--deals 400` (`--deals N` replaced), `--quiet`, and an `--out` outside the temporary
   folder is moved into it (`/data/balance4` -> `data/balance4`);
-* `simdom bench --seconds S` measures 0.3 s; `simdom skill --deals N` plays at most 8 deals;
+* `simdom bench --seconds S` measures 0.3 s; `simdom skill --deals N` plays at most 8 deals, `simdom
+  ladder --deals N` at most 300;
 * the dask examples run against a local cluster started by the test (its address replaces the page's),
   into its own folder (an earlier example may have written the scenario's folder with other tables);
 * a results folder that a statistics example reads (`results/NAME`) is written first by
@@ -67,10 +68,10 @@ def scaled(argv: list[str], scheduler: str | None) -> list[str]:
             argv[argv.index("--scheduler") + 1] = scheduler or "tcp://127.0.0.1:1"
             argv += ["--out", "results/dask"]  # the README's runs stand alone; here they share one folder
         argv.append("--quiet")
-    if argv[1] == "skill":  # a few deals: the fictive player's hard deals take minutes
+    if argv[1] in ("skill", "ladder"):  # a few deals: the fictive player's hard deals take minutes
         if "--deals" in argv:
             i = argv.index("--deals") + 1
-            argv[i] = str(min(int(argv[i]), 8))
+            argv[i] = str(min(int(argv[i]), 8 if argv[1] == "skill" else 300))
         if "--scheduler" in argv:
             argv[argv.index("--scheduler") + 1] = scheduler or "tcp://127.0.0.1:1"
     if argv[1] == "bench" and "--seconds" in argv:

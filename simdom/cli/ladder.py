@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import typer
 
+from .run import Backend
 from .common import OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, check_out, console, make_rules
 
 
@@ -30,6 +31,11 @@ def ladder_cmd(
     rules: str = RULES_OPT,
     players: int = typer.Option(2, "--players", "-n", help="Players at the table, 2 to 4."),
     overrides: Optional[List[str]] = SET_OPT,
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Parallel workers (default: every core; "
+                                          "with dask: the cluster's worker threads)."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local (processes on this machine) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="With --backend dask: tcp://HOST:PORT of a "
+                                            "running dask scheduler."),
     output: Optional[Path] = OLD_OUTPUT_OPT,
 ) -> None:
     """Rate policies in a duplicate tournament: every deal in every seating, Plackett-Luce on an Elo scale.
@@ -50,7 +56,7 @@ def ladder_cmd(
     check_out(out, overwrite)
     shown = rules + (f" (with --set {', '.join(overrides)})" if overrides else "")
     ans = ladder(policy, deals=deals, seed=seed, players=players, rules=lambda: make_rules(rules, players, overrides),
-                 shown=shown, status=console.status)
+                 shown=shown, status=console.status, workers=workers, backend=backend.value, scheduler=scheduler)
     P.emit(ans, "table" if fmt is Format.text else fmt.value, out, console=console)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.api import output_blocks, row_columns, simulate
+from ..engine.api import simulate
 from ..policies import Policy
 from ..rules import Rules
 
@@ -44,54 +44,69 @@ class DuplicatePlay:
         return self.points.astype(np.int64) + np.where(self.won, 1 << 40, 0)
 
 
-#: games (deals x seatings) per kernel output block: a block of about 20 MB, reused chunk after chunk
-CHUNK_GAMES = 100_000
+#: greedy decisions' worth of play per task, about a second on one core (policies.policy_cost): a block
+#: of cheap policies holds many deals, a block of searches a few (a hard deal then holds up one block)
+BLOCK_COST = 400_000
 
 
-def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int) -> DuplicatePlay:
-    """Deals 0 .. deals - 1 of root ``seed`` in every seating (:func:`seatings`), chunk by chunk of deals,
-    the kernel filling one output block in row order (deal, seating)."""
+def block_size(policies: list[Policy], n_units: int, workers: int, unit_cost: float = 20.0) -> int:
+    """Deals (or matches: ``unit_cost`` greedy decisions each) per task: about BLOCK_COST of play, and at
+    least 4 tasks a worker when there is more than one and enough deals."""
+    from ..policies import policy_cost
+    cost = unit_cost * max(policy_cost(p) for p in policies)
+    size = max(1, int(BLOCK_COST // cost))
+    return size if workers <= 1 else max(1, min(size, -(-n_units // (4 * workers))))
+
+
+def work_of(policies: list[Policy], n_units: int, seatings_n: int, unit_cost: float = 20.0) -> float:
+    """The play's cost in greedy decisions, roughly (policies.policy_cost)."""
+    from ..policies import policy_cost
+    return n_units * seatings_n * unit_cost * max(policy_cost(p) for p in policies)
+
+
+def _seating_block(rules: Rules, lineup: list[Policy], seed: int, d0: int, m: int) -> tuple:
+    """One task: deals (or matches) d0 .. d0 + m - 1 of one seating. Deals: (points, doubles dealt, first
+    seat); matches: (final scores, won, hands played, first seat), each seat's side's."""
+    n = rules.players
+    if not rules.is_match:
+        b = simulate(rules, lineup, seed, d0, m)
+        return (b.seats["points"].astype(np.int32), b.seats["doubles_dealt"].astype(np.int32),
+                b.deals["first_seat"].astype(np.int32), None)
+    from ..engine.matches import side_of, simulate_matches
+    b = simulate_matches(rules, lineup, seed, d0, m)
+    side = [side_of(rules, s) for s in range(n)]
+    points = np.stack([b.matches[f"score_{side[s]}"] for s in range(n)], axis=1).astype(np.int32)
+    won = np.stack([b.matches["winner"] == side[s] for s in range(n)], axis=1)
+    hands = np.repeat(b.matches["deals"].astype(np.int32)[:, None], n, axis=1)
+    return points, hands, b.deals["first_seat"][b.deals["hand"] == 0].astype(np.int32), won
+
+
+def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int, *, workers: int | None = 1,
+                   backend: str = "local", scheduler: str | None = None) -> DuplicatePlay:
+    """Deals 0 .. deals - 1 of root ``seed`` in every seating (:func:`seatings`); with a match target,
+    matches 0 .. deals - 1 (docs/rules.md 12: hand h of match m is dealt from (seed, m, h) alone, so the
+    seatings of a match share their shuffles hand by hand, and ``points`` are final match scores, a
+    seat's side's with partners, ``doubles_dealt`` the hands the match lasted). Every (seating, block)
+    is a task on ``workers`` loky processes or a dask cluster (run/parallel.py); the result is the same
+    whatever the workers or the backend."""
+    from .parallel import n_workers, run_blocks
+
     seats = seatings(len(policies), rules.players)
     S, n = len(seats), rules.players
     t0 = time.perf_counter()
+    per = 20.0 * (max(1.0, rules.target / 15) if rules.is_match else 1.0)  # a match: about target/15 hands
+    if workers is None and backend == "local" and work_of(policies, deals, S, per) < 2 * BLOCK_COST:
+        workers = 1  # a couple of seconds of play: starting worker processes would cost more
+    size = block_size(policies, deals, n_workers(workers) if backend == "local" else 8, per)
+    blocks = [(d0, min(size, deals - d0)) for d0 in range(0, deals, size)]
+    tasks = [(rules, [policies[i] for i in row], seed, d0, m) for row in seats for d0, m in blocks]
+    done = run_blocks(_seating_block, tasks, workers=workers, backend=backend, scheduler=scheduler)
     points = np.empty((deals, S, n), np.int32)
     dealt = np.empty((deals, S, n), np.int32)
     first = np.empty((deals, S), np.int32)
-    step = max(1, CHUNK_GAMES // S)
-    out = output_blocks(min(step, deals) * S, n)
-    for d0 in range(0, deals, step):
-        m = min(step, deals - d0)
-        for j, row in enumerate(seats):
-            simulate(rules, [policies[i] for i in row], seed, d0, m, out=out, row0=j, stride=S)
-        seat_cols, deal_cols = row_columns(*out, n=m * S)
-        points[d0:d0 + m] = seat_cols["points"].reshape(m, S, n)
-        dealt[d0:d0 + m] = seat_cols["doubles_dealt"].reshape(m, S, n)
-        first[d0:d0 + m] = deal_cols["first_seat"].reshape(m, S)
-    return DuplicatePlay(seats, points, dealt, first, time.perf_counter() - t0)
-
-
-def play_duplicate_matches(rules: Rules, policies: list[Policy], seed: int, matches: int) -> DuplicatePlay:
-    """Matches 0 .. matches - 1 of root ``seed`` (docs/rules.md 12) in every seating: hand h of match m is
-    dealt from (seed, m, h) alone, so the seatings of a match share their shuffles hand by hand (a
-    seating that plays more hands sees more of them). ``points``: each seat's final match score (its
-    side's, with partners); ``doubles_dealt``: the hands the match lasted (every seat alike);
-    ``first_seat``: the seat that led the first hand."""
-    from ..engine.matches import side_of, simulate_matches
-
-    seats = seatings(len(policies), rules.players)
-    S, n = len(seats), rules.players
-    t0 = time.perf_counter()
-    points = np.empty((matches, S, n), np.int32)
-    hands = np.empty((matches, S, n), np.int32)
-    first = np.empty((matches, S), np.int32)
-    won = np.zeros((matches, S, n), bool)
-    side = [side_of(rules, s) for s in range(n)]
-    for j, row in enumerate(seats):
-        b = simulate_matches(rules, [policies[i] for i in row], seed, 0, matches)
-        for s in range(n):
-            points[:, j, s] = b.matches[f"score_{side[s]}"]
-            won[:, j, s] = b.matches["winner"] == side[s]
-        hands[:, j, :] = b.matches["deals"][:, None]
-        opening = b.deals["hand"] == 0
-        first[:, j] = b.deals["first_seat"][opening]
-    return DuplicatePlay(seats, points, hands, first, time.perf_counter() - t0, won)
+    won = np.empty((deals, S, n), bool) if rules.is_match else None
+    for (_, _, _, d0, m), j, (pts, dd, fs, w) in zip(tasks, [j for j in range(S) for _ in blocks], done):
+        points[d0:d0 + m, j], dealt[d0:d0 + m, j], first[d0:d0 + m, j] = pts, dd, fs
+        if won is not None:
+            won[d0:d0 + m, j] = w
+    return DuplicatePlay(seats, points, dealt, first, time.perf_counter() - t0, won)

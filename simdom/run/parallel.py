@@ -1,5 +1,5 @@
 """Blocks of deals on parallel workers, for the commands that play their deals outside a results folder
-(`simdom skill`): joblib's loky processes on this machine, or the workers of a dask cluster.
+(`simdom skill`, `simdom ladder`): joblib's loky processes on this machine, or the workers of a dask cluster.
 
 A block's result depends on its arguments alone (deal i of a root seed on (seed, i)), and the results come
 back in the blocks' order, so an answer is the same whatever the workers or the backend. A worker that
@@ -12,6 +12,18 @@ import os
 from typing import Any, Callable, Sequence
 
 from .runner import RunError, check_options
+
+
+def check_parallel(workers: int | None, backend: str, scheduler: str | None) -> None:
+    """--workers, --backend and --scheduler of a command that plays blocks: OptionError (one line) if bad."""
+    from ..present import OptionError
+    try:
+        check_options(workers, backend)
+    except RunError as e:
+        raise OptionError(str(e)) from None
+    if scheduler and backend != "dask":
+        raise OptionError("--scheduler is for --backend dask; allowed: --backend dask --scheduler tcp://HOST:PORT, "
+                          "or neither")
 
 
 def n_workers(workers: int | None) -> int:

@@ -22,7 +22,7 @@ from ..present import Answer, OptionError, check_out
 from ..rules import Rules
 from ..stats.estimate.skill import SkillEstimate, skill_share
 from ..stats.views.skill import BEGINNERS, skill_answer
-from .parallel import deal_blocks, n_workers, run_blocks
+from .parallel import check_parallel, deal_blocks, n_workers, run_blocks
 
 Status = Callable[[str], ContextManager[Any]]
 #: the root seed at most
@@ -94,18 +94,11 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     """simdom skill: the relative skill LE / (LE + RE) of the rules, its answer; ``rules`` builds the
     rules after the seed and the deals are checked."""
     from ..policies import DETERMINISTIC, PolicyError, parse_policy
-    from .runner import RunError, check_options
 
     check_out(out, overwrite)
     if not 0 <= seed <= MAX_SEED:
         raise OptionError(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-    try:
-        check_options(workers, backend)
-    except RunError as e:
-        raise OptionError(str(e)) from None
-    if scheduler and backend != "dask":
-        raise OptionError("--scheduler is for --backend dask; allowed: --backend dask --scheduler tcp://HOST:PORT, "
-                          "or neither")
+    check_parallel(workers, backend, scheduler)
     if not 2 <= deals <= MAX_SKILL_DEALS:
         raise OptionError(f"--deals {deals}; allowed: an integer from 2 to {MAX_SKILL_DEALS:,}")
     r = rules()

@@ -21,11 +21,12 @@ MAX_SEED = 2**63 - 1
 
 
 def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Callable[[], Any], shown: str,
-           status: Callable[[str], ContextManager[Any]]) -> Answer:
+           status: Callable[[str], ContextManager[Any]], workers: int | None = 1, backend: str = "local",
+           scheduler: str | None = None) -> Answer:
     """simdom ladder: the policies' ratings; ``rules`` builds the rules (after the seed, the deals and the
     players are checked), ``shown`` names them in the answer."""
     from ..policies import PolicyError, parse_policy, seat_policies
-    from .ladder import play_duplicate, play_duplicate_matches, seatings
+    from .ladder import play_duplicate, seatings
     from ..stats.estimate.ladder import finishing_orders, ladder_ratings
 
     if not 0 <= seed <= MAX_SEED:
@@ -34,6 +35,8 @@ def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Cal
         raise OptionError(f"--deals {deals}; allowed: an integer from 1 to {MAX_DEALS:,}")
     if not 2 <= players <= 4:
         raise OptionError(f"--players {players}; allowed: 2, 3 or 4")
+    from .parallel import check_parallel
+    check_parallel(workers, backend, scheduler)
     r = rules()
     try:
         pols = [parse_policy(p) for p in policy]
@@ -52,7 +55,7 @@ def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Cal
     anchor = canon.index("random") if "random" in canon else 0
     unit = "matches" if r.is_match else "deals"
     with status(f"playing {deals:,} {unit} in {len(seats)} seatings ..."):
-        play = (play_duplicate_matches if r.is_match else play_duplicate)(r, pols, seed, deals)
+        play = play_duplicate(r, pols, seed, deals, workers=workers, backend=backend, scheduler=scheduler)
         orders = finishing_orders(play.order_key(), play.seatings, seed)
         lad = ladder_ratings(orders, names, anchor=anchor, anchor_rating=ANCHOR_RATING, bootstrap=BOOTSTRAP,
                              seed=seed)
