@@ -1,6 +1,7 @@
 """The statistics commands: stats, seats, doubles, compare, report. ``register(app)`` adds them to a Typer app."""
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import List, Optional
 
@@ -14,6 +15,7 @@ from .common import OLD_FORCE_OPT, OLD_OUTPUT_OPT, console, fail
 from ..stats.names import (BY_COLUMNS, DECISION_SITUATIONS, DOUBLES_TABLES, FORMATS, MATCH_BY_COLUMNS,  # noqa: F401
                            MATCH_TABLES, MOVE_BY_COLUMNS, STATS_TABLES)
 
+StatsFormat = Enum("StatsFormat", {f: f for f in FORMATS}, type=str)  # --help lists them
 FORMAT_HELP = (f"output format: {', '.join(FORMATS)} (default: table, or from the -o suffix); json, csv and "
                "parquet keep full precision")
 
@@ -35,7 +37,7 @@ def _emit(ans, fmt: str, out: Optional[Path]) -> None:
 
 OUT_OPT = typer.Option(None, "-o", "--out", help="write to this file instead of the terminal")
 FORCE_OPT = typer.Option(False, "--overwrite", help="overwrite an existing -o file")
-FORMAT_OPT = typer.Option(None, "--format", "-f", help=FORMAT_HELP)
+FORMAT_OPT = typer.Option(None, "--format", "-f", case_sensitive=False, help=FORMAT_HELP)
 
 
 def stats(
@@ -50,7 +52,7 @@ def stats(
                                         f"for match results: {', '.join(MATCH_TABLES)} (--by for wins: "
                                         f"{', '.join(MATCH_BY_COLUMNS)})"),
     bins: int = typer.Option(10, "--bins", help="match results, --table equity: score bins per axis (2 to 50)"),
-    fmt: Optional[str] = FORMAT_OPT,
+    fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -81,7 +83,7 @@ def stats(
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.tables.stats import parse_by
     from simdom.stats.views.stats import moves_answer, stats_answer
-    f = resolve_format(fmt, out)
+    f = resolve_format(fmt and fmt.value, out)
     check_writable(out, force)
     res = _open(results)
     if any(r.unit == "match" for r in res) and not moves:
@@ -100,7 +102,7 @@ def stats(
 
 def seats(
     results: str = typer.Argument(..., help="a results folder written by `simdom run`, or one arm: FOLDER:ARM"),
-    fmt: Optional[str] = FORMAT_OPT,
+    fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -123,7 +125,7 @@ def seats(
     out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.stats import seats_answer
-    f = resolve_format(fmt, out)
+    f = resolve_format(fmt and fmt.value, out)
     check_writable(out, force)
     from simdom.stats.read.folder import open_selection
     _emit(seats_answer(open_selection(results)), f, out)
@@ -140,7 +142,7 @@ def doubles(
     table: Optional[str] = typer.Option(None, "--table", help=f"which table: {', '.join(DOUBLES_TABLES)} "
                                         "(terminal default: all that apply; files: sweep, or by-move without a "
                                         "sweep, or with --decisions the decisions table)"),
-    fmt: Optional[str] = FORMAT_OPT,
+    fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -174,7 +176,7 @@ def doubles(
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.doubles import doubles_keys, doubles_view
     from simdom.stats.views.output import check_writable, resolve_format
-    f = resolve_format(fmt, out)
+    f = resolve_format(fmt and fmt.value, out)
     keys = doubles_keys(decisions, by, table, DECISION_SITUATIONS)
     check_writable(out, force)
     every = f in ("table", "md") and out is None  # people at a terminal: every table that applies
@@ -186,7 +188,7 @@ def compare(
     results_b: str = typer.Argument(..., help="results folder B (e.g. Fives), or one of its arms: FOLDER:ARM"),
     strong: Optional[str] = typer.Option(None, "--strong", help="policy whose win-rate edge over random is the "
                                          "skill gap (default: greedy)"),
-    fmt: Optional[str] = FORMAT_OPT,
+    fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -219,7 +221,7 @@ def compare(
             strong = str(parse_policy(strong))  # the canonical text, as the manifests record it
         except PolicyError as e:
             _fail(f"--strong: {e}")
-    f = resolve_format(fmt, out)
+    f = resolve_format(fmt and fmt.value, out)
     check_writable(out, force)
     a, b = open_selection(results_a), open_selection(results_b)
     if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
