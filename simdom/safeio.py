@@ -19,6 +19,8 @@ import tomllib
 from pathlib import Path
 from typing import IO, Any, Iterator
 
+from .signals import WRITING
+
 #: the deepest nesting of lists and tables accepted in any input (simdom writes at most 5)
 MAX_DEPTH = 32
 
@@ -168,6 +170,7 @@ def atomic_open(path: str | Path, mode: str = "wb", **kw: Any) -> Iterator[IO]:
             return
         _stale(path)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        WRITING.add(str(tmp))  # the signal watchdog removes it if it must end the process (simdom.signals)
         try:
             with open(tmp, mode, **kw) as fh:
                 yield fh
@@ -180,6 +183,8 @@ def atomic_open(path: str | Path, mode: str = "wb", **kw: Any) -> Iterator[IO]:
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
+        finally:
+            WRITING.discard(str(tmp))
     except OSError as e:
         if e.filename is None or str(e.filename).endswith(".tmp"):
             e.filename = str(path)  # a write error carries no file name, a temporary file's means nothing

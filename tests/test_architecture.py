@@ -41,6 +41,10 @@ ALLOWED = {
 ALLOWED["safeio"] = set()  # reading and writing files safely: below every part
 for _part in set(ALLOWED) - {"safeio", "tiles"}:
     ALLOWED[_part].add("safeio")
+ALLOWED["signals"] = set()  # SIGTERM, SIGHUP and Ctrl-C (standard library only): below safeio
+for _part in set(ALLOWED) - {"signals", "tiles"}:
+    ALLOWED[_part].add("signals")
+ALLOWED["__main__"] = {"signals", "cli"}  # the simdom command: the stop signals first, then the command line
 
 
 def module_name(rel: Path) -> tuple[str, ...]:

@@ -8,8 +8,9 @@ worker). Anything else is a bug in simdom: its traceback is shown and the exit c
 ``simdom --debug`` shows the traceback of every error.
 
 SIGTERM, SIGHUP and Ctrl-C stop any command with one line (exit code 128 + the signal's number, 130 for
-Ctrl-C); every file is written through an atomic writer, so a file being written is removed and the
-file under the target name is the old one or none.
+Ctrl-C), within about a second even inside a long compiled call (simdom/signals.py: a watchdog thread);
+every file is written through an atomic writer, so a file being written is removed and the file under
+the target name is the old one or none.
 
 Usage errors found by the command-line parser (an unknown option, ``--deals abc``) are printed as one
 line too, with a pointer to the command's ``--help``: the simdom group (:class:`OneLineErrors`) runs Typer
@@ -74,14 +75,12 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func`` with the one error path (see the module doc); keeps its signature for Typer."""
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
-        from ..run.faults import sigterm_as_interrupt
+        from .. import signals
         try:
-            with sigterm_as_interrupt():  # SIGTERM, SIGHUP: like Ctrl-C, a file being written is removed
+            with signals.stopping():  # SIGTERM, SIGHUP, Ctrl-C: one line, a file being written is removed
                 return func(*args, **kwargs)
         except KeyboardInterrupt as e:
-            name = getattr(e, "signal", None)
-            fail(f"{f'terminated ({name})' if name else 'interrupted'}: the command stopped; no partly written file "
-                 "is left", getattr(e, "exit_code", 130))
+            fail(signals.stop_line(e), getattr(e, "exit_code", 130))
         except (typer.Exit, typer.Abort, click.exceptions.ClickException, SystemExit):
             raise
         except Exception as e:  # noqa: BLE001 - the command boundary
@@ -143,7 +142,12 @@ class OneLineErrors(typer.core.TyperGroup):
             if type(e).__name__ != "NoArgsIsHelpError":  # its help is printed already
                 err.print(f"[bold red]Error:[/] {escape(usage_line(e))}", highlight=False, soft_wrap=True)
             sys.exit(e.exit_code)
-        except typer.Abort:
+        except typer.Abort as e:
+            stop = e.__cause__ if isinstance(e.__cause__, KeyboardInterrupt) else None
+            if stop is not None:  # a signal while the parser ran, before the command's own guard
+                from ..signals import stop_line
+                err.print(f"[bold red]Error:[/] {escape(stop_line(stop))}", highlight=False, soft_wrap=True)
+                sys.exit(getattr(stop, "exit_code", 130))
             err.print("Aborted.", style="red", highlight=False)
             sys.exit(1)
         sys.exit(code if type(code) is int else 0)  # a command's typer.Exit(code) comes back as its code

@@ -4,48 +4,14 @@ folder that the same command resumes (see simdom.run.runner).
 """
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import signal
 import threading
 from pathlib import Path
-from typing import Iterator
 
 from .. import results as fmt
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised in the main thread: handled like Ctrl-C (a run keeps the parts written, a
-    file being written is removed); ``signal`` names it, ``exit_code`` is 128 + its number."""
-
-    def __init__(self, signum: int = signal.SIGTERM) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signal = signal.Signals(signum).name
-        self.exit_code = 128 + int(signum)
-
-
-#: the signals that stop a command like Ctrl-C (a closed terminal sends SIGHUP)
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-
-
-@contextlib.contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """While a command runs, SIGTERM and SIGHUP stop it like Ctrl-C (a run writes its manifest and stops its
-    workers; a file being written is removed; one line)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        raise Terminated(signum)
-
-    old = {s: signal.signal(s, handler) for s in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
+from ..signals import STOP_SIGNALS, Terminated, stopping  # noqa: F401 - where the runner finds them
 
 
 def io_problem(e: OSError) -> str:
@@ -94,3 +60,19 @@ def stray_parts(path: Path, tables: tuple[str, ...], n_chunks: int) -> list[Path
         if d.is_dir():
             out += [f for f in d.glob("part-*.parquet") if f.name not in want]
     return sorted(out)
+
+
+def tracker_ignoring_sighup() -> None:
+    """Start loky's resource tracker with SIGHUP ignored. It is a process of the command's process group
+    and ignores SIGINT and SIGTERM, not SIGHUP: a closed terminal killed it, and the tracker loky started
+    in its place printed a KeyError traceback for every shared-memory folder (bench/held_out_signals.py).
+    An ignored signal stays ignored across exec; the command's own handlers are back at once."""
+    from joblib.externals.loky.backend import resource_tracker
+    if threading.current_thread() is not threading.main_thread():
+        resource_tracker.ensure_running()
+        return
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, old)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Sequence
 
+from .faults import tracker_ignoring_sighup
 from .runner import RunError, check_options
 
 
@@ -55,7 +56,9 @@ def run_blocks(fn: Callable[..., Any], blocks: Sequence[tuple], *, workers: int 
     if n <= 1:
         return [fn(*b) for b in blocks]
     from joblib import Parallel, delayed
+    tracker_ignoring_sighup()
     return Parallel(n_jobs=n, backend="loky", batch_size=1, inner_max_num_threads=1)(delayed(fn)(*b) for b in blocks)
+
 
 
 def deal_blocks(deals: int, workers: int, per_worker: int = 8, most: int = 50) -> list[tuple[int, int]]:

@@ -40,6 +40,7 @@ def _serve(conn, parent: int, lock_fd: int | None, others: list) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.set_wakeup_fd(-1)  # the parent's signal watchdog pipe (simdom.signals) is the parent's
     for fd in ([lock_fd] if lock_fd is not None else []):
         with contextlib.suppress(OSError):
             os.close(fd)

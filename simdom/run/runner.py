@@ -214,6 +214,7 @@ def _parallel(backend: str, workers: int | None, scheduler: str | None):
         n = workers or os.cpu_count() or 1
         os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # freed buffers go back to the OS
         os.environ[PARENT_ENV] = str(os.getpid())
+        faults.tracker_ignoring_sighup()
         return n, parallel_config(backend="loky", n_jobs=n, inner_max_num_threads=1)
     if backend != "dask":
         raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
@@ -368,7 +369,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     cluster = _parallel(backend, workers, scheduler) if backend == "dask" else None
     try:
         # lock_fd None: filelock closes the lock file in every forked worker itself
-        with locked(out) as lock_fd, contextlib.ExitStack() as stack, faults.sigterm_as_interrupt():
+        with locked(out) as lock_fd, contextlib.ExitStack() as stack, faults.stopping():
             if cluster is not None:
                 stack.callback(cluster[1].close)
             return _run_locked(plan, out, new, old, lock_fd, stack, backend, workers, cluster, on_start, on_chunk,
@@ -389,8 +390,8 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
             for f in _our_files(out):
                 f.unlink()
             folder.write_manifest()
-        else:
-            new.created = old.created
+        else:  # a resume: until the parts are verified, the progress is the old manifest's (never less)
+            new.created, new.chunks_done = old.created, sorted(old.chunks_done)
         for sub in plan.tables:
             (out / sub).mkdir(exist_ok=True)
             for f in (out / sub).glob(".*.tmp"):

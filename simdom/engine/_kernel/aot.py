@@ -25,6 +25,7 @@ This module imports numba only to build.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -203,11 +204,33 @@ def build(force: bool = False, quiet: bool = False) -> Path:
                                   M, counts)
 
     say(f"simdom: compiling the ahead-of-time kernel {module_name()} (a few minutes when numba's cache is cold)")
-    cc.compile()
+    with _releasing_the_gil():
+        cc.compile()
     _prune()
     load.cache_clear()
     say(f"simdom: built {out}")
     return out
+
+
+@contextlib.contextmanager
+def _releasing_the_gil():
+    """numba.pycc builds its exports with default compiler flags, which hold the GIL; the module's
+    functions release it as the just-in-time entries do (jit.py, ``nogil``), so that the signal watchdog
+    (simdom/signals.py) runs during a long batch. pycc has no option for it: its Flags class is swapped,
+    for the build only, for one that sets ``release_gil``."""
+    import numba.pycc.compiler as pcc
+    plain = pcc.Flags
+
+    class Releasing(plain):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    pcc.Flags = Releasing
+    try:
+        yield
+    finally:
+        pcc.Flags = plain
 
 
 if __name__ == "__main__":

@@ -57,4 +57,8 @@ if _KernelLocator not in CacheImpl._locator_classes:
 numba.config.LOOP_VECTORIZE = 0
 
 kernel = njit(cache=True, _nrt=False, inline="always", error_model="numpy")
-entry = njit(cache=True, _nrt=False, error_model="numpy")
+# An entry (what Python calls) releases the GIL while it runs (nogil): a solve or a batch can run for
+# minutes, and simdom's signal watchdog (simdom/signals.py) must be able to run meanwhile to answer
+# SIGTERM, SIGHUP or Ctrl-C within a second. The kernel never touches Python objects, and every call
+# gets its own work arrays (work.py), so releasing it changes no result.
+entry = njit(cache=True, _nrt=False, error_model="numpy", nogil=True)

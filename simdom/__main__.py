@@ -1,0 +1,25 @@
+"""The ``simdom`` command (and ``python -m simdom``): the stop signals are handled from the first moment.
+
+Importing the command line takes a second or so on a cold start; a SIGTERM, SIGHUP or Ctrl-C meanwhile
+gets the same one line and exit code as during a command (simdom/signals.py), not a traceback or a
+silent death.
+"""
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """Run the simdom command line."""
+    from . import signals
+    signals.install()
+    try:
+        from .cli import app
+        app()
+    except KeyboardInterrupt as e:  # before the command's guard took over (cli/guard.py) or after it
+        sys.stderr.write(f"Error: {signals.stop_line(e)}\n")
+        sys.exit(getattr(e, "exit_code", 130))
+
+
+if __name__ == "__main__":
+    main()
