@@ -15,8 +15,13 @@ written (:data:`WRITING`, kept by simdom.safeio.atomic_open), prints the same li
 with the same exit code. Parts already written stay; the manifest is the one last written, which a
 resume verifies against the parts on disk.
 
+A stop raised in a finalizer (``__del__``, a weakref callback: Python prints the exception and drops it)
+is caught by ``sys.unraisablehook`` and the signal sent again 20 ms later, outside it. An error that a library raises instead
+of the KeyboardInterrupt it caught (polars does) is reported as the stop (:func:`received`).
+
 Before a command starts (the interpreter importing the command line, a second or so on a cold start),
-:func:`simdom.__main__.main` installs the same handlers, so a signal then gets the same line too.
+:func:`simdom.__main__.main` installs the same handlers, so a signal then gets the same line too; once
+the command has answered, the signals are ignored while the interpreter shuts down (:func:`finished`).
 
 Standard library only: the entry point imports this before anything else.
 """
@@ -25,8 +30,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
-from typing import Iterator
+from typing import Any, Iterator
 
 #: the signals that stop a command like Ctrl-C (a closed terminal sends SIGHUP)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -77,7 +83,28 @@ def install() -> None:
         signal.signal(s, _raise)
 
 
+def finished() -> None:
+    """The command has answered (its output is whole, its exit code set): the stop signals are ignored
+    while the interpreter shuts down, which takes a fraction of a second after Python has already reset
+    its handlers (a signal then ended the process with no message and the system's exit code)."""
+    for s in ALL_STOP_SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+
+
 _active = threading.local()
+
+#: the stop signal received during the last :func:`stopping` block, if any (see :func:`received`)
+_received: list[int] = []
+
+
+def received() -> int | None:
+    """The stop signal that arrived during the last (or the current) :func:`stopping` block, or None.
+
+    A library that runs Python code from compiled code (polars converting a value, say) can catch the
+    KeyboardInterrupt a handler raised there and raise an error of its own instead (seen: polars'
+    ``TypeError: '<unprintable str object>' is not a Polars data type`` after Ctrl-C); the command
+    boundary then still reports the stop, not a bug."""
+    return _received[-1] if _received else None
 
 
 @contextlib.contextmanager
@@ -89,11 +116,21 @@ def stopping() -> Iterator[None]:
         yield
         return
     answered = threading.Event()
+    _received.clear()
+    old_hook = sys.unraisablehook
 
     def handler(signum: int, frame: object) -> None:
         answered.set()
+        _received.append(signum)
         _raise(signum, frame)
 
+    def unraisable(u: Any) -> None:  # see _again
+        if isinstance(u.exc_value, KeyboardInterrupt) and _received:
+            _again(_received[-1])
+        else:
+            old_hook(u)
+
+    sys.unraisablehook = unraisable
     old = {s: signal.signal(s, handler) for s in ALL_STOP_SIGNALS}
     r, w = os.pipe()
     os.set_blocking(w, False)
@@ -108,6 +145,7 @@ def stopping() -> Iterator[None]:
         yield
     finally:
         _active.on = False
+        sys.unraisablehook = old_hook
         if old_fd is not None:
             signal.set_wakeup_fd(old_fd)
         for s, h in old.items():
@@ -135,6 +173,14 @@ def _watch(r: int, answered: threading.Event) -> None:
                 _force(signum)
     finally:
         os.close(r)
+
+
+def _again(signum: int) -> None:
+    """The stop raised in a finalizer (``__del__``, a weakref callback) or any place where Python prints an
+    exception as "Exception ignored in ..." and carries on (sys.unraisablehook): the signal is sent again
+    20 ms later, when the main thread is elsewhere (seen: pyarrow's ParquetWriter.__del__ during a run,
+    importlib's module-lock callback during an analysis; the command went on to the end)."""
+    threading.Timer(0.02, os.kill, (os.getpid(), signum)).start()
 
 
 def _force(signum: int) -> None:

@@ -86,6 +86,9 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
         except Exception as e:  # noqa: BLE001 - the command boundary
             if DEBUG["on"]:
                 raise
+            stop = signals.received()
+            if stop is not None:  # raised by a library that caught the stop (signals.received)
+                fail(signals.stop_line(stop), signals.exit_code(stop))
             found = message(e)
             if found is None:
                 raise  # a bug: the traceback, exit code 1
@@ -142,12 +145,34 @@ class OneLineErrors(typer.core.TyperGroup):
             if type(e).__name__ != "NoArgsIsHelpError":  # its help is printed already
                 err.print(f"[bold red]Error:[/] {escape(usage_line(e))}", highlight=False, soft_wrap=True)
             sys.exit(e.exit_code)
-        except typer.Abort as e:
-            stop = e.__cause__ if isinstance(e.__cause__, KeyboardInterrupt) else None
-            if stop is not None:  # a signal while the parser ran, before the command's own guard
-                from ..signals import stop_line
-                err.print(f"[bold red]Error:[/] {escape(stop_line(stop))}", highlight=False, soft_wrap=True)
-                sys.exit(getattr(stop, "exit_code", 130))
+        except Stopped as e:  # a signal while the parser ran, before or after the command's own guard
+            from ..signals import stop_line
+            err.print(f"[bold red]Error:[/] {escape(stop_line(e.stop))}", highlight=False, soft_wrap=True)
+            sys.exit(getattr(e.stop, "exit_code", 130))
+        except typer.Abort:
             err.print("Aborted.", style="red", highlight=False)
             sys.exit(1)
         sys.exit(code if type(code) is int else 0)  # a command's typer.Exit(code) comes back as its code
+
+    # Typer turns a KeyboardInterrupt (Ctrl-C, and simdom's SIGTERM and SIGHUP) raised outside the command
+    # into a silent exit code 130; parsing and dispatch raise it as Stopped instead, which main reports.
+    def make_context(self, *args, **kwargs):  # type: ignore[override]
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt as e:
+            raise Stopped(e) from None
+
+    def invoke(self, ctx):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            raise Stopped(e) from None
+
+
+class Stopped(Exception):
+    """A stop signal while the command line was parsed or dispatched (``stop``: the KeyboardInterrupt or
+    simdom.signals.Terminated raised)."""
+
+    def __init__(self, stop: KeyboardInterrupt) -> None:
+        super().__init__(str(stop))
+        self.stop = stop
