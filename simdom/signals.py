@@ -15,9 +15,10 @@ written (:data:`WRITING`, kept by simdom.safeio.atomic_open), prints the same li
 with the same exit code. Parts already written stay; the manifest is the one last written, which a
 resume verifies against the parts on disk.
 
-A stop raised in a finalizer (``__del__``, a weakref callback: Python prints the exception and drops it)
-is caught by ``sys.unraisablehook`` and the signal sent again 20 ms later, outside it. An error that a library raises instead
-of the KeyboardInterrupt it caught (polars does) is reported as the stop (:func:`received`).
+A stop raised in a finalizer (``__del__``, a weakref callback: Python prints the exception and drops
+it) is caught by ``sys.unraisablehook`` and the signal sent again 20 ms later, outside it. An error
+that a library raises instead of the KeyboardInterrupt it caught (polars does) is reported as the
+stop (:func:`received`).
 
 Before a command starts (the interpreter importing the command line, a second or so on a cold start),
 :func:`simdom.__main__.main` installs the same handlers, so a signal then gets the same line too; once
@@ -91,7 +92,8 @@ def finished() -> None:
         signal.signal(s, signal.SIG_IGN)
 
 
-_active = threading.local()
+#: a :func:`stopping` block is running (only the main thread enters one)
+_active = [False]
 
 #: the stop signal received during the last :func:`stopping` block, if any (see :func:`received`)
 _received: list[int] = []
@@ -112,7 +114,7 @@ def stopping() -> Iterator[None]:
     """While the block runs, SIGTERM, SIGHUP and Ctrl-C stop it as the module doc says: an exception in the
     main thread, or, if the main thread does not answer within :data:`GRACE` seconds, the watchdog's exit.
     Re-entrant (an inner block changes nothing); outside the main thread it changes nothing either."""
-    if threading.current_thread() is not threading.main_thread() or getattr(_active, "on", False):
+    if threading.current_thread() is not threading.main_thread() or _active[0]:
         yield
         return
     answered = threading.Event()
@@ -140,11 +142,11 @@ def stopping() -> Iterator[None]:
         old_fd = None
     watchdog = threading.Thread(target=_watch, args=(r, answered), name="simdom-signal-watchdog", daemon=True)
     watchdog.start()
-    _active.on = True
+    _active[0] = True
     try:
         yield
     finally:
-        _active.on = False
+        _active[0] = False
         sys.unraisablehook = old_hook
         if old_fd is not None:
             signal.set_wakeup_fd(old_fd)
@@ -180,7 +182,10 @@ def _again(signum: int) -> None:
     exception as "Exception ignored in ..." and carries on (sys.unraisablehook): the signal is sent again
     20 ms later, when the main thread is elsewhere (seen: pyarrow's ParquetWriter.__del__ during a run,
     importlib's module-lock callback during an analysis; the command went on to the end)."""
-    threading.Timer(0.02, os.kill, (os.getpid(), signum)).start()
+    def again() -> None:
+        if _active[0]:  # the command is still running (else the stop has been dealt with)
+            os.kill(os.getpid(), signum)
+    threading.Timer(0.02, again).start()
 
 
 def _force(signum: int) -> None:
