@@ -86,10 +86,10 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
         except Exception as e:  # noqa: BLE001 - the command boundary
             if DEBUG["on"]:
                 raise
-            stop = signals.received()
-            if stop is not None:  # raised by a library that caught the stop (signals.received)
-                fail(signals.stop_line(stop), signals.exit_code(stop))
             found = message(e)
+            stop = signals.received()
+            if found is None and stop is not None:  # raised by a library that caught the stop (signals.received)
+                fail(signals.stop_line(stop), signals.exit_code(stop))
             if found is None:
                 raise  # a bug: the traceback, exit code 1
             fail(found[0].replace("\n", "; "), found[1])
