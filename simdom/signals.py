@@ -55,7 +55,7 @@ class Terminated(KeyboardInterrupt):
     def __init__(self, signum: int = signal.SIGTERM) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signal = signal.Signals(signum).name
-        self.exit_code = 128 + int(signum)
+        self.exit_code = exit_code(signum)
 
 
 def exit_code(signum: int) -> int:

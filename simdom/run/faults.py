@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from .. import results as fmt
-from ..signals import STOP_SIGNALS, Terminated, stopping  # noqa: F401 - where the runner finds them
+from ..signals import Terminated, stopping  # noqa: F401 - where the runner finds them
 
 
 def io_problem(e: OSError) -> str:
