@@ -119,7 +119,6 @@ def played_out(game, bot, rng):
     return s
 
 
-@pytest.mark.slow
 def test_ismcts_bot_plays_a_deal():
     game = load("threes", 2)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 20,
@@ -129,7 +128,6 @@ def test_ismcts_bot_plays_a_deal():
     assert s.returns() == [float(t) for t in s.totals()] and sum(s.returns()) > 0
 
 
-@pytest.mark.slow
 def test_mcts_bot_plays_a_deal():
     """OpenSpiel's MCTS bot (it searches the true state: a clairvoyant player) plays a Fives deal."""
     game = load("fives", 3)
