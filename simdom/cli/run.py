@@ -59,8 +59,11 @@ def run_cmd(
                                    "and another tile), its situation and the choice made"),
     decision_rollouts: Optional[int] = typer.Option(None, "--decision-rollouts", help="N: also value each decision's "
                                                     "best double now and best other move in N re-deals of what "
-                                                    "the mover cannot see, played out by greedy (implies "
+                                                    "the mover cannot see, played out by --then (implies "
                                                     "--decisions)"),
+    then: str = typer.Option("greedy", "--then", help="Policy that plays on after the move in the decision "
+                             "rollouts, for every seat (greedy, in the kernel; any other compiled policy, e.g. "
+                             "search, is played from Python at its own speed)"),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local processes or a dask cluster"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="dask scheduler address, tcp://HOST:PORT"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace results of another scenario or settings"),
@@ -82,24 +85,28 @@ def run_cmd(
 
       simdom run scenarios/default.toml --decision-rollouts 32 --deals 20000 --out results/decisions
 
+      simdom run scenarios/threes-2p-search-decisions.toml --decision-rollouts 16 --then search
+
       simdom run scenarios/balance-4p.toml --backend dask --scheduler tcp://10.0.0.5:8786
     """
     from .. import present as P
     from ..run.answer import summary_answer
-    from ..run.runner import check_run, run
+    from ..run.runner import check_run, continuation, run
     from ..run.scenario import load
 
     sc = load(scenario).replace(deals=deals, seed=seed)
     tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \
         (("decisions",) if decisions or decision_rollouts is not None else ())
-    check_run(sc, tables, workers, backend.value, scheduler, decision_rollouts or 0)  # before anything is printed
+    then = continuation(then)
+    check_run(sc, tables, workers, backend.value, scheduler, decision_rollouts or 0, then)  # before anything is printed
     folder = out or Path("results") / sc.name
     if not quiet:
         err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
                   f"{sc.players} players, seed {sc.seed}, chunks of {min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
     with _progress(sc, quiet) as (on_start, on_chunk):  # stopped before any error line
         summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
-                      overwrite=overwrite, decision_rollouts=decision_rollouts or 0, on_start=on_start,
+                      overwrite=overwrite, decision_rollouts=decision_rollouts or 0, decision_then=then,
+                      on_start=on_start,
                       on_chunk=on_chunk)
     P.emit(summary_answer(summary), fmt.value, console=console)
     tail = console if fmt is Format.table else err  # a machine format keeps stdout to itself

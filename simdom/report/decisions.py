@@ -41,7 +41,8 @@ def decisions(results: list[Results]) -> Section | None:
                     m[i, j] = row[k]
             panels.append((arm, tiers, sups, *mats[:3]))
             counts.append(mats[3])
-        method = "rollouts, greedy continuation" if r.manifest.decision_rollouts else "as played: an association"
+        method = f"rollouts, {r.manifest.decision_then or 'greedy'} continuation" if r.manifest.decision_rollouts \
+            else "as played: an association"
         sec.figures.append(Figure(f"hold_{len(sec.figures)}", f"{r.name}: value of holding the first double "
                                   f"({method}); * the 95% interval excludes 0; n: decisions in the cell", plots.heatmap_panels(
                                       panels, title=f"Value of holding the first double ({r.name})",

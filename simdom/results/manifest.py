@@ -79,6 +79,8 @@ class Manifest(BaseModel):
     unit: Literal["deal", "match"] = "deal"   #: match: the rules play matches; ``deals`` counts matches
     tables: list[Literal["deals", "seats", "moves", "decisions", "matches"]]
     decision_rollouts: Optional[int] = Field(default=None, ge=0)  #: with a decisions table: rollouts per decision
+    #: with decision rollouts: their continuation when not greedy (``simdom run --then``); null: greedy
+    decision_then: Optional[str] = None
     arms: list[ArmEntry] = Field(min_length=1)
     chunks_done: list[int]
     #: every part of a done chunk, by its path in the folder (:func:`part_key`), as simdom wrote it
@@ -135,7 +137,8 @@ def manifest_settings(m: Manifest) -> dict[str, Any]:
     return {"name": m.scenario_name, "players": m.players, "rotations": m.rotations,
             "arms": [a.model_dump() for a in m.arms], "seed": m.seed, "chunk_size": m.chunk_size,
             "tables": list(m.tables), "sim_version": m.sim_version, "format": m.format,
-            **({"decision_rollouts": m.decision_rollouts} if "decisions" in m.tables else {})}
+            **({"decision_rollouts": m.decision_rollouts} if "decisions" in m.tables else {}),
+            **({"decision_then": m.decision_then} if m.decision_then is not None else {})}
 
 
 def first_difference(old: Any, new: Any, path: str = "") -> tuple[str, Any, Any] | None:
@@ -184,6 +187,9 @@ def parse_manifest(data: Any, where: str) -> Manifest:
     if ("decisions" in m.tables) != (m.decision_rollouts is not None):
         raise ResultsError(f"{where}: {MANIFEST} is damaged: decision_rollouts = {m.decision_rollouts!r} but the tables "
                            f"are {m.tables} (allowed: an integer >= 0 with a decisions table, else null)")
+    if m.decision_then is not None and not m.decision_rollouts:
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: decision_then = {m.decision_then!r} but decision_rollouts "
+                           f"= {m.decision_rollouts!r} (allowed: a continuation only with rollouts)")
     if m.complete and len(m.chunks_done) != m.n_chunks:
         raise ResultsError(f"{where}: {MANIFEST} is damaged: complete, but {len(m.chunks_done)} of {m.n_chunks} "
                            "chunks done")

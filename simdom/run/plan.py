@@ -34,17 +34,18 @@ class Plan:
     unit: str = "deal"                     #: deal, or match: ``deals`` counts matches
     sides: int = 0                         #: match mode: per-side columns (the most sides of any arm)
     decision_rollouts: int = 0             #: with a decisions table: rollouts per first-double decision
+    decision_then: str = "greedy"          #: with a decisions table: the rollouts' continuation (a policy)
 
     @classmethod
     def of(cls, sc: "Scenario", *, tables: tuple[str, ...], settings_hash: str, sim_version: int,
-           decision_rollouts: int = 0) -> "Plan":
+           decision_rollouts: int = 0, decision_then: str = "greedy") -> "Plan":
         rules = [a.rules.to_dict() for a in sc.arms]
         return cls(rules=tuple(a.rules for a in sc.arms),
                    policies=tuple(a.policies for a in sc.arms), arm_names=tuple(a.name for a in sc.arms),
                    players=sc.players, rotations=sc.rotations, seed=sc.seed, deals=sc.deals,
                    chunk_size=sc.chunk_size, tables=tables, settings_hash=settings_hash, sim_version=sim_version,
                    unit=sc.unit, sides=max(sides_of(r, sc.players) for r in rules) if sc.unit == "match" else 0,
-                   decision_rollouts=decision_rollouts)
+                   decision_rollouts=decision_rollouts, decision_then=decision_then)
 
     def names(self, table: str) -> list[str]:
         """The columns of ``table`` in this run."""

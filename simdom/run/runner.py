@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import results as fmt
 from ..engine.api import SIM_VERSION, root_key, win_shares
+from ..policies import PolicyError, parse_policy
 from ..rules import shown
 from .matchworker import match_sums
 from .plan import Plan
@@ -76,15 +77,18 @@ class RunSummary:
     removed: int = 0         #: stray parts removed (files named as parts of no chunk of this run)
 
 
-def manifest_for(sc: "Scenario", tables: tuple[str, ...], decision_rollouts: int = 0) -> fmt.Manifest:
+def manifest_for(sc: "Scenario", tables: tuple[str, ...], decision_rollouts: int = 0,
+                 decision_then: str = "greedy") -> fmt.Manifest:
     extra = {"decision_rollouts": decision_rollouts} if "decisions" in tables else {}
+    if extra and decision_then != "greedy":   # greedy, the kernel's own, is not written (older folders match)
+        extra["decision_then"] = decision_then
     return fmt.Manifest(
         kind=fmt.KIND, format=fmt.FORMAT, simdom_version=simdom_version(), sim_version=SIM_VERSION,
         scenario_name=sc.name, scenario=sc.source, description=sc.description,
         settings_hash=sc.settings_hash(tables=tables, sim_version=SIM_VERSION, results_format=fmt.FORMAT, **extra),
         seed=sc.seed, root_key=format(int(root_key(sc.seed)), "016x"), deals=sc.deals, chunk_size=sc.chunk_size,
         n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, unit=sc.unit,
-        tables=list(tables), decision_rollouts=extra.get("decision_rollouts"),
+        tables=list(tables), decision_rollouts=extra.get("decision_rollouts"), decision_then=extra.get("decision_then"),
         arms=[fmt.ArmEntry(**a.to_manifest()) for a in sc.arms], chunks_done=[], created=now(), complete=False)
 
 
@@ -304,6 +308,15 @@ MAX_DASK_WORKERS = 4096
 MAX_DECISION_ROLLOUTS = 10_000
 
 
+def continuation(text: str) -> str:
+    """The canonical text of the decision rollouts' continuation policy (RunError naming it otherwise:
+    a compiled policy only, the decisions are recorded by the kernel)."""
+    try:
+        return str(parse_policy(text))
+    except PolicyError as e:
+        raise RunError(f"--then: {e}") from None
+
+
 def check_options(workers: int | None, backend: str = "local", decision_rollouts: int = 0) -> None:
     """RunError unless ``workers`` is None (every core) or from 1 to the backend's limit, and
     ``decision_rollouts`` from 0 to MAX_DECISION_ROLLOUTS (run() checks them; the CLI calls this first,
@@ -327,13 +340,16 @@ def check_options(workers: int | None, backend: str = "local", decision_rollouts
 
 
 def check_run(sc: "Scenario", tables: tuple[str, ...], workers: int | None = None, backend: str = "local",
-              scheduler: str | None = None, decision_rollouts: int = 0) -> None:
+              scheduler: str | None = None, decision_rollouts: int = 0, decision_then: str = "greedy") -> None:
     """RunError unless the options fit each other and the scenario (:func:`check_options`; --scheduler only
     with dask; the decisions table only for single deals). run() checks them; the CLI calls this first,
     before it prints anything."""
     check_options(workers, backend, decision_rollouts)
     if scheduler and backend != "dask":
         raise RunError("--scheduler is only used with --backend dask")
+    if decision_then != "greedy" and not decision_rollouts:
+        raise RunError("--then is the continuation of the decision rollouts; allowed: with --decision-rollouts N "
+                       "(N >= 1)")
     if "decisions" in tables and sc.unit == "match":
         raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
                        f"target = 0 ({sc.path or 'the scenario'} plays matches)")
@@ -341,28 +357,30 @@ def check_run(sc: "Scenario", tables: tuple[str, ...], workers: int | None = Non
 
 def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), workers: int | None = None,
         backend: str = "local", scheduler: str | None = None, overwrite: bool = False, decision_rollouts: int = 0,
-        on_start: Callable[[int, int], None] | None = None,
+        decision_then: str = "greedy", on_start: Callable[[int, int], None] | None = None,
         on_chunk: Callable[[int], None] | None = None) -> RunSummary:
     """Run the scenario into ``out``; resume what is there. ``tables``: deals and any of seats, moves,
-    decisions (``decision_rollouts`` rollouts per first-double decision; single deals only).
+    decisions (``decision_rollouts`` rollouts per first-double decision, played on by ``decision_then`` for
+    every seat; single deals only).
     ``on_start(deals_total, deals_already_done)`` and ``on_chunk(deals)`` report progress. Raises RunError
     before touching anything or when the folder cannot be written (disk full: the parts written are kept),
     RunInterrupted on Ctrl-C or SIGTERM, WorkerLost when a worker dies; the folder then resumes."""
     t0 = time.perf_counter()
-    check_run(sc, tables, workers, backend, scheduler, decision_rollouts)
+    decision_then = continuation(decision_then)
+    check_run(sc, tables, workers, backend, scheduler, decision_rollouts, decision_then)
     py = next((p for a in sc.arms for p in a.policies if p.startswith("python:")), None)
     if "decisions" in tables and py is not None:
         raise RunError(f"--decisions records the first-double decisions in the compiled kernel, but an arm plays "
                        f"{py}; allowed: --decisions with compiled policies only")
     tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
-    new = manifest_for(sc, tables, decision_rollouts)
+    new = manifest_for(sc, tables, decision_rollouts, decision_then)
     out = Path(out)
     try:
         old = check_folder(out, new, overwrite=overwrite)
     except OSError as e:
         raise RunError(f"cannot read the results folder: {faults.io_problem(e)}") from None
     plan = Plan.of(sc, tables=tables, settings_hash=new.settings_hash, sim_version=SIM_VERSION,
-                   decision_rollouts=decision_rollouts if "decisions" in tables else 0)
+                   decision_rollouts=decision_rollouts if "decisions" in tables else 0, decision_then=decision_then)
     if backend not in ("local", "dask"):
         raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
     # a cluster is reached before the folder is touched: a wrong address changes nothing

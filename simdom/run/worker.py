@@ -15,6 +15,7 @@ import numpy as np
 from .. import results as fmt
 from ..engine.api import SIM_VERSION, load_kernel, output_blocks, row_columns, win_shares
 from ..engine.pybatch import simulate
+from ..engine.revalue import value_decisions
 from ..engine.codes import DECISION_VALUE_COLUMNS, DealEnd, End, Records
 from ..tiles import n_tiles, tile_name
 from .matchworker import play_match_chunk
@@ -97,11 +98,16 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     seat, deal = _block("seat", (*empty[0].shape[:-1], A * n * R)), _block("deal", (*empty[1].shape[:-1], A * n * R))
     moves = "moves" in plan.tables
     decisions = plan.decision_rollouts if "decisions" in plan.tables else None
+    in_kernel = decisions if plan.decision_then == "greedy" else (0 if decisions is not None else None)
     # every batch writes its deals straight into the chunk's rows, ordered (arm, deal, rotation)
     batches = [[simulate(plan.rules[a], [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
                          n, records=Records.PLAYS if moves else Records.NONE, out=(seat, deal),
-                         decisions=decisions, row0=a * n * R + r, stride=R)
+                         decisions=in_kernel, row0=a * n * R + r, stride=R)
                 for r in range(R)] for a in range(A)]
+    if decisions and in_kernel == 0:
+        for a in range(A):
+            for r in range(R):
+                _value_decisions(plan, a, r, d0, batches[a][r].decisions)
     out = _Columns(*row_columns(seat, deal), A, n, R, P)
     points = out.seats("points", np.int32)            # [arm, deal, rotation, seat]
     win = win_shares(points)
@@ -199,6 +205,22 @@ def _move_columns(plan: Plan, batches, d0: int, n: int) -> dict:
     for c, vocab in (("arm", list(plan.arm_names)), ("tile", tiles), ("end", list(End.labels()))):
         out[c] = fmt.strings(out[c], vocab)
     return out
+
+
+def _value_decisions(plan: Plan, a: int, r: int, d0: int, dec: dict) -> None:
+    """Add the rollout values of arm a, rotation r's decisions under ``plan.decision_then`` (engine/revalue.py:
+    the kernel's greedy rollouts in its own worlds, another continuation played from Python)."""
+    P = plan.players
+    pols = [plan.policies[a][(s + r) % P] for s in range(P)]
+    vals = np.zeros((len(dec["deal"]), len(DECISION_VALUE_COLUMNS)), dtype=np.float64)
+    deals = dec["deal"].astype(np.int64)
+    for d in np.unique(deals):
+        rows = np.flatnonzero(deals == d)
+        vals[rows] = value_decisions(plan.rules[a], pols, plan.seed, d0 + int(d),
+                                     [(int(dec["seat"][i]), int(dec["move"][i])) for i in rows],
+                                     plan.decision_rollouts, plan.decision_then)
+    for k, c in enumerate(DECISION_VALUE_COLUMNS):
+        dec[c] = vals[:, k]
 
 
 def _decision_columns(plan: Plan, batches, d0: int) -> dict:

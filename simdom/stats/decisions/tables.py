@@ -48,13 +48,19 @@ class Method:
     text: str      #: one sentence for the notes
 
 
+def continuation_of(manifest) -> str:
+    """The policy that played on in a run's decision rollouts (``simdom run --then``; greedy unless written)."""
+    return manifest.decision_then or "greedy"
+
+
 def method_of(res: Results) -> Method:
     n = res.manifest.decision_rollouts or 0
+    then = continuation_of(res.manifest)
     if n > 0:
         return Method("rollouts", f"The value of holding is the rollout difference: each decision's best other move "
-                                  f"and best double now played out by greedy in the same {n} re-deals of what the "
+                                  f"and best double now played out by {then} in the same {n} re-deals of what the "
                                   "mover cannot see (common random numbers), a causal estimate for that position "
-                                  "under greedy continuation; a situation's mean is over the positions the arm's "
+                                  f"under {then} continuation; a situation's mean is over the positions the arm's "
                                   "policies reach there.")
     return Method("observed", "No rollouts in this run (simdom run --decision-rollouts N adds them): the value of "
                               "holding is the mean final points of the movers that held minus of those that placed "
