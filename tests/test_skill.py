@@ -148,3 +148,30 @@ def test_the_rows_are_the_same_on_one_worker_two_workers_and_a_dask_cluster():
         assert one == rows(backend="dask", scheduler=cl.scheduler_address)
     first = json.loads(one)[0]
     assert first["deals"] == 9 and first["fictive_value"] >= first["optimal_value"]
+
+
+def test_skill_of_matches_counts_whole_matches(cli, tmp_path):
+    """With a match target every unit is a match: points are player 0's side's final match score and wins
+    the matches its side won, as simdom's match loop plays them (checked against simulate_matches)."""
+    from simdom.engine.matches import simulate_matches
+    from simdom.rules import preset
+
+    out = tmp_path / "m.json"
+    r = cli("skill", "-r", "fives", "-n", "2", "--set", "target=61", "--deals", "6", "--seed", "4", "-w", "1",
+            "-f", "json", "-o", out)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(out.read_text())["rows"]
+    assert {(x["unit"], x["target"], x["deals"]) for x in rows} == {("match", 61, 6)}
+    rules = preset("fives", 2, target=61)
+    score, won = np.zeros((6, 2)), np.zeros((6, 2))
+    for rot in range(2):   # rotation r: player 0 (random) at seat (2 - r) % 2, greedy at the other
+        seat = (2 - rot) % 2
+        lineup = ["random", "greedy"] if seat == 0 else ["greedy", "random"]
+        m = simulate_matches(rules, lineup, 4, 0, 6).matches
+        score[:, rot], won[:, rot] = m[f"score_{seat}"], m["winner"] == seat
+    by = {(x["by"], x["beginner"]): x for x in rows}
+    assert by[("points", "random")]["beginner_value"] == pytest.approx(score.mean())
+    assert by[("wins", "random")]["beginner_value"] == pytest.approx(won.mean())
+    text = cli("skill", "-r", "fives", "-n", "2", "--set", "target=61", "--deals", "4", "-w", "1")
+    assert text.returncode == 0 and text.stdout.startswith("Fives (modified) to 61, 2 players: skill share")
+    assert "4 matches, each with player 0 in every seat" in " ".join(text.stdout.split())

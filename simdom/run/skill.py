@@ -34,7 +34,15 @@ def _quiet(_: str) -> ContextManager[Any]:
 
 
 def _block(rules: Rules, lineup: list, seed: int, d0: int, m: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
-    """Seat ``seat``'s points and win shares on deals d0 .. d0 + m - 1 of the lineup (one worker's block)."""
+    """Seat ``seat``'s points and win shares on deals d0 .. d0 + m - 1 of the lineup (one worker's block);
+    with a match target, matches d0 .. d0 + m - 1: its side's final match score, and 1 when its side won the
+    match (0 when another did or none did, max_deals reached)."""
+    if rules.is_match:
+        from ..engine.matches import side_of, simulate_matches
+        b = simulate_matches(rules, lineup, seed, d0, m)
+        side = side_of(rules, seat)
+        return (b.matches[f"score_{side}"].astype(np.float64),
+                (b.matches["winner"] == side).astype(np.float64))
     b = simulate(rules, lineup, seed, d0, m)
     return b.seats["points"][:, seat].astype(np.float64), b.win()[:, seat]
 
@@ -80,7 +88,8 @@ def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, ficti
                          **{key: d[key] for key in ("learning_effect", "learning_effect_lo", "learning_effect_hi",
                                                     "random_effect", "random_effect_lo", "random_effect_hi",
                                                     "skill", "skill_lo", "skill_hi", "deals")},
-                         "fictive": str(fictive), "opponents": ",".join(map(str, opponents))})
+                         "fictive": str(fictive), "opponents": ",".join(map(str, opponents)),
+                         "unit": "match" if rules.is_match else "deal", "target": rules.target})
     return rows
 
 
@@ -126,7 +135,7 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     beginners = [parse_policy(b) for b in BEGINNERS]
     name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
     label = f"{name} (modified)" if modified else name
-    with status(f"playing {deals:,} deals x {players} seats x 4 players ..."):
+    with status(f"playing {deals:,} {'matches' if r.is_match else 'deals'} x {players} seats x 4 players ..."):
         rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label, workers, backend, scheduler)
     from ..engine.api import SIM_VERSION
     ans = skill_answer(rows)

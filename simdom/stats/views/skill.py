@@ -16,6 +16,8 @@ def skill_answer(rows: list[dict]) -> P.Answer:
     """The answer of `simdom skill`: the share by points and by wins against each beginner, then the tables."""
     first = rows[0]
     by = {(x["by"], x["beginner"]): x for x in rows}
+    unit = first.get("unit", "deal")  # a match: points are the side's final match score, wins the match won
+    game = f"a match to {first['target']:,}" if unit == "match" else "a deal"
 
     def share(x: dict) -> str:
         return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
@@ -24,24 +26,32 @@ def skill_answer(rows: list[dict]) -> P.Answer:
     for beg in BEGINNERS:
         pts, win = by[("points", beg)], by[("wins", beg)]
         lo, hi = pts["skill_lo"], pts["skill_hi"]
-        verdict = ("a deal is decided more by the tiles than by the play" if hi < 0.5 else
-                   "a deal is decided more by the play than by the tiles" if lo > 0.5 else
-                   "too few deals to tell whether the tiles or the play decide more")  # NaN bounds too
+        verdict = (f"{game} is decided more by the tiles than by the play" if hi < 0.5 else
+                   f"{game} is decided more by the play than by the tiles" if lo > 0.5 else
+                   f"too few {unit}es to tell whether the tiles or the play decide more".replace("deales", "deals")
+                   )  # NaN bounds too
         who = "" if beg == "random" else f"Against a {beg} beginner: "
-        lead = f"{first['rules']}, {first['players']} players: " if beg == "random" else ""
-        sentences.append(f"{lead}{who}skill share at least {share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
+        to = f" to {first['target']:,}" if unit == "match" else ""
+        lead = f"{first['rules']}{to}, {first['players']} players: " if beg == "random" else ""
+        least = "at least " if unit == "deal" else ""  # a match's share is no bound (the notes say why)
+        sentences.append(f"{lead}{who}skill share {least}{share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
                          f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
     ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
-    ans.add(P.Table("Player 0's mean per deal", rows, [
+    ans.add(P.Table("Player 0's mean per match (points: the final match score)" if unit == "match" else
+                    "Player 0's mean per deal", rows, [
         P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
         P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
     ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
         P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
         P.Col("skill", "skill", "est")], keys=2))
-    ans.notes += [f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
-                  f"hand; the fictive player ({first['fictive']}) sees every hand. Opponents: {first['opponents']}.",
-                  f"{first['deals']:,} deals, each with player 0 in every seat; 95% intervals clustered by deal "
-                  f"(Fieller's for the share)."]
+    bound = (f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
+             f"hand; the fictive player ({first['fictive']}) sees every hand." if unit == "deal" else
+             f"Not a bound in matches: the optimal player ({first['optimal']}) is only as good as the best policy "
+             f"at hand, which lowers the share, and the fictive player ({first['fictive']}) sees each hand but "
+             f"does not plan for the match score, which raises it.")
+    ans.notes += [f"{bound} Opponents: {first['opponents']}.",
+                  f"{first['deals']:,} {unit}es, each with player 0 in every seat; 95% intervals clustered by "
+                  f"{unit} (Fieller's for the share).".replace("deales", "deals")]
     return ans
 
 
