@@ -106,7 +106,9 @@ def test_the_continuation_is_a_setting_resume_and_method(folders, tmp_path):
                              capture_output=True, text=True)
     assert doubles.returncode == 0, doubles.stderr
     notes = subprocess.run([SIMDOM, "doubles", str(folders[1]), "--decisions"], capture_output=True, text=True)
-    assert "played out by search:worlds=16,model=greedy,depth=6" in notes.stdout.replace("\n", " "), notes.stdout
+    said = " ".join(notes.stdout.split())
+    assert "Holding it instead (played out by search:worlds=16,model=greedy,depth=6)" in said, notes.stdout
+    assert "played out by greedy" not in said and "under search:worlds=16,model=greedy,depth=6 continuation" in said
     assert json.loads(doubles.stdout)
 
 

@@ -46,6 +46,7 @@ GRID = ("tier", "double_support")
 class Method:
     name: str      #: rollouts or observed
     text: str      #: one sentence for the notes
+    then: str = "greedy"  #: with rollouts: the policy that played on after the move (simdom run --then)
 
 
 def continuation_of(manifest) -> str:
@@ -61,7 +62,7 @@ def method_of(res: Results) -> Method:
                                   f"and best double now played out by {then} in the same {n} re-deals of what the "
                                   "mover cannot see (common random numbers), a causal estimate for that position "
                                   f"under {then} continuation; a situation's mean is over the positions the arm's "
-                                  "policies reach there.")
+                                  "policies reach there.", then)
     return Method("observed", "No rollouts in this run (simdom run --decision-rollouts N adds them): the value of "
                               "holding is the mean final points of the movers that held minus of those that placed "
                               "the double, as played: a conditional association, not the effect of the choice (the "

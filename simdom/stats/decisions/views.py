@@ -37,12 +37,12 @@ def double_share_words(r: dict) -> str:
 
 
 def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str, several: bool,
-                  keys: tuple[str, ...] = GRID) -> list[str]:
+                  keys: tuple[str, ...] = GRID, then: str = "greedy") -> list[str]:
     """The answer for one arm: the average value of holding, where it pays, and its win share."""
     out = []
     where = f"In arm {arm}, " if several else ""
     top = table.filter(pl.col("arm") == arm, pl.col("situation") == "all").row(0, named=True)
-    how = "played out by greedy" if method == "rollouts" else "as played (an association)"
+    how = f"played out by {then}" if method == "rollouts" else "as played (an association)"
     lead = (f"{where}{P.count(top['decisions'])} first-double decisions; the players placed the double "
             f"{double_share_words(top)}. "
             f"Holding it instead ({how}) is worth {_v(top, unit='points')} per decision")
@@ -99,7 +99,7 @@ def decisions_answer(res: Results, wanted: list[str] | None = None, by: list[str
         ans.sentences.append(f"{res.name}: no first-double decision in these deals (no double was ever placeable "
                              "beside another tile before the first double).")
     for arm in arms[:4]:
-        ans.sentences += arm_sentences(arm, table, grid, method.name, len(arms) > 1, keys)
+        ans.sentences += arm_sentences(arm, table, grid, method.name, len(arms) > 1, keys, method.then)
     if len(arms) > 4:
         ans.sentences.append(f"({len(arms) - 4} more arms in the table.)")
     unit = "points" if method.name == "rollouts" else "points (as played)"
