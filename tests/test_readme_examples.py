@@ -4,8 +4,9 @@ with its output), is run as the real command in a temporary folder holding a cop
 per page, the page's commands in order.
 
 Scaled down so that every page runs in about a minute, and nothing else is changed:
-* `simdom run` gets `--deals 400` (`--deals N` replaced), `--quiet`, and an `--out` outside the temporary
-  folder is moved into it (`/data/balance4` -> `data/balance4`);
+* `simdom run` gets `--deals 400` (`--deals N` replaced; 40 when its decision rollouts continue with a
+  policy other than greedy, `--then search`, which plays about 8 decisions a second), `--quiet`, and an
+  `--out` outside the temporary folder is moved into it (`/data/balance4` -> `data/balance4`);
 * `simdom bench --seconds S` measures 0.3 s; `simdom skill --deals N` plays at most 8 deals, `simdom
   ladder --deals N` at most 300;
 * the dask examples run against a local cluster started by the test (its address replaces the page's),
@@ -57,10 +58,11 @@ def readme_commands() -> list[list[str]]:
 def scaled(argv: list[str], scheduler: str | None) -> list[str]:
     argv = list(argv)
     if argv[1] == "run":
+        slow = "--then" in argv and argv[argv.index("--then") + 1] != "greedy"
         if "--deals" in argv:
-            argv[argv.index("--deals") + 1] = DEALS
+            argv[argv.index("--deals") + 1] = "40" if slow else DEALS
         else:
-            argv += ["--deals", DEALS]
+            argv += ["--deals", "40" if slow else DEALS]
         if "--out" in argv:
             i = argv.index("--out") + 1
             argv[i] = argv[i].lstrip("/")
