@@ -62,3 +62,6 @@ kernel = njit(cache=True, _nrt=False, inline="always", error_model="numpy")
 # SIGTERM, SIGHUP or Ctrl-C within a second. The kernel never touches Python objects, and every call
 # gets its own work arrays (work.py), so releasing it changes no result.
 entry = njit(cache=True, _nrt=False, error_model="numpy", nogil=True)
+#: ``called`` marks the large helpers run once per decision, playout or sampled world: compiled once
+#: and called, not inlined into every caller (inlining them everywhere was most of the compile time)
+called = njit(cache=True, _nrt=False, error_model="numpy")

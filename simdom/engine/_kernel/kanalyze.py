@@ -12,7 +12,7 @@ The Python layer (engine/analysis.py) allocates every array; the kernel fills ``
 from __future__ import annotations
 
 import numpy as np
-from .jit import entry, kernel
+from .jit import called, entry, kernel
 
 from .batch import play
 from .core import place, seat_base, standing
@@ -21,7 +21,7 @@ from .rng import GAMMA, mix64, seed_deal
 from .sampler import sample_world, unseen_tiles
 
 
-@kernel
+@called
 def world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux, dp):
     """World j of the position into W, bone2; returns the sampler's result (0 for the true deal)."""
     if perfect:

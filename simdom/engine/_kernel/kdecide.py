@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import entry, kernel
+from .jit import called, entry, kernel
 
 from .core import standing
 from .moves import seat_base
@@ -55,7 +55,7 @@ def outcome(G, P, s):
     return own, share
 
 
-@kernel
+@called
 def value_candidates(G, St, s, td, ed, to, eo, nr, key, scratch, vals):
     """vals[DV_*]: the two candidates (td on ed, to on eo) of seat s rolled out in the same nr worlds."""
     P, bone2, pt, pe, pool = scratch[SX_P], scratch[SX_BONE], scratch[SX_PT], scratch[SX_PE], scratch[SX_POOL]

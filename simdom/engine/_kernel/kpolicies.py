@@ -12,7 +12,7 @@ policies that search with the solver (clairvoyant, search) are dispatched in kch
 from __future__ import annotations
 
 import numpy as np
-from .jit import entry, kernel
+from .jit import called, entry, kernel
 
 from .core import finish, forced, next_seat, place, standing
 from .ends import end_bases, end_count, move_value, n_open_ends, score_at
@@ -27,7 +27,7 @@ from .rng import GAMMA, below, mix64, next64
 from .sampler import copy_known, may_hold, sample_world, unseen_tiles
 
 
-@kernel
+@called
 def heavy_pick(G, St, mv_t, mv_e, n):
     """The heaviest tile; ties by immediate points, then the first listed."""
     best = -1
@@ -133,7 +133,7 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
 
 # ---- rollout -------------------------------------------------------------------------------------
 
-@kernel
+@called
 def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
     """Seat s places tile t on end e in P, then every seat plays greedy to the end; settle it."""
     q = s
@@ -190,26 +190,34 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
     """(tile, end): the move seat s's policy ``pid`` chooses (seat s holds a legal move). Random and
     greedy work on the hand's masks; the other policies get the list of moves in mv_t/mv_e. A policy
     is asked only when there is a choice: a single legal move is played without it."""
-    if pid == POL_GREEDY or pid == POL_HOLD:
-        # hold:until=K = greedy that keeps the first double back before move K
-        hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[PAR_UNTIL]
-        return greedy_move(G, St, s, hold)
     if pid == POL_RANDOM:
         n = n_moves(G, St, s)
         return nth_move(G, St, s, 0 if n == 1 else below(rng, RNG_SEAT + s, n))
-    n = legal_moves(G, St, s, mv_t, mv_e)
-    if n == 1:
-        i = 0
-    elif pid == POL_TIMING:  # at a first-double decision, its rule (ktiming.py); elsewhere greedy
-        i = timing_pick(G, St, s, par, mv_t, mv_e, n)
-        if i < 0:
-            return greedy_move(G, St, s, False)
-    elif pid == POL_HEAVY:
-        i = heavy_pick(G, St, mv_t, mv_e, n)
-    elif pid == POL_DEFENSIVE:
-        i = defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
-    elif pid == POL_ROLLOUT:
-        i = rollout_pick(G, St, s, np.int64(par[PAR_SAMPLES]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch)
-    else:
-        i = 0
+    # hold:until=K = greedy that keeps the first double back before move K
+    hold = pid == POL_HOLD and St[FD_MOVE] == 0 and St[NPL] + 1 < par[PAR_UNTIL]
+    i = -1  # greedy's move (one inlined copy of greedy_move for every branch that falls back to it)
+    if pid != POL_GREEDY and pid != POL_HOLD:
+        n = legal_moves(G, St, s, mv_t, mv_e)
+        if n == 1:
+            i = 0
+        elif pid == POL_TIMING:  # at a first-double decision, its rule (ktiming.py); elsewhere greedy
+            i = timing_pick(G, St, s, par, mv_t, mv_e, n)
+        elif pid == POL_HEAVY:
+            i = heavy_pick(G, St, mv_t, mv_e, n)
+        elif pid == POL_DEFENSIVE:
+            i = defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
+        elif pid == POL_ROLLOUT:
+            i = rollout_pick(G, St, s, np.int64(par[PAR_SAMPLES]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n,
+                             scratch)
+        else:
+            i = 0
+    if i < 0:
+        return greedy_move(G, St, s, hold)
     return mv_t[i], mv_e[i]
+
+
+@called
+def policy_move(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
+    """:func:`choose` compiled once and called: the solver's against mode asks it for every other
+    seat's move (one call per such node, instead of the whole policy set inlined into the solver)."""
+    return choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch)

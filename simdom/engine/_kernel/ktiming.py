@@ -12,7 +12,7 @@ kdecide.py records the decisions; ``timing_pick`` is the policy (dispatched in k
 from __future__ import annotations
 
 from .bits import ctz, popcount
-from .jit import kernel
+from .jit import called, kernel
 
 from .ends import move_value
 from .moves import seat_base
@@ -134,7 +134,7 @@ def boneyard_left(St):
 # ---- the timing policy ---------------------------------------------------------------------------
 
 
-@kernel
+@called
 def timing_pick(G, St, s, par, mv_t, mv_e, n):
     """At a first-double decision where the rule documented in simdom.policies (``timing``) holds the
     double: the best other move; -1 everywhere else (the caller then plays greedy)."""

@@ -24,7 +24,7 @@ is one sampler.
 """
 from __future__ import annotations
 
-from .jit import kernel
+from .jit import called, kernel
 
 from .moves import seat_base
 from .layout import (AUX_BAD, AUX_CNT, AUX_DIM, AUX_NEED, AUX_OPP, AUX_PREP, AUX_TYP, BTOP, HAND, HCNT, HPIPS,
@@ -204,7 +204,7 @@ def deal_by_counting(G, W, pool, u, deck, k, aux, dp, loc):
     return rem
 
 
-@kernel
+@called
 def sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp):
     """W, bone2: a deal consistent with what seat s knows (module doc). The unseen tiles pool[0:u] go
     to the other seats with their exact hand counts and none of their void values; the rest, shuffled,

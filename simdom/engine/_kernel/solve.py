@@ -43,15 +43,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import entry, kernel
+from .jit import called, entry, kernel
 from .core import forced, place, seat_total, round_bonus
 from .ends import move_value
 from .greedy import greedy_move
-from .kpolicies import choose
+from .kpolicies import policy_move
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
-                     AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, TMASK, TURN, USED, VOID, BY_POINTS, SX_REC)
+                     AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
 from .moves import legal_moves, seat_base
 from .sides import settle
 
@@ -275,6 +275,18 @@ def push_child(G, V, d, s, t, e):
     fr[d + 1, FR_B] = fr[d, FR_B]
 
 
+@called
+def greedy_to_end(G, P, bone, rec):
+    """Every seat plays greedy from P (a seat to move, its forced draws done) to the end of the deal:
+    the search policy's horizon. Compiled once and called (one call per position at the horizon)."""
+    mover = True
+    while mover:
+        q = P[TURN] & SMASK
+        t, e = greedy_move(G, P, q, False)
+        place(G, P, q, t & TMASK, e)
+        mover, _ = forced(G, P, bone, rec, 0, REC_NONE, 0)
+
+
 @entry
 def search(G, bone, V, d0, alpha0, beta0):
     """The value of stk[d0] for the root side, searched in the window (alpha0, beta0) (fail-soft
@@ -314,11 +326,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                     enter = False
                     continue
             if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat
-                while mover:
-                    q = P[TURN] & SMASK
-                    t, e = greedy_move(G, P, q, False)
-                    place(G, P, q, t & TMASK, e)
-                    mover, _ = forced(G, P, bone, scratch[SX_REC], 0, REC_NONE, 0)
+                greedy_to_end(G, P, bone, scratch[SX_REC])
                 settle(G, P)
                 ret = side_totals_value(G, P, V)
                 enter = False
@@ -326,7 +334,10 @@ def search(G, bone, V, d0, alpha0, beta0):
             s = P[TURN] & SMASK
             fr[d, FR_S] = s
             if ctl[SV_AGAINST] and s != ctl[SV_ROOT]:
-                t, e = choose(G, P, s, ids[s], par[s], rng, mt[d], me[d], scratch)
+                if ids[s] == POL_GREEDY:  # the search policy's opponents: greedy inlined, the rest called
+                    t, e = greedy_move(G, P, s, False)
+                else:
+                    t, e = policy_move(G, P, s, ids[s], par[s], rng, mt[d], me[d], scratch)
                 fr[d, FR_KIND] = KIND_PASS
                 push_child(G, V, d, s, t & TMASK, e)
                 d += 1
