@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+BASE   := $(VENV)/.base-stamp
 STAMP  := $(VENV)/.installed-stamp
 # the compiled kernel (numba's cache and the ahead-of-time module, simdom/engine/warm.py) lives in the
 # cache folder; compiling it is a quick no-op when the current engine's kernel is there
@@ -10,13 +11,17 @@ CHROMIUM := /usr/bin/chromium
 
 .PHONY: run test test-fast bench docs clean venv kernel chromium
 
-$(STAMP): pyproject.toml
+# make run needs simdom alone; make test (and docs, bench) also the extras: tests, docs, OpenSpiel, PettingZoo
+$(BASE): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $(BASE)
+
+$(STAMP): $(BASE)
 	$(BIN)/python -m pip install -q -e '.[test,docs,rl]'
 	touch $(STAMP)
 
-kernel: $(STAMP)
+kernel: $(BASE)
 	$(BIN)/python -m simdom.engine.warm
 
 $(CHROMIUM):
@@ -24,18 +29,18 @@ $(CHROMIUM):
 
 chromium: $(CHROMIUM)
 
-venv: kernel $(CHROMIUM)
+venv: $(STAMP) kernel $(CHROMIUM)
 
 run: kernel
 	$(BIN)/simdom run scenarios/default.toml
 
-test: kernel $(CHROMIUM)
+test: $(STAMP) kernel $(CHROMIUM)
 	$(BIN)/python -m pytest -q
 
-test-fast: kernel
+test-fast: $(STAMP) kernel
 	$(BIN)/python -m pytest -q -m "not slow"
 
-bench: kernel
+bench: $(STAMP) kernel
 	$(BIN)/python bench/run_bench.py
 
 # the docs site (mkdocs.yml over docs/) into build/site, every warning an error
