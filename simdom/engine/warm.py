@@ -1,12 +1,12 @@
-"""Compile the kernel once per machine: every entry a command uses, in two processes, then the
+"""Compile the kernel once per machine: every entry a command uses, in parallel processes, then the
 ahead-of-time module (``make kernel`` runs ``python -m simdom.engine.warm``).
 
 A fresh machine has no compiled kernel. The batch kernel is built ahead of time (aot.py); the
 commands that step a deal from Python (trace, analyze, solve, review, view, skill, ladder) use the
-just-in-time entries, which numba caches on disk after their first compile. Compiling them all in one
-process took 8.5 minutes here, nearly all of it numba's typing and lowering, which is single-threaded;
-this module splits the entries into two balanced lists compiled by two processes at once (numba's
-cache takes concurrent writers), then builds the ahead-of-time module from the cached batch entries.
+just-in-time entries, which numba caches on disk after their first compile. The compile is numba's
+typing and lowering, which is single-threaded, so this module compiles the policies first, then the
+loops that call them in a process each (numba's cache takes concurrent writers), then builds the
+ahead-of-time module from the cached batch entries.
 
 :func:`simdom.engine.jitcache.notice` is called by the façade just before it first calls a just-in-time
 entry: when that entry is not in numba's cache, it says on stderr that a compile is coming and about
@@ -23,10 +23,11 @@ from ._kernel import engine_hash
 from .jitcache import COLD_MINUTES, cache_dir, cached
 
 #: what is compiled: first, in one process, the policies that every loop calls (the entries behind
-#: choose_entry: clairvoyant, search, the solver, rollout, defensive), so that the two processes after
-#: it load them from the cache instead of both compiling them; then the loops, in two processes
-#: (balanced by the times measured here, docs/speed.md)
-PHASES = ({"p": ("policies",)}, {"a": ("batch", "steps"), "b": ("matches", "analysis", "solver")})
+#: choose_entry: clairvoyant, search, the solver, rollout, defensive), so that the processes after it
+#: load them from the cache instead of each compiling them; then the three loops (the batch, the match
+#: loop, the analysis rollouts: about 45 s each here, docs/speed.md), each in its own process, which
+#: the machine's cores share
+PHASES = ({"p": ("policies",)}, {"a": ("batch", "steps"), "b": ("matches", "solver"), "c": ("analysis",)})
 #: the function whose presence in numba's cache says a task is done
 TASK_KEY = {"policies": "choose_entry", "batch": "run_batch", "steps": "setup_hands", "matches": "run_matches",
             "analysis": "rollout_moves", "solver": "solve_root"}
@@ -94,7 +95,7 @@ def main(argv: list[str]) -> int:
     if aot.module_path().is_file() and all(cached(k) for k in TASK_KEY.values()):
         print(f"simdom: the kernel {engine_hash()} is compiled ({cache_dir()})", file=sys.stderr)
         return 0
-    print(f"simdom: compiling the kernel {engine_hash()} for this machine, in two processes "
+    print(f"simdom: compiling the kernel {engine_hash()} for this machine, in {len(PHASES[-1])} processes "
           f"(about {COLD_MINUTES} minutes when nothing is cached)", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     took: dict[str, float] = {}

@@ -1,6 +1,8 @@
 """The deal loop and the batch kernel: whole deals from a root key and deal numbers."""
 from __future__ import annotations
 
+import numpy as np
+
 from .jit import entry, kernel
 
 from .core import advance, deal_random, finish, forced, give, place, record, reset, seat_total, start
@@ -31,7 +33,7 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nre
         e &= EMASK
         if scratch[SX_DCTL][DCTL_ON]:  # simdom run --decisions (kdecide.py): the list of moves and the choice
             n = legal_moves(G, St, s, mv_t, mv_e)
-            record_decision(G, St, s, n, list_index(mv_t, mv_e, n, t, e), mv_t, mv_e, deal, scratch)
+            record_decision(G, St, s, n, list_index(mv_t, mv_e, n, t, e), mv_t, mv_e, np.int64(deal), scratch)
         pts, bonus, k, ssum = place(G, St, s, t, e)
         if rec_mode != REC_NONE:
             nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)

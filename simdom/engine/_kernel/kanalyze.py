@@ -31,7 +31,7 @@ def world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux,
             bone2[k] = bone[k]
         return 0
     loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-    return sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
+    return sample_world(G, St, s, W, bone2, pool, np.int64(u), deck, loc, aux, dp)
 
 
 @kernel
@@ -53,7 +53,7 @@ def rollout_moves(G, St, bone, s, mv_t, mv_e, n, pol_ids, pol_params, key, r0, n
     aux[AUX_PREP] = 0
     for r in range(nr):
         j = r0 + r
-        tries[r] = world_of(G, St, bone, s, key, j, perfect, W, bone2, pool, u, deck, loc, aux, dp)
+        tries[r] = world_of(G, St, bone, s, key, np.int64(j), np.bool_(perfect), W, bone2, pool, np.int64(u), deck, loc, aux, dp)
         for i in range(n):
             for k in range(ST_SIZE):
                 P[k] = W[k]
@@ -72,7 +72,7 @@ def sample_worlds(G, St, bone, s, key, r0, nr, hands, bones, tries, work):
     u = unseen_tiles(G, St, s, pool)
     aux[AUX_PREP] = 0
     for r in range(nr):
-        tries[r] = world_of(G, St, bone, s, key, r0 + r, False, W, bone2, pool, u, deck, loc, aux, dp)
+        tries[r] = world_of(G, St, bone, s, key, np.int64(r0 + r), np.bool_(False), W, bone2, pool, np.int64(u), deck, loc, aux, dp)
         for o in range(G[R_PLAYERS]):
             hands[r, o, 0] = W[seat_base(o) + HAND]
             hands[r, o, 1] = W[seat_base(o) + HAND + 1]

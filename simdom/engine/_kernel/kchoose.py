@@ -118,7 +118,7 @@ def search_pick(G, St, s, worlds, model, depth, key, mv_t, mv_e, n, scratch, V):
     u = unseen_tiles(G, St, s, pool)
     for j in range(worlds):
         loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
+        sample_world(G, St, s, W, bone2, pool, np.int64(u), deck, loc, aux, dp)
         m = solve_root(G, W, bone2, V, rt, re, rv)
         for i in range(m):  # the same list as (mv_t, mv_e): the same hand and layout in every world
             acc[i] += rv[i]

@@ -68,7 +68,7 @@ def value_candidates(G, St, s, td, ed, to, eo, nr, key, scratch, vals):
     sw = 0.0
     for j in range(nr):
         loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
+        sample_world(G, St, s, W, bone2, pool, np.int64(u), deck, loc, aux, dp)
         for k in range(ST_SIZE):
             P[k] = W[k]
         playout(G, P, bone2, s, td, ed, pt, pe, rec, scratch)

@@ -134,16 +134,24 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
 # ---- rollout -------------------------------------------------------------------------------------
 
 @called
-def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
-    """Seat s places tile t on end e in P, then every seat plays greedy to the end; settle it."""
-    q = s
-    while True:
-        place(G, P, q, t, e)
-        mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
-        if not mover:
-            break
+def greedy_to_end(G, P, bone, rec):
+    """Every seat plays greedy from P (a seat to move, its forced draws done) to the end of the deal:
+    a rollout's playout, and the search policy's horizon (solve.py). Compiled once and called."""
+    mover = True
+    while mover:
         q = P[TURN] & SMASK
         t, e = greedy_move(G, P, q, False)
+        place(G, P, q, t & TMASK, e)
+        mover, _ = forced(G, P, bone, rec, 0, REC_NONE, 0)
+
+
+@called
+def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
+    """Seat s places tile t on end e in P, then every seat plays greedy to the end; settle it."""
+    place(G, P, s, t, e)
+    mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
+    if mover:
+        greedy_to_end(G, P, bone2, rec)
     finish(G, P)
 
 
@@ -169,7 +177,7 @@ def rollout_pick(G, St, s, nsamp, key, mv_t, mv_e, n, scratch):
     u = unseen_tiles(G, St, s, pool)
     for j in range(nsamp):
         loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
-        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
+        sample_world(G, St, s, W, bone2, pool, np.int64(u), deck, loc, aux, dp)
         for i in range(n):
             for k in range(ST_SIZE):
                 P[k] = W[k]

@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import called, entry, kernel
+from .jit import entry, kernel
 from .core import forced, place, seat_total, round_bonus
 from .ends import move_value
 from .greedy import greedy_move
-from .kpolicies import policy_move
+from .kpolicies import greedy_to_end, policy_move
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
@@ -275,18 +275,6 @@ def push_child(G, V, d, s, t, e):
     fr[d + 1, FR_B] = fr[d, FR_B]
 
 
-@called
-def greedy_to_end(G, P, bone, rec):
-    """Every seat plays greedy from P (a seat to move, its forced draws done) to the end of the deal:
-    the search policy's horizon. Compiled once and called (one call per position at the horizon)."""
-    mover = True
-    while mover:
-        q = P[TURN] & SMASK
-        t, e = greedy_move(G, P, q, False)
-        place(G, P, q, t & TMASK, e)
-        mover, _ = forced(G, P, bone, rec, 0, REC_NONE, 0)
-
-
 @entry
 def search(G, bone, V, d0, alpha0, beta0):
     """The value of stk[d0] for the root side, searched in the window (alpha0, beta0) (fail-soft
@@ -302,19 +290,34 @@ def search(G, bone, V, d0, alpha0, beta0):
     fr[d, FR_B] = beta0
     ret = 0
     enter = True
+    # the child to enter next (one call site of push_child, and of settle below: numba types an
+    # inlined helper again at every call site, so one site each keeps the compile short)
+    child = False
+    cs = 0
+    ct = 0
+    ce = 0
     while True:
+        if child:
+            push_child(G, V, d, cs, ct, ce)
+            d += 1
+            child = False
+            enter = True
         if enter:
             P = stk[d]
             mover, _ = forced(G, P, bone, scratch[SX_REC], 0, REC_NONE, 0)
+            if mover:
+                ctl[SV_NODES] += 1
+                if ctl[SV_LIMIT] > 0 and ctl[SV_NODES] > ctl[SV_LIMIT]:
+                    ctl[SV_ABORTED] = 1  # the table holds only finished nodes: it stays valid
+                    return 0
+                if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat
+                    greedy_to_end(G, P, bone, scratch[SX_REC])
+                    mover = False
             if not mover:
                 settle(G, P)
                 ret = side_totals_value(G, P, V)
                 enter = False
                 continue
-            ctl[SV_NODES] += 1
-            if ctl[SV_LIMIT] > 0 and ctl[SV_NODES] > ctl[SV_LIMIT]:
-                ctl[SV_ABORTED] = 1  # the table holds only finished nodes: it stays valid
-                return 0
             if hz == 0:  # exact solves (a horizon's small trees gain less than the bounds cost)
                 lo_b, hi_b = value_bounds(G, P, bone, V)
                 if hi_b <= fr[d, FR_A]:
@@ -325,12 +328,6 @@ def search(G, bone, V, d0, alpha0, beta0):
                     ret = lo_b
                     enter = False
                     continue
-            if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat
-                greedy_to_end(G, P, bone, scratch[SX_REC])
-                settle(G, P)
-                ret = side_totals_value(G, P, V)
-                enter = False
-                continue
             s = P[TURN] & SMASK
             fr[d, FR_S] = s
             if ctl[SV_AGAINST] and s != ctl[SV_ROOT]:
@@ -339,14 +336,12 @@ def search(G, bone, V, d0, alpha0, beta0):
                 else:
                     t, e = policy_move(G, P, s, ids[s], par[s], rng, mt[d], me[d], scratch)
                 fr[d, FR_KIND] = KIND_PASS
-                push_child(G, V, d, s, t & TMASK, e)
-                d += 1
+                child, cs, ct, ce = True, s, t & TMASK, e
                 continue
             n = legal_moves(G, P, s, mt[d], me[d])
             if n == 1:
                 fr[d, FR_KIND] = KIND_PASS
-                push_child(G, V, d, s, mt[d, 0], me[d, 0])
-                d += 1
+                child, cs, ct, ce = True, s, mt[d, 0], me[d, 0]
                 continue
             alpha = fr[d, FR_A]
             beta = fr[d, FR_B]
@@ -395,8 +390,7 @@ def search(G, bone, V, d0, alpha0, beta0):
             fr[d, FR_SLOT] = slot
             fr[d, FR_OFF] = off
             fr[d, FR_HIT] = 1 if hit else 0
-            push_child(G, V, d, s, mt[d, 0], me[d, 0])
-            d += 1
+            child, cs, ct, ce = True, s, mt[d, 0], me[d, 0]
             continue
         # returning ret, the value of node d, to its parent
         if d == d0:
@@ -420,9 +414,7 @@ def search(G, bone, V, d0, alpha0, beta0):
         i += 1
         fr[d, FR_I] = i
         if fr[d, FR_A] < fr[d, FR_B] and i < fr[d, FR_N]:
-            push_child(G, V, d, fr[d, FR_S], mt[d, i], me[d, i])
-            d += 1
-            enter = True
+            child, cs, ct, ce = True, fr[d, FR_S], mt[d, i], me[d, i]
             continue
         best = fr[d, FR_BEST]
         slot = fr[d, FR_SLOT]
@@ -517,7 +509,7 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
         for j in range(ST_SIZE):
             Q[j] = P[j]
         place(G, Q, s, out_t[i], out_e[i])
-        out_v[i] = search(G, bone, V, 1, -INF, INF)
+        out_v[i] = search(G, bone, V, 1, -INF, np.int64(INF))
         if ctl[SV_ABORTED]:
             return n
     return n
@@ -543,14 +535,14 @@ def solve_best(G, St, bone, V, out_t, out_e, out_v):
             Q[j] = P[j]
         place(G, Q, s, out_t[i], out_e[i])
         if i == 0:
-            v = search(G, bone, V, 1, -INF, INF)
+            v = search(G, bone, V, 1, -INF, np.int64(INF))
         else:
             v = search(G, bone, V, 1, best, best + 1)
             if v > best and not ctl[SV_ABORTED]:
                 for j in range(ST_SIZE):
                     Q[j] = P[j]
                 place(G, Q, s, out_t[i], out_e[i])
-                v = search(G, bone, V, 1, best, INF)
+                v = search(G, bone, V, 1, best, np.int64(INF))
         if ctl[SV_ABORTED]:
             return b
         out_v[i] = v
