@@ -42,3 +42,28 @@ def test_after_make_kernel_the_stepping_commands_compile_nothing(args, tmp_path)
     r = _run(SIMDOM + [a.format(tmp=tmp_path) for a in args])
     assert r.returncode == 0, r.stderr
     assert "compiling" not in r.stderr, r.stderr
+
+
+def _signatures(index: Path) -> int:
+    """How many compiled signatures numba's index file of one function holds (numba.core.caching's
+    IndexDataCacheFile: a pickled version stamp, then the pickled (source stamp, {key: data name}))."""
+    import pickle
+    with open(index, "rb") as fh:
+        pickle.load(fh)
+        _, overloads = pickle.loads(fh.read())
+    return len(overloads)
+
+
+def test_every_kernel_function_is_compiled_once():
+    """One signature per kernel function in numba's cache: a call passing a literal (0, False, a
+    constant) where another passes a variable made numba compile the same function again for each
+    (the solver's frame loop twice: 40 s of the compile), and warm.py's two processes of the policies
+    compile each function from the argument types the façade's arrays have, which must be the types
+    the kernel's own calls pass."""
+    index = sorted((jitcache.cache_dir() / "kernel").glob("*.nbi"))
+    names = {p.name.split("-")[0] for p in index}
+    for func in ("solve.search", "kpolicies.policy_move", "kchoose.search_pick", "sampler.sample_world",
+                 "kanalyze.world_of", "batch.run_batch", "matchloop.run_matches", "kanalyze.rollout_moves"):
+        assert func in names, func
+    twice = [p.name for p in index if _signatures(p) > 1]
+    assert twice == [], twice

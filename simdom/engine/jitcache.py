@@ -11,9 +11,9 @@ from pathlib import Path
 
 from ._kernel import cache_root, engine_hash
 
-#: minutes a cold compile of the entries takes on this project's 2-core machine, about (docs/speed.md:
-#: 4.5 minutes wall in two processes, 2026-12-03)
-COLD_MINUTES = 5
+#: minutes a cold compile takes on this project's 2-core machine, about (docs/speed.md, 2026-12-03:
+#: `make kernel` 2.5 minutes in parallel processes; a command compiling what it uses, in one, 2.5-3)
+COLD_MINUTES = 3
 _noticed = False
 _checked: set[str] = set()
 

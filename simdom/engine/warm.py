@@ -22,24 +22,94 @@ import time
 from ._kernel import engine_hash
 from .jitcache import COLD_MINUTES, cache_dir, cached
 
-#: what is compiled: first, in one process, the policies that every loop calls (the entries behind
-#: choose_entry: clairvoyant, search, the solver, rollout, defensive), so that the processes after it
-#: load them from the cache instead of each compiling them; then the three loops (the batch, the match
-#: loop, the analysis rollouts: about 45 s each here, docs/speed.md), each in its own process, which
-#: the machine's cores share
-PHASES = ({"p": ("policies",)}, {"a": ("batch", "steps"), "b": ("matches", "solver"), "c": ("analysis",)})
+#: what is compiled. First the policies that every loop calls (the entries behind choose_entry:
+#: clairvoyant, search, the solver, rollout, defensive), in two processes that share the work by
+#: function, in the order the functions call each other (:data:`POLICY_STEPS`), so that the loops after
+#: them load them from the cache instead of each compiling them; then the three loops (the batch, the
+#: match loop, the analysis rollouts: about 45 s each here, docs/speed.md), each in its own process,
+#: which the machine's cores share
+PHASES = ({"p": ("policies",), "q": ("policy-leaves",)},
+          {"a": ("batch", "steps"), "b": ("matches", "solver"), "c": ("analysis",)})
 #: the function whose presence in numba's cache says a task is done
-TASK_KEY = {"policies": "choose_entry", "batch": "run_batch", "steps": "setup_hands", "matches": "run_matches",
-            "analysis": "rollout_moves", "solver": "solve_root"}
+TASK_KEY = {"policies": "choose_entry", "policy-leaves": "search_pick", "batch": "run_batch",
+            "steps": "finish", "matches": "run_matches", "analysis": "rollout_moves", "solver": "solve_root"}
 PARTS = {k: v for phase in PHASES for k, v in phase.items()}
+#: the two processes of the policies: ("c", f) compiles kernel function f, ("w", f) waits until the
+#: other process has put f in numba's cache (a function compiled from another one's call loads from the
+#: cache whatever it finds there). The chain greedy_to_end .. choose_entry is the longest; the second
+#: process compiles what hangs beside it (measured, docs/speed.md: 120 s in one process).
+POLICY_STEPS = {
+    "policies": (("c", "greedy_to_end"), ("c", "playout"), ("w", "sample_world"), ("c", "rollout_pick"),
+                 ("w", "timing_pick"), ("w", "heavy_pick"), ("w", "defensive_pick"), ("c", "policy_move"),
+                 ("c", "search"), ("c", "solve_best"), ("c", "clairvoyant_pick"), ("w", "search_pick")),
+    "policy-leaves": (("c", "sample_world"), ("c", "timing_pick"), ("c", "heavy_pick"), ("c", "defensive_pick"),
+                      ("w", "search"), ("c", "solve_root"), ("c", "search_pick")),
+}
+#: how long a process waits for the other's function before compiling it itself
+WAIT_SECONDS = 600.0
+
+
+def _policy_functions() -> dict:
+    """Every function of :data:`POLICY_STEPS`: (dispatcher, argument types), the types those of the
+    arrays the façade passes (DealState's work arrays), as the kernel's callers pass them."""
+    import numba
+    from numba import types
+
+    from ..rules import preset
+    from ._kernel import kchoose, kpolicies, ktiming, sampler, solve
+    from ._kernel import layout as L
+    from .codes import kernel_arrays
+    from ..policies import parse_policy
+    from .state import DealState
+    st = DealState.dealt(preset("threes", players=2), 1, 0)
+    ty = numba.typeof
+    G, St, bone, _, rng, mt, me, sx, V = (ty(x) for x in (st._G,) + st._work)
+    ids, par = (ty(x) for x in kernel_arrays([parse_policy("greedy")] * 2))
+    x = st._work[6]
+    P, bone2, pt, pe, pool, W, deck, loc, rec, aux, dp = (ty(x[k]) for k in (
+        L.SX_P, L.SX_BONE, L.SX_PT, L.SX_PE, L.SX_POOL, L.SX_W, L.SX_DECK, L.SX_LOC, L.SX_REC, L.SX_AUX, L.SX_DP))
+    par1 = ty(st._work[7][9][0])  # one seat's parameters
+    vrng = ty(st._work[7][10])
+    rt, re, rv = (ty(st._work[7][k]) for k in (14, 15, 16))
+    i, u = types.int64, types.uint64
+    return {
+        "greedy_to_end": (kpolicies.greedy_to_end, (G, P, bone, rec)),
+        "playout": (kpolicies.playout, (G, P, bone2, i, i, i, pt, pe, rec, sx)),
+        "sample_world": (sampler.sample_world, (G, St, i, W, bone2, pool, i, deck, loc, aux, dp)),
+        "rollout_pick": (kpolicies.rollout_pick, (G, St, i, i, u, mt, me, i, sx)),
+        "timing_pick": (ktiming.timing_pick, (G, St, i, par1, mt, me, i)),
+        "heavy_pick": (kpolicies.heavy_pick, (G, St, mt, me, i)),
+        "defensive_pick": (kpolicies.defensive_pick, (G, St, i, mt, me, i, sx)),
+        "policy_move": (kpolicies.policy_move, (G, St, i, i, par1, vrng, mt, me, sx)),
+        "search": (solve.search, (G, bone, V, types.literal(1), i, i)),
+        "solve_best": (solve.solve_best, (G, St, bone, V, rt, re, rv)),
+        "solve_root": (solve.solve_root, (G, St, bone, V, rt, re, rv)),
+        "clairvoyant_pick": (kchoose.clairvoyant_pick, (G, St, bone, i, ids, par, V)),
+        "search_pick": (kchoose.search_pick, (G, St, i, i, i, i, u, mt, me, i, sx, V)),
+    }
+
+
+def _policy_steps(name: str) -> None:
+    fns = _policy_functions()
+    for op, f in POLICY_STEPS[name]:
+        if op == "w":
+            t0 = time.perf_counter()
+            while not cached(f) and time.perf_counter() - t0 < WAIT_SECONDS:
+                time.sleep(0.2)
+        elif not cached(f):
+            disp, sig = fns[f]
+            disp.compile(sig)
 
 
 def _task(name: str) -> None:
     from ..rules import preset
     from ._kernel import aot
     if name == "policies":
+        _policy_steps(name)
         from .state import DealState
         DealState.dealt(preset("threes", players=2), 1, 0).choice("greedy", 1)
+    elif name == "policy-leaves":
+        _policy_steps(name)
     elif name == "batch":
         from ._kernel.batch import run_batch
         run_batch.compile(aot.signature().args)
