@@ -21,6 +21,9 @@ SMALL = [  # (preset, players, overrides): sets small enough for brute force fro
     ("fives-and-threes", 2, dict(max_pip=4, hand_size=4)),
     ("fives", 4, dict(max_pip=3, hand_size=2, lead="any", target=100, teams="partners")),
     ("threes", 4, dict(max_pip=4, hand_size=2, min_ends=2, target=100, teams="partners")),
+    # four sides by margin (the table's shifted bounds), spinners and doubles led: mirror images shared
+    ("threes", 4, dict(max_pip=3, hand_size=2, min_ends=2)),
+    ("fives", 4, dict(max_pip=3, hand_size=2, lead="any")),
 ]
 
 

@@ -220,10 +220,11 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: which greedy plays the deal out; 0: none, exact), the most positions to search (0: no limit) and
 #: whether the search stopped at that limit (its values then mean nothing), and the salt of the last
 #: problem the clairvoyant policy solved (a new one empties the table: kchoose.py), and the table's bits
-#: a search uses (0: all of it)
+#: a search uses (0: all of it), and whether the table's keys are those of the layout's least mirror image
+#: (solve.canon_key: exact minimax solves from solve_root; the policies' tie-breaks are not mirror-symmetric)
 SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
-    SV_TBITS = range(12)
-SV_SIZE = 12
+    SV_TBITS, SV_CANON = range(13)
+SV_SIZE = 13
 #: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat
 TT_COLS = 7
 #: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 3.5 MB

@@ -51,7 +51,7 @@ from .kpolicies import greedy_to_end, policy_move
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
-                     AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
+                     AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
 from .moves import legal_moves, seat_base
 from .sides import settle
 
@@ -186,28 +186,65 @@ def mixin(h, x):
 
 
 @kernel
-def node_key(G, P, V):
-    """64-bit key of everything that decides the future value of P (against timing or defensive, what
-    they read too: the scores and the values each seat showed it lacked)."""
-    ctl, sides = V[6], V[7]
+def end_words(P, a, c):
+    """The layout's two words of :func:`node_key`, with the line's ends in the order a (0: L R, 1: R L)
+    and the arms' in the order c (0: U D, 1: D U)."""
+    b = 1 - a
+    d = 1 - c
+    w1 = (P[BTOP] | (P[TURN] << 8) | (P[NPASS] << 12) | ((P[FORCED] + 1) << 16) | (P[LONE] << 24)
+          | ((P[SPIN] + 1) << 25) | (P[SPAT + a] << 30) | (P[SPAT + b] << 31) | (P[COV + a] << 32)
+          | (P[COV + b] << 33) | (P[ARMS] << 34) | (P[USED + c] << 35) | (P[USED + d] << 36)
+          | ((1 if P[FD_MOVE] == 0 else 0) << 37) | (P[ENDED] << 38))
+    w2 = (P[EV + a] | (P[EV + b] << 4) | (P[EV + 2 + c] << 8) | (P[EV + 2 + d] << 12) | (P[ED + a] << 16)
+          | (P[ED + b] << 17) | (P[ED + 2 + c] << 18) | (P[ED + 2 + d] << 19))
+    return w1, w2
+
+
+@kernel
+def node_key(G, P, V, canon):
+    """(key, image): the 64-bit key of everything that decides the future value of P (against timing or
+    defensive, what they read too: the scores and the values each seat showed it lacked).
+
+    With ``canon`` the key is that of the layout's mirror image with the least words (the line's L and
+    R swapped or not, the arms' U and D likewise; image bit 0 and bit 1): the rules treat L and R, and
+    U and D, alike (docs/rules.md 3), so mirror images have one value and share an entry, the best move
+    stored for the image (:func:`mirror_end`). Only in exact minimax solves: a policy's tie-break
+    between ends (the opponents' in against mode, greedy's beyond a horizon) is not symmetric."""
+    ctl = V[6]
     h = np.uint64(ctl[SV_SALT])
     n = G[R_PLAYERS]
     for s in range(n):
         b = seat_base(s) + HAND
         h = mixin(h, P[b])
         h = mixin(h, P[b + 1])
-    h = mixin(h, P[BTOP] | (P[TURN] << 8) | (P[NPASS] << 12) | ((P[FORCED] + 1) << 16) | (P[LONE] << 24)
-              | ((P[SPIN] + 1) << 25) | (P[SPAT] << 30) | (P[SPAT + 1] << 31) | (P[COV] << 32)
-              | (P[COV + 1] << 33) | (P[ARMS] << 34) | (P[USED] << 35) | (P[USED + 1] << 36)
-              | ((1 if P[FD_MOVE] == 0 else 0) << 37) | (P[ENDED] << 38))
-    h = mixin(h, P[EV] | (P[EV + 1] << 4) | (P[EV + 2] << 8) | (P[EV + 3] << 12) | (P[ED] << 16)
-              | (P[ED + 1] << 17) | (P[ED + 2] << 18) | (P[ED + 3] << 19))
+    bw1, bw2 = end_words(P, 0, 0)
+    image = 0
+    if canon:
+        for v in range(1, 4):
+            w1, w2 = end_words(P, v & 1, v >> 1)
+            if w2 < bw2 or (w2 == bw2 and w1 < bw1):
+                bw1 = w1
+                bw2 = w2
+                image = v
+    h = mixin(h, bw1)
+    h = mixin(h, bw2)
     if ctl[SV_AGAINST] == AGAINST_READS_ALL:
         h = mixin(h, P[FIRST])
         for s in range(n):
             b = seat_base(s)
             h = mixin(h, P[b + VOID] | ((P[b + PTS] + P[b + BON]) << 20))
-    return h
+    return h, image
+
+
+@kernel
+def mirror_end(e, image):
+    """End e of a position as the same end of its mirror image ``image`` (and back: each is its own
+    inverse)."""
+    if e < 2 and (image & 1):
+        return 1 - e
+    if e >= 2 and e < 4 and (image & 2):
+        return 5 - e
+    return e
 
 
 @kernel
@@ -282,6 +319,7 @@ def search(G, bone, V, d0, alpha0, beta0):
     function (numba issue 6061), and an explicit stack has no recursion limit."""
     stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng, scratch, fr, fk = V[:14]
     hz = ctl[SV_HORIZON]
+    canon = ctl[SV_CANON] != 0 and hz == 0 and ctl[SV_AGAINST] == 0
     mask = ttk.shape[0] - 1
     if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
         mask = min(mask, (1 << ctl[SV_TBITS]) - 1)
@@ -345,7 +383,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 continue
             alpha = fr[d, FR_A]
             beta = fr[d, FR_B]
-            key = node_key(G, P, V)
+            key, image = node_key(G, P, V, canon)
             if hz > 0:
                 key = mixin(key, hz - d)
             slot = np.int64(key & np.uint64(mask))
@@ -373,7 +411,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
                 best_t = ttv[slot, 2] >> 3
-                best_e = ttv[slot, 2] & 7
+                best_e = mirror_end(ttv[slot, 2] & 7, image)
             order_moves(G, P, n, mt[d], me[d], mk[d], best_t, best_e)
             maxi = sides[s] == ctl[SV_SIDE]
             fk[d] = key
@@ -389,7 +427,7 @@ def search(G, bone, V, d0, alpha0, beta0):
             fr[d, FR_MAXI] = 1 if maxi else 0
             fr[d, FR_SLOT] = slot
             fr[d, FR_OFF] = off
-            fr[d, FR_HIT] = 1 if hit else 0
+            fr[d, FR_HIT] = (1 if hit else 0) | (image << 1)  # bit 0: a hit; the image above
             child, cs, ct, ce = True, s, mt[d, 0], me[d, 0]
             continue
         # returning ret, the value of node d, to its parent
@@ -429,7 +467,7 @@ def search(G, bone, V, d0, alpha0, beta0):
             lo = best
             hi = best
         xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
-        if fr[d, FR_HIT] and ttk[slot] == fk[d]:
+        if (fr[d, FR_HIT] & 1) and ttk[slot] == fk[d]:
             if xfer:
                 dmin, dmax = shift_of(G, stk[d], V, ttv, slot)
                 if ttv[slot, 0] > -INF:
@@ -445,7 +483,7 @@ def search(G, bone, V, d0, alpha0, beta0):
         if xfer:
             store_margins(G, stk[d], V, ttv, slot)
         bi = fr[d, FR_BI]
-        ttv[slot, 2] = (mt[d, bi] << 3) | me[d, bi]
+        ttv[slot, 2] = (mt[d, bi] << 3) | mirror_end(me[d, bi], fr[d, FR_HIT] >> 1)
         ret = best
 
 
@@ -497,21 +535,50 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
     """Exact value of every legal move of the seat to act in St (which must hold a choice, after the
     forced draws and passes). Fills out_t/out_e/out_v in the move order of moves.py; returns how many.
     ctl[SV_BY] and ctl[SV_AGAINST] say what to solve; the root seat and side are set here. With
-    ctl[SV_LIMIT] > 0 the search stops after that many positions and sets ctl[SV_ABORTED]."""
+    ctl[SV_LIMIT] > 0 the search stops after that many positions and sets ctl[SV_ABORTED].
+
+    An exact minimax solve (no horizon, not against policies) finds each move's value by null windows
+    only, as MTD(f) (Plaat et al. 1996): a test of "at least g?" around a guess g, the previous move's
+    value, moved to each answer's bound until the two bounds meet, the table keeping what every test
+    learnt; its keys are the mirror images' (node_key). Measured from the lead of seed 1's first deals:
+    2-player Threes 11 ms -> 2.6 ms a deal (median), 4-player 0.66 s -> 0.25 s, the values equal. Against
+    policies or with a horizon (the search policy) only the mover branches, the tests cost more than
+    they save, and each move is searched once with the whole window."""
     P = stk_root(G, St, bone, V)
     if P[ENDED]:
         return 0
     s = P[TURN] & SMASK
     stk, ctl = V[0], V[6]
     n = legal_moves(G, P, s, out_t, out_e)
+    ctl[SV_CANON] = 1
+    mtd = ctl[SV_HORIZON] == 0 and ctl[SV_AGAINST] == 0
     Q = stk[1]
+    g = np.int64(0)
     for i in range(n):
-        for j in range(ST_SIZE):
-            Q[j] = P[j]
-        place(G, Q, s, out_t[i], out_e[i])
-        out_v[i] = search(G, bone, V, 1, -INF, np.int64(INF))
-        if ctl[SV_ABORTED]:
-            return n
+        lo = -INF
+        hi = np.int64(INF)
+        while lo < hi:
+            if mtd:
+                beta = g if g > lo else lo + 1
+                a = beta - 1
+            else:
+                a = -INF
+                beta = np.int64(INF)
+            for j in range(ST_SIZE):
+                Q[j] = P[j]
+            place(G, Q, s, out_t[i], out_e[i])
+            g = search(G, bone, V, 1, a, beta)
+            if ctl[SV_ABORTED]:
+                ctl[SV_CANON] = 0
+                return n
+            if not mtd:
+                break
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        out_v[i] = g
+    ctl[SV_CANON] = 0
     return n
 
 
