@@ -9,8 +9,8 @@ policy written in Python sees and returns (docs/policies.md). The names load on 
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+import importlib as _importlib
+from typing import Any as _Any
 
 __version__ = "0.1.0"
 
@@ -26,18 +26,19 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     if name == "analyze":  # the package simdom.analyze, callable as simdom.api.analyze (see its __init__)
-        value = importlib.import_module("simdom.analyze")
+        value = _importlib.import_module("simdom.analyze")
         globals()[name] = value
         return value
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'simdom' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    """The public names (not this module's own imports)."""
+    return sorted(__all__)

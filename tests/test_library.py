@@ -52,6 +52,13 @@ def test_import_simdom_loads_no_numba_or_polars():
         simdom.nope  # noqa: B018
 
 
+def test_dir_simdom_lists_the_public_names_only():
+    names = dir(simdom)
+    assert {"Rules", "simulate", "open_results", "solve", "review", "analyze"} <= set(names)
+    assert not {"importlib", "Any", "annotations"} & set(names)
+    assert all(hasattr(simdom, n) for n in names)
+
+
 def test_simulate_rows_columns_and_determinism():
     rules = simdom.preset("threes", players=3)
     df = simdom.simulate(rules, ["greedy", "random", "greedy"], deals=30, seed=4)
