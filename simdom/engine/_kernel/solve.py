@@ -51,7 +51,7 @@ from .kpolicies import greedy_to_end, policy_move
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
-                     AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
+                     AGAINST_NONE, AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
 from .moves import legal_moves, seat_base
 from .sides import settle
 
@@ -319,7 +319,7 @@ def search(G, bone, V, d0, alpha0, beta0):
     function (numba issue 6061), and an explicit stack has no recursion limit."""
     stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng, scratch, fr, fk = V[:14]
     hz = ctl[SV_HORIZON]
-    canon = ctl[SV_CANON] != 0 and hz == 0 and ctl[SV_AGAINST] == 0
+    canon = ctl[SV_CANON] != 0 and hz == 0 and ctl[SV_AGAINST] == AGAINST_NONE
     mask = ttk.shape[0] - 1
     if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
         mask = min(mask, (1 << ctl[SV_TBITS]) - 1)
@@ -551,13 +551,13 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
     stk, ctl = V[0], V[6]
     n = legal_moves(G, P, s, out_t, out_e)
     ctl[SV_CANON] = 1
-    mtd = ctl[SV_HORIZON] == 0 and ctl[SV_AGAINST] == 0
+    mtd = ctl[SV_HORIZON] == 0 and ctl[SV_AGAINST] == AGAINST_NONE
     Q = stk[1]
     g = np.int64(0)
     for i in range(n):
         lo = -INF
         hi = np.int64(INF)
-        while lo < hi:
+        while lo < hi:  # one call site of place and search (numba types an inlined helper at every site)
             if mtd:
                 beta = g if g > lo else lo + 1
                 a = beta - 1
