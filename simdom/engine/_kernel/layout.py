@@ -221,7 +221,8 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: whether the search stopped at that limit (its values then mean nothing), and the salt of the last
 #: problem the clairvoyant policy solved (a new one empties the table: kchoose.py), and the table's bits
 #: a search uses (0: all of it), and whether the table's keys are those of the layout's least mirror image
-#: (solve.canon_key: exact minimax solves from solve_root; the policies' tie-breaks are not mirror-symmetric)
+#: (solve.node_key: set by solve_root for its exact minimax solves; not by solve_best, so the clairvoyant
+#: policy's node budget runs out where it did; never against policies: their tie-breaks are not symmetric)
 SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
     SV_TBITS, SV_CANON = range(13)
 SV_SIZE = 13
