@@ -1,11 +1,11 @@
 """The table "Threes against Fives: the spread by game and player count" in docs/ladder.md (issue 20,
-item 3): the ladder of one field (random greedy heavy rollout:samples=32 search) for each of the five
+item 3): the ladder of one field (random greedy heavy rollout:samples=32 search:worlds=16,depth=6,own=greedy,win=0) for each of the five
 presets with 2, 3 and 4 players, single deals, one ladder at a time:
 
     .venv/bin/python bench/ladder_by_game.py           # 2000, 750, 300 deals: the table, about 8 min
     .venv/bin/python bench/ladder_by_game.py --deals 400 150 60 --out results/ladder-short   # 2 min
 
-Each ladder is `simdom ladder random greedy heavy rollout:samples=32 search -r PRESET -n N --deals D
+Each ladder is `simdom ladder random greedy heavy rollout:samples=32 search:worlds=16,depth=6,own=greedy,win=0 -r PRESET -n N --deals D
 --format json -o OUT/PRESET-Np.json` (seed 1); a file already in OUT is read, not played again (delete
 it to replay). The table gives per game and player count the rating spread with its 95% interval,
 the top policy and its rating, and the seconds of play.
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIELD = ["random", "greedy", "heavy", "rollout:samples=32", "search"]
+FIELD = ["random", "greedy", "heavy", "rollout:samples=32", "search:worlds=16,depth=6,own=greedy,win=0"]  # search: behaviour version 4's default
 PRESETS = ["threes", "fives", "all-fives", "muggins", "fives-and-threes"]
 PLAYERS = [2, 3, 4]
 

@@ -94,6 +94,16 @@ def _worlds(text: str) -> float:
     return float(n)
 
 
+#: the search policy's largest bonus for a won world (percent of the margins' standard deviation)
+MAX_WIN = 1_000
+
+
+def _win(text: str) -> float:
+    if not (text.isascii() and text.isdigit()) or len(text) > 4 or int(text) > MAX_WIN:
+        raise ValueError(f"an integer from 0 to {MAX_WIN:,}")
+    return float(int(text))
+
+
 def _depth(text: str) -> float:
     if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > MAX_DEPTH:
         raise ValueError(f"an integer from 0 (no horizon) to {MAX_DEPTH}")
@@ -147,12 +157,17 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                                                 "(move + players) earns at least W more bonus points"),
                 Param("players", 2.0, _nonneg_int, "P: the rule after the lead applies with at most P players"))),
     PolicyInfo("search", "determinised search: per decision, W deals of the unseen tiles sampled consistently "
-               "with what the seat has seen, each solved exactly for every legal move (model=greedy: against "
-               "greedy opponents; model=minimax: under minimax to a horizon of D placements, greedy beyond); "
-               "best summed margin",
-               (Param("worlds", 16.0, _worlds, "W: sampled deals per decision"),
+               "with what the seat has seen; in each, every legal move is searched to a horizon of D "
+               "placements (model=greedy: against greedy opponents; model=minimax: under minimax; 0: to the "
+               "end, exact), beyond it the other seats play greedy and the seat itself greedy or defensive "
+               "(own); best summed margin, plus B% of the margins' spread per world the move wins",
+               (Param("worlds", 256.0, _worlds, "W: sampled deals per decision"),
                 Param("model", 0.0, _choice("greedy", "minimax"), "the opponents in each world"),
-                Param("depth", 6.0, _depth, "D: the minimax horizon in placements (0: none)"))),
+                Param("depth", 1.0, _depth, "D: the horizon in placements (0: none; 1: the move alone)"),
+                Param("own", 1.0, _choice("greedy", "defensive"),
+                      "the seat's own moves beyond the horizon (the other seats play greedy there)"),
+                Param("win", 40.0, _win, "B: added to a move's margin in each world where it wins the deal, in "
+                                         "percent of the margins' standard deviation over the decision's worlds"))),
     PolicyInfo("clairvoyant", "NOT A FAIR PLAYER: it sees every hand and the boneyard, and plays the exact "
                "solver's best move against the other seats' own policies (which must be deterministic: "
                "greedy, heavy, hold, timing, defensive), or with against=minimax against the worst "

@@ -58,9 +58,11 @@ def test_another_continuation_changes_the_values_and_a_decision_not_in_the_trace
         value_decisions(rules, pols, 3, d, [(1 - seat, move)], 8, "greedy")
 
 
+#: search at a fast budget (its default until behaviour version 4): the runner's path is what is tested
+FAST = "search:worlds=16,depth=6,own=greedy,win=0"
 SMALL = {"name": "decthen", "players": 2, "rotation": True, "deals": 24, "seed": 9, "chunk_size": 12,
          "rules": {"preset": "threes"},
-         "arms": [{"name": "search", "policies": ["search", "search"]}]}
+         "arms": [{"name": "search", "policies": [FAST, FAST]}]}
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +71,7 @@ def folders(tmp_path_factory):
     out = {}
     for w in (1, 2):
         out[w] = tmp_path_factory.mktemp(f"then{w}")
-        run(sc, out[w], tables=("deals", "decisions"), workers=w, decision_rollouts=3, decision_then="search")
+        run(sc, out[w], tables=("deals", "decisions"), workers=w, decision_rollouts=3, decision_then=FAST)
     out["greedy"] = tmp_path_factory.mktemp("greedy")
     run(sc, out["greedy"], tables=("deals", "decisions"), workers=1, decision_rollouts=3)
     return out
@@ -86,7 +88,7 @@ def test_search_continuation_through_the_runner_is_the_same_for_one_and_two_work
     assert a.drop(*DECISION_VALUE_COLUMNS).equals(g.drop(*DECISION_VALUE_COLUMNS))
     assert not a.select(DECISION_VALUE_COLUMNS).equals(g.select(DECISION_VALUE_COLUMNS))
     m = open_results(folders[1]).manifest
-    assert m.decision_then == "search:worlds=16,model=greedy,depth=6" and m.decision_rollouts == 3
+    assert m.decision_then == "search:worlds=16,model=greedy,depth=6,own=greedy,win=0" and m.decision_rollouts == 3
     assert open_results(folders["greedy"]).manifest.decision_then is None
 
 
@@ -94,9 +96,9 @@ def test_search_continuation_through_the_runner_is_the_same_for_one_and_two_work
 def test_the_continuation_is_a_setting_resume_and_method(folders, tmp_path):
     sc = scenario_from_dict(SMALL, "decthen.toml")
     out = tmp_path / "r"
-    run(sc, out, tables=("deals", "decisions"), workers=1, decision_rollouts=3, decision_then="search")
+    run(sc, out, tables=("deals", "decisions"), workers=1, decision_rollouts=3, decision_then=FAST)
     (out / "decisions" / "part-00001.parquet").unlink()
-    s = run(sc, out, tables=("deals", "decisions"), workers=1, decision_rollouts=3, decision_then="search")
+    s = run(sc, out, tables=("deals", "decisions"), workers=1, decision_rollouts=3, decision_then=FAST)
     assert s.computed == 1 and s.reused == 1
     assert pl.read_parquet(out / "decisions" / "*.parquet").equals(
         pl.read_parquet(folders[1] / "decisions" / "*.parquet"))
@@ -107,8 +109,8 @@ def test_the_continuation_is_a_setting_resume_and_method(folders, tmp_path):
     assert doubles.returncode == 0, doubles.stderr
     notes = subprocess.run([SIMDOM, "doubles", str(folders[1]), "--decisions"], capture_output=True, text=True)
     said = " ".join(notes.stdout.split())
-    assert "Holding it instead (played out by search:worlds=16,model=greedy,depth=6)" in said, notes.stdout
-    assert "played out by greedy" not in said and "under search:worlds=16,model=greedy,depth=6 continuation" in said
+    assert "Holding it instead (played out by search:worlds=16,model=greedy,depth=6,own=greedy,win=0)" in said, notes.stdout
+    assert "played out by greedy" not in said and "under search:worlds=16,model=greedy,depth=6,own=greedy,win=0 continuation" in said
     assert json.loads(doubles.stdout)
 
 

@@ -150,7 +150,7 @@ def test_cli_anchors_the_first_policy_without_random(tmp_path):
     (["ladder", "greedy", "random", "-n", "3"], ["2 policies", "at least 3"]),
     (["ladder", "greedy", "clairvoyant"], ["clairvoyant", "not a fair player"]),
     (["ladder", "greedy", "random", "greedy"], ["greedy", "twice"]),
-    (["ladder", "search", "random", "search:worlds=16"], ["search:worlds=16", "same as search", "twice"]),
+    (["ladder", "search", "random", "search:worlds=256,win=40"], ["search:worlds=256,win=40", "same as search", "twice"]),
     (["ladder", "greedy", "random", "--deals", "0"], ["--deals", "allowed"]),
     (["ladder", "greedy", "random", "-n", "5"], ["--players", "2, 3 or 4"]),
     (["ladder", "greedy", "random", "heavy", "defensive", "-n", "4", "--deals", "300000"], ["24 seatings", "at most"]),

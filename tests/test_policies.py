@@ -277,7 +277,8 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
     where = {("hold", "until"): L.PAR_UNTIL, ("rollout", "samples"): L.PAR_SAMPLES,
              ("timing", "support"): L.PAR_SUPPORT, ("timing", "lead"): L.PAR_LEAD, ("timing", "wait"): L.PAR_WAIT,
              ("timing", "players"): L.PAR_PLAYERS, ("search", "worlds"): L.PAR_WORLDS,
-             ("search", "model"): L.PAR_MODEL, ("search", "depth"): L.PAR_DEPTH,
+             ("search", "model"): L.PAR_MODEL, ("search", "depth"): L.PAR_DEPTH, ("search", "own"): L.PAR_OWN,
+             ("search", "win"): L.PAR_WIN,
              ("clairvoyant", "against"): L.PAR_AGAINST, ("clairvoyant", "nodes"): L.PAR_NODES}
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
     assert found == where

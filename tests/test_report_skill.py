@@ -11,7 +11,7 @@ import pytest
 STRONG = """
 name = "sp"
 players = 2
-policies = ["search", "search"]
+policies = ["search:worlds=16,depth=6,own=greedy,win=0", "search:worlds=16,depth=6,own=greedy,win=0"]
 rotation = true
 deals = 20
 seed = 3
@@ -25,7 +25,7 @@ name = "fives"
 rules = { preset = "fives" }
 """
 
-WEAK = STRONG.replace('["search", "search"]', '["greedy", "random"]').replace('"sp"', '"weak"')
+WEAK = STRONG.replace('["search:worlds=16,depth=6,own=greedy,win=0", "search:worlds=16,depth=6,own=greedy,win=0"]', '["greedy", "random"]').replace('"sp"', '"weak"')
 
 
 @pytest.fixture(scope="module")

@@ -62,13 +62,13 @@ def test_slow_policies_get_chunks_of_seconds_and_fast_ones_keep_their_size():
     from simdom.policies import policy_cost
     fast = from_dict({**OK, "deals": 1_000_000, "rotation": True}).chunk_size
     assert fast == 25_000 and policy_cost("greedy") == policy_cost("hold:until=5") == 1
-    for pol, cost in (("search", 110), ("search:worlds=32", 220), ("rollout:samples=32", 352), ("clairvoyant", 5000)):
+    for pol, cost in (("search", 1760), ("search:worlds=32", 220), ("rollout:samples=32", 352), ("clairvoyant", 5000)):
         assert policy_cost(pol) == cost
         lineup = [pol, "greedy", "greedy", "greedy"]
         sc = from_dict({**OK, "deals": 1_000_000, "rotation": True, "policies": lineup})
         assert sc.chunk_size == int(100_000 // 4 / ((cost + 3) / 4)), pol
         assert from_dict({**OK, "deals": 100, "rotation": True, "policies": lineup, "chunk_size": 50}).chunk_size == 50
-    assert policy_cost("search:depth=0") == 1100
+    assert policy_cost("search:depth=0") == 17600
 
 
 def test_settings_hash_changes_with_every_setting():

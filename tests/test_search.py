@@ -49,10 +49,10 @@ def test_clairvoyant_plays_the_solvers_best_move_against_the_other_seats(name, p
 def test_clairvoyant_needs_deterministic_opponents_unless_minimax():
     with pytest.raises(PolicyError, match="seat 1 plays random; allowed there: greedy, heavy"):
         seat_policies(["clairvoyant", "random"], 2)
-    with pytest.raises(PolicyError, match="seat 2 plays search:worlds=16,model=greedy,depth=6"):
+    with pytest.raises(PolicyError, match="seat 2 plays search:worlds=256,model=greedy,depth=1,own=defensive,win=40"):
         seat_policies(["clairvoyant", "greedy", "search"], 3)
     assert len(seat_policies(["clairvoyant:against=minimax", "random"], 2)) == 2
-    assert str(parse_policy("search:worlds=8,model=minimax,depth=4")) == "search:worlds=8,model=minimax,depth=4"
+    assert str(parse_policy("search:worlds=8,model=minimax,depth=4")) == "search:worlds=8,model=minimax,depth=4,own=defensive,win=40"
     for bad, says in [("search:worlds=0", "integer from 1 to 1,000"), ("search:model=max", "greedy or minimax"),
                       ("search:depth=93", "from 0 \\(no horizon\\) to 92"), ("clairvoyant:against=x", "seats or minimax")]:
         with pytest.raises(PolicyError, match=says):
@@ -125,3 +125,40 @@ def test_search_and_clairvoyant_beat_greedy_paired_with_rotation(name):
     c, ce = gain("clairvoyant", 60)
     assert s - 1.96 * se > 0, (s, se)
     assert c - 1.96 * ce > 0, (c, ce)
+
+
+@pytest.mark.parametrize("name,players", [("threes", 2), ("fives", 4), ("all-fives", 3)])
+def test_search_one_placement_deep_with_greedy_later_moves_is_rollout(name, players):
+    """search:depth=1,own=greedy,win=0 places each move in each world and lets greedy play every seat to the
+    end, from the same worlds (the seat's stream) as rollout: the same moves, deal for deal, as
+    rollout with as many samples. With own=defensive the seat's later moves differ, and so do some of
+    its choices."""
+    rules = preset(name, players)
+    others = ["greedy"] * (players - 1)
+    differ = 0
+    for deal in range(6):
+        rec = trace(rules, ["rollout:samples=8"] + others, 9, deal)
+        assert trace(rules, ["search:worlds=8,depth=1,own=greedy,win=0"] + others, 9, deal)["actions"] == rec["actions"]
+        mine = trace(rules, ["search:worlds=8,depth=1,own=defensive"] + others, 9, deal)
+        assert check(mine) == []
+        differ += mine["actions"] != rec["actions"]
+    assert differ > 0
+
+
+def test_search_own_parses_and_bad_values_are_refused():
+    assert str(parse_policy("search")) == "search:worlds=256,model=greedy,depth=1,own=defensive,win=40"
+    with pytest.raises(PolicyError, match="own = .rollout. is invalid; allowed: greedy or defensive"):
+        parse_policy("search:own=rollout")
+
+
+def test_search_win_bonus_changes_some_choices_and_keeps_the_rules():
+    """win=B adds B% of the margins' spread per won world: B=0 is the summed margin alone; a large B
+    prefers the moves that win more worlds, and somewhere that is another move."""
+    rules = preset("fives", 2)
+    differ = 0
+    for deal in range(8):
+        a = trace(rules, ["search:worlds=16,win=0", "greedy"], 4, deal)
+        b = trace(rules, ["search:worlds=16,win=1000", "greedy"], 4, deal)
+        assert check(b) == []
+        differ += a["actions"] != b["actions"]
+    assert differ > 0

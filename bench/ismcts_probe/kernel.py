@@ -225,3 +225,58 @@ def flat_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scratch
             best = i
     clear(tk, tn, tw, ins, nins)
     return best
+
+
+# ---- a better own future, no tree (stop 36) --------------------------------------------------------
+
+from simdom.engine._kernel.kpolicies import defensive_pick
+
+
+@njit(inline="always", _nrt=False, error_model="numpy")
+def own_playout(G, P, s, bone2, rec, own, scratch2, pt, pe):
+    """Play P to its end: seat s by ``own`` (0 greedy, 1 defensive), the others by greedy."""
+    mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
+    while mover:
+        q = P[TURN] & SMASK
+        if q == s and own == 1:
+            m = legal_moves(G, P, s, pt, pe)
+            i = 0 if m == 1 else defensive_pick(G, P, s, pt, pe, m, scratch2)
+            t, e = pt[i], pe[i]
+        else:
+            t, e = greedy_move(G, P, q, False)
+            t &= TMASK
+        place(G, P, q, t, e)
+        mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
+    finish(G, P)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def own_pick(G, St, s, iters, own, lam, key, mv_t, mv_e, n, scratch, scratch2, pt, pe):
+    """Rollout over ``iters`` common worlds, the seat's later moves by ``own``; a world's value is the
+    margin plus ``lam`` for a win (half for a tie at the top). Ties to greedy's move."""
+    W, bone2, P, pool, deck, loc, aux, dp, rec = (scratch[SX_W], scratch[SX_BONE], scratch[SX_P], scratch[SX_POOL],
+        scratch[SX_DECK], scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_REC])
+    aux[AUX_PREP] = 0
+    acc = scratch[SX_ACC]
+    for i in range(n):
+        acc[i] = 0.0
+    u = unseen_tiles(G, St, s, pool)
+    for it in range(iters):
+        loc[0] = mix64(key + np.uint64(it + 1) * GAMMA)
+        sample_world(G, St, s, W, bone2, pool, u, deck, loc, aux, dp)
+        for r in range(n):
+            for k in range(ST_SIZE):
+                P[k] = W[k]
+            place(G, P, s, mv_t[r], mv_e[r])
+            own_playout(G, P, s, bone2, rec, own, scratch2, pt, pe)
+            v = margin(G, P, s)
+            acc[r] += v + (lam if v > 0 else (0.5 * lam if v == 0 else 0.0))
+    gt, ge = greedy_move(G, St, s, False)
+    best = 0
+    for i in range(n):
+        if mv_t[i] == (gt & TMASK) and mv_e[i] == ge:
+            best = i
+    for i in range(n):
+        if acc[i] > acc[best]:
+            best = i
+    return best

@@ -5,7 +5,12 @@ minus B, then mean +- 1.96 standard errors over deals. Deals are stepped from Py
     .venv/bin/python bench/ismcts_probe/paired.py threes 2 400 ismcts:iters=2000,wide=20 rollout:samples=128
     .venv/bin/python bench/ismcts_probe/paired.py fives 2 300 flat:iters=512,wide=4,c=0.5 rollout:samples=512
 
-Arms: ``ismcts:iters=N,c=C,root=0|1,wide=K``, ``flat:iters=N,c=C,wide=K`` or any simdom policy. The
+Arms: ``ismcts:iters=N,c=C,root=0|1,wide=K``, ``flat:iters=N,c=C,wide=K``, ``own:iters=N,own=0|1,lam=L``
+(rollout with the seat's later moves greedy's or defensive's, L points per won world: kernel.own_pick),
+``hyb:K|LATE|EARLY`` (policy LATE once K or fewer tiles are unseen by the seat, else EARLY), or any simdom
+policy: the grid behind search's default (docs/policies.md, "How the default was chosen") ran
+``search:worlds=W,depth=D,own=O,win=B`` arms against ``rollout:samples=128``, 2,000 deals with 2 players
+and 1,000 with 4. The
 decisions per second printed include the first call's compilation."""
 import sys, time
 import numpy as np
@@ -24,12 +29,34 @@ class Arm:
             self.tk = np.zeros(b, np.uint64); self.tn = np.zeros(b, np.int64); self.tw = np.zeros(b, np.float64)
             self.ins = np.zeros(b // 2, np.int64); self.path = np.zeros(4 * nt + 8, np.int64)
             self.pt = np.zeros(4 * nt + 4, np.int64); self.pe = np.zeros(4 * nt + 4, np.int64)
+        if spec.startswith("own"):
+            kv = dict(x.split("=") for x in spec.split(":")[1].split(","))
+            self.iters = int(kv.get("iters", 128)); self.own = int(kv.get("own", 1)); self.lam = float(kv.get("lam", 0))
+            from simdom.engine._kernel.work import make_scratch
+            self.scratch2 = make_scratch(nt)
+            self.pt = np.zeros(4 * nt + 4, np.int64); self.pe = np.zeros(4 * nt + 4, np.int64)
+        if spec.startswith("hyb"):  # hyb:K|late|early: late's policy once K or fewer tiles are unseen
+            k, late, early = spec[4:].split("|")
+            self.k = int(k); self.late = Arm(late, nt); self.early = Arm(early, nt)
         self.time = 0.0; self.dec = 0
 
     def pick(self, st, key):
         t0 = time.process_time()
         moves = st.advance()
-        if self.spec.startswith(("ismcts", "flat")):
+        if self.spec.startswith("hyb"):
+            unseen = st.rules.n_tiles - len(st.played()) - len(st.hand(st.turn))
+            mv = (self.late if unseen <= self.k else self.early).pick(st, key)
+        elif self.spec.startswith("own"):
+            if len(moves) == 1:
+                mv = moves[0]
+            else:
+                mv_t, mv_e = st._work[4], st._work[5]
+                for i, (t, e) in enumerate(moves):
+                    mv_t[i], mv_e[i] = t, int(e)
+                i = ismcts.own_pick(st._G, st._St, st.turn, self.iters, self.own, self.lam, np.uint64(key), mv_t, mv_e,
+                                    len(moves), st._work[6], self.scratch2, self.pt, self.pe)
+                mv = moves[i]
+        elif self.spec.startswith(("ismcts", "flat")):
             if len(moves) == 1:
                 mv = moves[0]
             else:

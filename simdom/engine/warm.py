@@ -85,7 +85,7 @@ def _policy_functions() -> dict:
         "solve_best": (solve.solve_best, (G, St, bone, V, rt, re, rv)),
         "solve_root": (solve.solve_root, (G, St, bone, V, rt, re, rv)),
         "clairvoyant_pick": (kchoose.clairvoyant_pick, (G, St, bone, i, ids, par, V)),
-        "search_pick": (kchoose.search_pick, (G, St, i, i, i, i, u, mt, me, i, sx, V)),
+        "search_pick": (kchoose.search_pick, (G, St, i, i, i, i, i, types.float64, u, mt, me, i, sx, V)),
     }
 
 

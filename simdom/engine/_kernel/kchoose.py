@@ -7,9 +7,12 @@ else the one-move policies of kpolicies.py.
 * ``search`` (fair: it reads only what its seat may know) is determinised search: ``worlds`` deals of
   the hidden tiles sampled consistently with what the seat has seen (sampler.py, as rollout and
   analyze sample them), each searched by the solver for every legal move to a horizon of ``depth``
-  placements (0: to the end), greedy playing the deal out beyond it: against greedy opponents
-  (``model=greedy``) or under minimax (``model=minimax``); the move with the best summed margin wins, ties to
-  greedy's choice, then the first listed. Its worlds come from its seat's stream.
+  placements (0: to the end), beyond it the other seats playing greedy and the seat itself greedy or
+  defensive (``own``: a fair plan for its later moves, the same in every world): against greedy
+  opponents (``model=greedy``) or under minimax (``model=minimax``); the move with the best summed margin
+  (plus a bonus for each world where it wins the deal, ``win`` percent of the margins' spread) wins,
+  ties to greedy's choice, then the first listed. Its worlds come from its seat's stream. With depth=1,
+  own=greedy and win=0 it plays as rollout with as many samples, move for move.
 
 The solver inside a deal loop (solve.py) asks kpolicies.choose for the other seats, never this
 module: the two searching policies cannot be an opponent model.
@@ -22,8 +25,8 @@ from .jit import entry, kernel
 
 from .greedy import greedy_move, greedy_pick, list_index
 from .kpolicies import choose as choose_basic
-from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_WORLDS,
-                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, TMASK,
+from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS,
+                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, SV_OWN, OWN_GREEDY, TMASK,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
 from .moves import legal_moves
 from .rng import GAMMA, mix64, next64
@@ -52,6 +55,7 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     ctl, ttk, vids, vpar, rt, re, rv = V[6], V[4], V[8], V[9], V[14], V[15], V[16]
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_HORIZON] = 0
+    ctl[SV_OWN] = OWN_GREEDY  # beyond its budget's horizons greedy plays every seat
     ctl[SV_TBITS] = 0  # the whole table: an exact solve of a deal fills millions of entries
     ctl[SV_AGAINST] = AGAINST_NONE
     if par[s, PAR_AGAINST] == 0:
@@ -97,15 +101,19 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
 
 
 @entry
-def search_pick(G, St, s, worlds, model, depth, key, mv_t, mv_e, n, scratch, V):
+def search_pick(G, St, s, worlds, model, depth, own, win, key, mv_t, mv_e, n, scratch, V):
     """The index among seat s's n legal moves (mv_t, mv_e) of the move with the best margin summed over
-    ``worlds`` sampled deals, each solved (see the module)."""
+    ``worlds`` sampled deals, each solved (see the module), plus a bonus for each world where the move's
+    margin is above 0 (the seat's side wins the deal; half of it where the margin is 0, a tie at the top):
+    ``win`` percent of the standard deviation of the margins over this decision's worlds and moves, so
+    that a win weighs alike in games that score little (Threes) and much (Fives)."""
     W, bone2, pool, deck, loc, aux, dp, acc = (scratch[SX_W], scratch[SX_BONE], scratch[SX_POOL], scratch[SX_DECK],
                                                scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
-    ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
+    ctl, vids, vpar, rt, re, rv, wins = V[6], V[8], V[9], V[14], V[15], V[16], V[18][2]
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_AGAINST] = AGAINST_HANDS if model == MODEL_GREEDY else AGAINST_NONE
     ctl[SV_HORIZON] = depth
+    ctl[SV_OWN] = own
     ctl[SV_TBITS] = SEARCH_TABLE_BITS  # each world's small trees: a table that stays in the cache
     set_sides(G, V)
     for o in range(G[R_PLAYERS]):
@@ -115,13 +123,25 @@ def search_pick(G, St, s, worlds, model, depth, key, mv_t, mv_e, n, scratch, V):
     aux[AUX_PREP] = 0  # a new position: the sampler's counting tables are built again if needed
     for i in range(n):
         acc[i] = 0.0
+        wins[i] = 0
+    s1 = 0.0
+    s2 = 0.0
     u = unseen_tiles(G, St, s, pool)
     for j in range(worlds):
         loc[0] = mix64(key + np.uint64(j + 1) * GAMMA)
         sample_world(G, St, s, W, bone2, pool, np.int64(u), deck, loc, aux, dp)
         m = solve_root(G, W, bone2, V, rt, re, rv)
         for i in range(m):  # the same list as (mv_t, mv_e): the same hand and layout in every world
-            acc[i] += rv[i]
+            v = rv[i]
+            acc[i] += v
+            s1 += v
+            s2 += v * v
+            wins[i] += 2 if v > 0 else (1 if v == 0 else 0)  # in halves
+    c = worlds * n
+    if win > 0 and c > 1:
+        sd = np.sqrt(max(0.0, (s2 - s1 * s1 / c) / (c - 1)))
+        for i in range(n):
+            acc[i] += win / 100.0 * sd * wins[i] / 2.0
     best = greedy_pick(G, St, mv_t, mv_e, n, False, scratch)
     for i in range(n):
         if acc[i] > acc[best]:
@@ -141,7 +161,8 @@ def choose(G, St, bone, s, ids, par, rng, mv_t, mv_e, scratch, V):
         if pid == POL_CLAIRVOYANT:
             return clairvoyant_pick(G, St, bone, s, ids, par, V)
         i = search_pick(G, St, s, np.int64(par[s, PAR_WORLDS]), np.int64(par[s, PAR_MODEL]),
-                        np.int64(par[s, PAR_DEPTH]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch, V)
+                        np.int64(par[s, PAR_DEPTH]), np.int64(par[s, PAR_OWN]), par[s, PAR_WIN],
+                        next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch, V)
         return mv_t[i], mv_e[i]
     return choose_basic(G, St, s, pid, par[s], rng, mv_t, mv_e, scratch)
 

@@ -146,6 +146,24 @@ def greedy_to_end(G, P, bone, rec):
 
 
 @called
+def defensive_to_end(G, P, bone, rec, r, scratch2, ot, oe):
+    """As :func:`greedy_to_end`, but seat r plays defensive (its scratch ``scratch2``, its move list in
+    ot/oe): the search policy's own=defensive beyond its horizon (solve.py)."""
+    mover = True
+    while mover:
+        q = P[TURN] & SMASK
+        if q == r:
+            n = legal_moves(G, P, q, ot, oe)
+            i = 0 if n == 1 else defensive_pick(G, P, q, ot, oe, n, scratch2)
+            t, e = ot[i], oe[i]
+        else:
+            t, e = greedy_move(G, P, q, False)
+            t &= TMASK
+        place(G, P, q, t, e)
+        mover, _ = forced(G, P, bone, rec, 0, REC_NONE, 0)
+
+
+@called
 def playout(G, P, bone2, s, t, e, pt, pe, rec, scratch):
     """Seat s places tile t on end e in P, then every seat plays greedy to the end; settle it."""
     place(G, P, s, t, e)

@@ -117,15 +117,16 @@ REC_COLS = len(REC_NAMES)
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
 POL_TIMING = 6
 POL_CLAIRVOYANT, POL_SEARCH = 7, 8
-N_PARAMS = 4
+N_PARAMS = 5
 #: a policy's parameters par[PAR_*], in the order of its Params in simdom.policies
 PAR_UNTIL = 0                                               # hold
 PAR_SAMPLES = 0                                             # rollout
 PAR_SUPPORT, PAR_LEAD, PAR_WAIT, PAR_PLAYERS = range(4)     # timing
 PAR_AGAINST, PAR_NODES = 0, 1                               # clairvoyant: 0 the seats' policies, 1 minimax;
 #                                                             its positions per decision (0: no limit)
-PAR_WORLDS, PAR_MODEL, PAR_DEPTH = range(3)                 # search
+PAR_WORLDS, PAR_MODEL, PAR_DEPTH, PAR_OWN, PAR_WIN = range(5)  # search
 MODEL_GREEDY, MODEL_MINIMAX = 0, 1                          # search:model
+OWN_GREEDY, OWN_DEFENSIVE = 0, 1                            # search:own
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
 RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4
@@ -222,10 +223,12 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: problem the clairvoyant policy solved (a new one empties the table: kchoose.py), and the table's bits
 #: a search uses (0: all of it), and whether the table's keys are those of the layout's least mirror image
 #: (solve.node_key: set by solve_root for its exact minimax solves; not by solve_best, so the clairvoyant
-#: policy's node budget runs out where it did; never against policies: their tie-breaks are not symmetric)
+#: policy's node budget runs out where it did; never against policies: their tie-breaks are not symmetric),
+#: and who plays the root seat's own moves beyond the horizon (OWN_GREEDY, or OWN_DEFENSIVE: the search
+#: policy's own=defensive; the other seats are greedy there either way)
 SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
-    SV_TBITS, SV_CANON = range(13)
-SV_SIZE = 13
+    SV_TBITS, SV_CANON, SV_OWN = range(14)
+SV_SIZE = 14
 #: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat
 TT_COLS = 7
 #: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 3.5 MB

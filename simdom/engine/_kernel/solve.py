@@ -47,11 +47,11 @@ from .jit import entry, kernel
 from .core import forced, place, seat_total, round_bonus
 from .ends import move_value
 from .greedy import greedy_move
-from .kpolicies import greedy_to_end, policy_move
+from .kpolicies import defensive_to_end, greedy_to_end, policy_move
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
-                     AGAINST_NONE, AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
+                     AGAINST_NONE, AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, SV_OWN, OWN_DEFENSIVE, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
 from .moves import legal_moves, seat_base
 from .sides import settle
 
@@ -348,8 +348,11 @@ def search(G, bone, V, d0, alpha0, beta0):
                 if ctl[SV_LIMIT] > 0 and ctl[SV_NODES] > ctl[SV_LIMIT]:
                     ctl[SV_ABORTED] = 1  # the table holds only finished nodes: it stays valid
                     return 0
-                if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat
-                    greedy_to_end(G, P, bone, scratch[SX_REC])
+                if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat, or for
+                    if ctl[SV_OWN] == OWN_DEFENSIVE:  # every other seat and the root's plays defensive
+                        defensive_to_end(G, P, bone, scratch[SX_REC], ctl[SV_ROOT], V[17], V[18][0], V[18][1])
+                    else:
+                        greedy_to_end(G, P, bone, scratch[SX_REC])
                     mover = False
             if not mover:
                 settle(G, P)
@@ -492,7 +495,8 @@ def salt_of(G, bone, V, nb):
     """The table's salt for one problem: the boneyard, the root seat and side, the value and mode, and
     in against mode the seats' policies."""
     ctl, ids, par = V[6], V[8], V[9]
-    h = mix64(np.uint64(ctl[SV_ROOT] + 8 * ctl[SV_SIDE] + 64 * ctl[SV_BY] + 128 * ctl[SV_AGAINST]) + GAMMA)
+    h = mix64(np.uint64(ctl[SV_ROOT] + 8 * ctl[SV_SIDE] + 64 * ctl[SV_BY] + 128 * ctl[SV_AGAINST]
+                        + 1024 * ctl[SV_OWN]) + GAMMA)
     if ctl[SV_AGAINST]:
         for s in range(G[R_PLAYERS]):
             h = mixin(h, ids[s])

@@ -67,12 +67,14 @@ def make_analysis_work(nt: int) -> tuple:
 
 def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> tuple:
     """Work arrays of the exact solver (solve.py): (stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng,
-    scratch, fr, fk, rt, re, rv): the states on the path and the moves at each depth (one more than the tiles), the
+    scratch, fr, fk, rt, re, rv, scratch2, own): the states on the path and the moves at each depth (one more than the tiles), the
     transposition table of 2^table_bits entries (keys; lower bound, upper bound, best move, the root's
     margins over each seat when the entry was stored), the
     controls (layout.SV_*), each seat's side, the seats' policies (against mode), their streams and
     scratch (``scratch``, or new), the search's frame per depth (layout.FR_*) and its table key, and a
-    move list with a value per move (the root's, for the policies). The caller sets ctl, sides, ids and par."""
+    move list with a value per move (the root's, for the policies), and the root seat's own scratch and move
+    list where it plays defensive beyond a horizon (kpolicies.defensive_to_end) and the search policy's wins
+    per move (in halves: a tie at the top is half a win). The caller sets ctl, sides, ids and par."""
     depth = nt + 2
     m = 4 * nt + 4
     return (np.zeros((depth, ST_SIZE), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
@@ -82,4 +84,5 @@ def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> 
             np.zeros((4, N_PARAMS), dtype=np.float64), np.zeros(N_STREAMS, dtype=np.uint64),
             make_scratch(nt) if scratch is None else scratch,
             np.zeros((depth, FR_SIZE), dtype=np.int64), np.zeros(depth, dtype=np.uint64),
-            np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64))
+            np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
+            make_scratch(nt), np.zeros((3, m), dtype=np.int64))
