@@ -40,10 +40,10 @@ run: kernel
 	$(BIN)/simdom run scenarios/default.toml
 
 test: $(STAMP) kernel $(CHROMIUM)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-fast: $(STAMP) kernel
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 bench: $(STAMP) kernel
 	$(BIN)/python bench/run_bench.py

@@ -2,6 +2,7 @@
 a copy of a folder that a test may damage (module-scoped results folders stay untouched)."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -9,6 +10,10 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+
+#: every command's output is laid out for an 80-column terminal, whatever runs the tests (a terminal of
+#: another width, CI's pipes, pytest-xdist's workers, whose stdin is not a terminal): the same text everywhere
+os.environ["COLUMNS"] = "80"
 
 #: the `simdom` console script of the interpreter running the tests
 SIMDOM = str(Path(sys.executable).with_name("simdom"))

@@ -273,7 +273,7 @@ def report(
     if rep.answer:  # the report's first answer, then where it is
         console.print(rep.answer, highlight=False, markup=False)
     console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",
-                  highlight=False, markup=False)
+                  highlight=False, markup=False, soft_wrap=True)  # the path whole
 
 
 def register(app: typer.Typer) -> None:
