@@ -229,24 +229,19 @@ def flat_pick(G, St, s, iters, cexp, rootonly, wide, key, mv_t, mv_e, n, scratch
 
 # ---- a better own future, no tree (stop 36) --------------------------------------------------------
 
-from simdom.engine._kernel.kpolicies import defensive_pick
+from simdom.engine._kernel.kpolicies import defensive_to_end, greedy_to_end
 
 
 @njit(inline="always", _nrt=False, error_model="numpy")
 def own_playout(G, P, s, bone2, rec, own, scratch2, pt, pe):
-    """Play P to its end: seat s by ``own`` (0 greedy, 1 defensive), the others by greedy."""
+    """Play P to its end: seat s by ``own`` (0 greedy, 1 defensive: the kernel's search beyond its
+    horizon), the others by greedy."""
     mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
-    while mover:
-        q = P[TURN] & SMASK
-        if q == s and own == 1:
-            m = legal_moves(G, P, s, pt, pe)
-            i = 0 if m == 1 else defensive_pick(G, P, s, pt, pe, m, scratch2)
-            t, e = pt[i], pe[i]
+    if mover:
+        if own == 1:
+            defensive_to_end(G, P, bone2, rec, s, scratch2, pt, pe)
         else:
-            t, e = greedy_move(G, P, q, False)
-            t &= TMASK
-        place(G, P, q, t, e)
-        mover, _ = forced(G, P, bone2, rec, 0, REC_NONE, 0)
+            greedy_to_end(G, P, bone2, rec)
     finish(G, P)
 
 
