@@ -29,6 +29,13 @@ class Param:
     parse: Callable[[str], float]
     doc: str
 
+    def text(self, v: float) -> str:
+        """The value ``v`` as it is written: a choice by its name (``model=greedy``), ``never``, ``none``."""
+        names = getattr(self.parse, "names", None)
+        zero = getattr(self.parse, "zero", None)
+        return names[int(v)] if names else zero if (zero and v == 0) else "never" if v >= NEVER \
+            else str(int(v)) if float(v).is_integer() else str(v)
+
 
 @dataclass(frozen=True)
 class PolicyInfo:
@@ -202,11 +209,7 @@ class Policy:
             return self.info.name
         parts = []
         for p, v in zip(self.info.params, self.values):
-            names = getattr(p.parse, "names", None)
-            zero = getattr(p.parse, "zero", None)
-            text = names[int(v)] if names else zero if (zero and v == 0) else "never" if v >= NEVER \
-                else str(int(v)) if float(v).is_integer() else str(v)
-            parts.append(f"{p.name}={text}")
+            parts.append(f"{p.name}={p.text(v)}")
         return f"{self.info.name}:{','.join(parts)}"
 
 

@@ -6,12 +6,8 @@ from typing import Optional
 
 import typer
 
-from ..policies import NEVER, REGISTRY, PolicyError
+from ..policies import REGISTRY, PolicyError
 from .common import OLD_JSON_OPT, TableOrJson, fail, format_opt
-
-
-def _value(v: float) -> str:
-    return "never" if v >= NEVER else str(int(v)) if float(v).is_integer() else str(v)
 
 
 def policies_cmd(
@@ -55,7 +51,7 @@ def policies_cmd(
                 return
             console.print(Text.assemble((str(p), "bold"), f": a Python policy: {doc}"), highlight=False)
             return
-        values = {q.name: _value(v) for q, v in zip(p.info.params, p.values)}
+        values = {q.name: q.text(v) for q, v in zip(p.info.params, p.values)}
         if as_json:
             print(json.dumps({"policy": str(p), "name": p.info.name, "parameters": values, "doc": p.info.doc}))
             return
@@ -64,7 +60,7 @@ def policies_cmd(
         return
     if as_json:
         print(json.dumps([{"name": i.name, "doc": i.doc,
-                           "parameters": [{"name": q.name, "default": _value(q.default), "doc": q.doc}
+                           "parameters": [{"name": q.name, "default": q.text(q.default), "doc": q.doc}
                                           for q in i.params]} for i in REGISTRY.values()]))
         return
     console.print(Text(f"{len(REGISTRY)} policies: {', '.join(REGISTRY)}. Write NAME or NAME:KEY=VALUE,... "
@@ -76,7 +72,7 @@ def policies_cmd(
         console.print()
         console.print(Text.assemble((i.name, "bold"), f": {i.doc}"), width=80)
         for q in i.params:
-            console.print(Text(f"  {q.name}={_value(q.default)} (default): {q.doc}"), width=80)
+            console.print(Text(f"  {q.name}={q.text(q.default)} (default): {q.doc}"), width=80)
 
 
 def register(app: typer.Typer) -> None:
