@@ -229,8 +229,11 @@ DEC_VALS = len(DEC_VAL_NAMES)
 SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
     SV_TBITS, SV_CANON, SV_OWN = range(14)
 SV_SIZE = 14
-#: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat
-TT_COLS = 7
+#: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat,
+#: and the entry's key (its bits as int64; ttk is a uint64 view of the column): 8 int64, one 64-byte cache
+#: line an entry, so a probe reads one line (work.make_solver aligns the rows)
+TT_COLS = 8
+TT_KEY = 7
 #: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 3.5 MB
 SEARCH_TABLE_BITS = 16
 BY_MARGIN, BY_POINTS = 0, 1

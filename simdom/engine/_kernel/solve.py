@@ -30,11 +30,12 @@ save).
 
 Work arrays (:func:`simdom.engine._kernel.work.make_solver`), a tuple ``V``:
 ``stk`` int64[depth, ST_SIZE] the states on the path, ``mt``/``me``/``mk`` int64[depth, 4 nt + 4] the
-moves (tiles, ends, ordering keys) at each depth, ``ttk`` uint64[2^b] the table's keys, ``ttv``
-int64[2^b, 3] its lower bound, upper bound and best move, ``ctl`` int64[SV_SIZE] the controls
-(layout.SV_*), ``sides`` int64[4] each seat's side, ``ids``/``par`` the seats' policies (against
-mode), ``rng`` uint64[N_STREAMS], the policies' scratch, the frames of the iterative search
-(``fr``, ``fk``) and a root move list with values (``rt``, ``re``, ``rv``).
+moves (tiles, ends, ordering keys) at each depth, ``ttv`` int64[2^b, TT_COLS] the table (an entry's
+lower bound, upper bound, best move, margins and key in one cache line) and ``ttk`` uint64[2^b] its
+keys (a view of ttv's column TT_KEY: :func:`simdom.engine._kernel.work.make_table`), ``ctl``
+int64[SV_SIZE] the controls (layout.SV_*), ``sides`` int64[4] each seat's side, ``ids``/``par`` the
+seats' policies (against mode), ``rng`` uint64[N_STREAMS], the policies' scratch, the frames of the
+iterative search (``fr``, ``fk``) and a root move list with values (``rt``, ``re``, ``rv``).
 
 With a horizon (ctl[SV_HORIZON] = h > 0, the search policy's minimax model), a position h placements
 below the root is valued by greedy playing the deal out for every seat; the value is then not exact.
@@ -49,7 +50,7 @@ from .ends import move_value
 from .greedy import greedy_move
 from .kpolicies import defensive_to_end, greedy_to_end, policy_move
 from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
-                     FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
+                     FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, EB, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
                      AGAINST_NONE, AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, SV_OWN, OWN_DEFENSIVE, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
 from .moves import legal_moves, seat_base
@@ -64,18 +65,11 @@ INF = 1 << 40
 
 
 @kernel
-def side_gain_max(G, P, V, k, pips_all, nb):
-    """The most points side k can still add to its total: its placements (the tiles in its hands and
+def gain_max(G, P, tiles, pips_in, pips_all):
+    """The most points a side can still add to its total: its placements (``tiles``: in its hands and
     the boneyard it may draw, each scoring at most G[R_PMAX]), the first-double bonus if no double is
-    down, and the end bonus (at most the pips outside its hands, or the fixed out bonus)."""
-    sides = V[7]
-    tiles = nb
-    pips_in = 0
-    for s in range(G[R_PLAYERS]):
-        if sides[s] == k:
-            b = seat_base(s)
-            tiles += P[b + HCNT]
-            pips_in += P[b + HPIPS]
+    down, and the end bonus (at most the pips outside its hands, ``pips_all - pips_in``, or the fixed
+    out bonus)."""
     g = tiles * G[R_PMAX]
     if P[FD_MOVE] == 0:
         g += G[R_BMAX]
@@ -89,37 +83,61 @@ def side_gain_max(G, P, V, k, pips_all, nb):
 
 @kernel
 def value_bounds(G, P, bone, V):
-    """(lo, hi): bounds of the root side's final value from P on, whatever anyone plays."""
+    """(lo, hi): bounds of the root side's final value from P on, whatever anyone plays. One pass over
+    the seats gathers each side's total, tiles and pips in hand (sides 0-3 in locals: this runs at every
+    position)."""
     ctl, sides = V[6], V[7]
     root = ctl[SV_SIDE]
     n = G[R_PLAYERS]
-    pips_all = 0
-    for s in range(n):
-        pips_all += P[seat_base(s) + HPIPS]
-    for i in range(P[BTOP], P[BN]):
-        pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
     nb = 0
     if G[R_DRAW]:
         nb = max(0, P[BN] - G[R_RESERVE] - P[BTOP])
-    own = 0
+    pips_all = 0
+    t0 = t1 = t2 = t3 = 0
+    c0 = c1 = c2 = c3 = nb
+    p0 = p1 = p2 = p3 = 0
     nsides = 0
     for s in range(n):
-        if sides[s] == root:
-            own += seat_total(P, s)
-        nsides = max(nsides, sides[s] + 1)
-    up = side_gain_max(G, P, V, root, pips_all, nb)
+        b = seat_base(s)
+        hp = P[b + HPIPS]
+        hc = P[b + HCNT]
+        v = P[b + PTS] + P[b + BON] + P[b + EB]
+        pips_all += hp
+        k = sides[s]
+        nsides = max(nsides, k + 1)
+        if k == 0:
+            t0 += v
+            c0 += hc
+            p0 += hp
+        elif k == 1:
+            t1 += v
+            c1 += hc
+            p1 += hp
+        elif k == 2:
+            t2 += v
+            c2 += hc
+            p2 += hp
+        else:
+            t3 += v
+            c3 += hc
+            p3 += hp
+    if G[R_OUT_MODE] == OUT_OPP_PIPS or G[R_BLOCK_MODE] != BLOCK_NONE:  # the end bonus counts pips
+        for i in range(P[BTOP], P[BN]):
+            pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
+    own = t0 if root == 0 else t1 if root == 1 else t2 if root == 2 else t3
+    up = gain_max(G, P, c0 if root == 0 else c1 if root == 1 else c2 if root == 2 else c3,
+                  p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all)
     if ctl[SV_BY] == BY_POINTS:
         return own, own + up
     top = -INF
     topup = -INF
     for k in range(nsides):
         if k != root:
-            t = 0
-            for s in range(n):
-                if sides[s] == k:
-                    t += seat_total(P, s)
+            t = t0 if k == 0 else t1 if k == 1 else t2 if k == 2 else t3
             top = max(top, t)
-            topup = max(topup, t + side_gain_max(G, P, V, k, pips_all, nb))
+            topup = max(topup, t + gain_max(G, P, c0 if k == 0 else c1 if k == 1 else c2 if k == 2 else c3,
+                                            p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3,
+                                            pips_all))
     return own - topup, own + up - top
 
 
@@ -201,12 +219,26 @@ def end_words(P, a, c):
 
 
 @kernel
+def end_sig(P, e):
+    """Everything the key holds of line end e (0: L, 1: R): its value, whether it is a double, the
+    spinner's arm at it, whether it is covered."""
+    return P[EV + e] | (P[ED + e] << 4) | (P[SPAT + e] << 5) | (P[COV + e] << 6)
+
+
+@kernel
+def arm_sig(P, e):
+    """Everything the key holds of the spinner's arm e (2: U, 3: D): its value, double, and use."""
+    return P[EV + e] | (P[ED + e] << 4) | (P[USED + e - 2] << 5)
+
+
+@kernel
 def node_key(G, P, V, canon):
     """(key, image): the 64-bit key of everything that decides the future value of P (against timing or
     defensive, what they read too: the scores and the values each seat showed it lacked).
 
-    With ``canon`` the key is that of the layout's mirror image with the least words (the line's L and
-    R swapped or not, the arms' U and D likewise; image bit 0 and bit 1): the rules treat L and R, and
+    With ``canon`` the key is that of the layout's mirror image whose first end has the smaller
+    signature (:func:`end_sig`; the line's L and R swapped or not, the arms' U and D likewise; image
+    bit 0 and bit 1; equal signatures give equal words either way): the rules treat L and R, and
     U and D, alike (docs/rules.md 3), so mirror images have one value and share an entry, the best move
     stored for the image (:func:`mirror_end`). Only in exact minimax solves: a policy's tie-break
     between ends (the opponents' in against mode, greedy's beyond a horizon) is not symmetric."""
@@ -216,18 +248,19 @@ def node_key(G, P, V, canon):
     for s in range(n):
         b = seat_base(s) + HAND
         h = mixin(h, P[b])
-        h = mixin(h, P[b + 1])
-    bw1, bw2 = end_words(P, 0, 0)
-    image = 0
-    if canon:
-        for v in range(1, 4):
-            w1, w2 = end_words(P, v & 1, v >> 1)
-            if w2 < bw2 or (w2 == bw2 and w1 < bw1):
-                bw1 = w1
-                bw2 = w2
-                image = v
-    h = mixin(h, bw1)
-    h = mixin(h, bw2)
+        if not canon or P[b + 1] != 0:  # tiles past the 64th (double-nine and up); as before outside
+            h = mixin(h, P[b + 1])       # exact solves (a node budget runs out where it did)
+    a = 0
+    c = 0
+    if canon:  # the image whose first end (of the line, of the arms) has the smaller signature
+        if end_sig(P, 1) < end_sig(P, 0):
+            a = 1
+        if arm_sig(P, 3) < arm_sig(P, 2):
+            c = 1
+    w1, w2 = end_words(P, a, c)
+    image = a | (c << 1)
+    h = mixin(h, w1)
+    h = mixin(h, w2)
     if ctl[SV_AGAINST] == AGAINST_READS_ALL:
         h = mixin(h, P[FIRST])
         for s in range(n):

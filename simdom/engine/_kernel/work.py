@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .layout import (AUX_SIZE, TT_COLS, DCTL_SIZE, FR_SIZE, DEC_COLS, DEC_VALS, N_PARAMS, N_STREAMS, REC_COLS, ST_SIZE, SV_SIZE,
+from .layout import (AUX_SIZE, TT_COLS, TT_KEY, DCTL_SIZE, FR_SIZE, DEC_COLS, DEC_VALS, N_PARAMS, N_STREAMS, REC_COLS, ST_SIZE, SV_SIZE,
                      dp_size)
 
 
@@ -65,6 +65,17 @@ def make_analysis_work(nt: int) -> tuple:
             scratch, make_solver(nt, POLICY_TABLE_BITS, scratch))
 
 
+def make_table(bits: int) -> tuple:
+    """(ttk, ttv): a transposition table of 2^bits entries, each one 64-byte cache line (layout.TT_COLS
+    int64, the row aligned to 64 bytes), ttk the keys as a uint64 view of its column TT_KEY: a probe
+    reads the key and the bounds from one line (two arrays cost two cache misses a probe)."""
+    n = 1 << bits
+    buf = np.zeros(n * TT_COLS + 8, dtype=np.int64)
+    off = (-buf.ctypes.data % 64) // 8
+    ttv = buf[off:off + n * TT_COLS].reshape(n, TT_COLS)
+    return ttv[:, TT_KEY].view(np.uint64), ttv
+
+
 def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> tuple:
     """Work arrays of the exact solver (solve.py): (stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng,
     scratch, fr, fk, rt, re, rv, scratch2, own): the states on the path and the moves at each depth (one more than the tiles), the
@@ -79,7 +90,7 @@ def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> 
     m = 4 * nt + 4
     return (np.zeros((depth, ST_SIZE), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
             np.zeros((depth, m), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
-            np.zeros(1 << table_bits, dtype=np.uint64), np.zeros((1 << table_bits, TT_COLS), dtype=np.int64),
+            *make_table(table_bits),
             np.zeros(SV_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
             np.zeros((4, N_PARAMS), dtype=np.float64), np.zeros(N_STREAMS, dtype=np.uint64),
             make_scratch(nt) if scratch is None else scratch,
