@@ -203,6 +203,8 @@ def order(values: Iterable[Any], preferred: Sequence[Any] = ()) -> list[Any]:
 
 
 # ---- tables --------------------------------------------------------------------------------------
+#: the narrowest a key column (a row's name) is drawn when the table is too wide (its cells fold)
+KEY_MIN = 16
 #: column kinds: text, int (counts), num (3 significant figures), est (x with _lo/_hi), pct (a share in
 #: percent, with _lo/_hi), diff / pctdiff (signed est / pct), round / pctround (the estimate alone, rounded
 #: by its interval), p (a p-value)
@@ -262,11 +264,31 @@ class Table:
     def cells(self) -> list[list[str]]:
         return [[c.cell(r) for c in self.cols] for r in self.rows]
 
+    def widths(self, width: int = WIDTH) -> list[int]:
+        """Each column's drawn width: its widest cell plus 3 (padding and the gap to the next column),
+        except that key columns too wide to leave room for the widest other column are narrowed, the
+        widest first, to no less than KEY_MIN (their cells then fold onto more lines: a long policy name
+        is shown whole, and no figure is cut to make room for it)."""
+        cells = self.cells()
+        w = [max([len(c.title)] + [len(r[i]) for r in cells]) + 3 for i, c in enumerate(self.cols)]
+        nk = min(self.keys, len(self.cols))
+        other = max(w[nk:], default=0)
+        excess = sum(w[:nk]) - 3 + other - width
+        while excess > 0:
+            k = max(range(nk), key=lambda i: w[i])
+            if w[k] <= KEY_MIN + 3:
+                break
+            cut = min(excess, w[k] - KEY_MIN - 3)
+            if nk > 1:  # narrow the widest down to the next widest at most, then both together
+                nxt = max(w[i] for i in range(nk) if i != k)
+                cut = min(cut, max(1, w[k] - nxt))
+            w[k] -= cut
+            excess -= cut
+        return w
+
     def pieces(self, width: int = WIDTH) -> list[list[int]]:
         """Column indices of each printed part: key columns plus as many others as fit in ``width``."""
-        cells = self.cells()
-        # a drawn column takes its widest cell plus 3 (padding and the gap to the next column)
-        w = [max([len(c.title)] + [len(r[i]) for r in cells]) + 3 for i, c in enumerate(self.cols)]
+        w = self.widths(width)
         keys = list(range(min(self.keys, len(self.cols))))
         base = sum(w[i] for i in keys) - 3
         parts: list[list[int]] = []
@@ -318,19 +340,44 @@ class Answer:
         return self.tables[0].rows if self.tables else []
 
 
-def _rich_table(t: Table, idx: list[int]):
+def _rich_table(t: Table, idx: list[int], width: int = WIDTH):
     from rich import box
     from rich.table import Table as RichTable
     from rich.text import Text
 
     cells = t.cells()
+    w = t.widths(width)
     rt = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, header_style="bold")
+    fold = set()
     for i in idx:
         c = t.cols[i]
-        rt.add_column(c.title, justify="right" if c.right else "left", no_wrap=True)
-    for r in cells:
-        rt.add_row(*[Text(r[i]) for i in idx])  # plain text: brackets in a cell are not markup
+        widest = max([len(c.title)] + [len(r[i]) for r in cells])
+        if i < t.keys and w[i] - 3 < widest:  # a narrowed key column: its cells fold
+            rt.add_column(c.title, justify="right" if c.right else "left", width=w[i] - 3, overflow="fold")
+            fold.add(i)
+        else:
+            rt.add_column(c.title, justify="right" if c.right else "left", no_wrap=True)
+    for r in cells:  # plain text: brackets in a cell are not markup
+        rt.add_row(*[Text(fold_lines(r[i], w[i] - 3) if i in fold else r[i]) for i in idx])
     return rt
+
+
+def fold_lines(text: str, width: int) -> str:
+    """``text`` in lines of at most ``width`` characters, broken after a comma, colon or space where it
+    can be (a policy's parameters stay whole), else at the width."""
+    lines: list[str] = []
+    cur = ""
+    for piece in re.findall(r"[^,: ]*[,: ]?", text):
+        if cur and len(cur) + len(piece) > width:
+            lines.append(cur.rstrip())
+            cur = ""
+        cur += piece
+        while len(cur) > width:
+            lines.append(cur[:width])
+            cur = cur[width:]
+    if cur.strip() or not lines:
+        lines.append(cur.rstrip())
+    return "\n".join(lines)
 
 
 def show(ans: Answer, console=None, width: int = WIDTH) -> None:
@@ -348,7 +395,7 @@ def show(ans: Answer, console=None, width: int = WIDTH) -> None:
             console.print()
             title = t.title + (f" ({j + 1}/{len(parts)})" if len(parts) > 1 else "")
             console.print(Text(title, style="bold"), highlight=False, width=w)
-            console.print(_rich_table(t, idx), width=w)
+            console.print(_rich_table(t, idx, w), width=w)
     if ans.notes:
         console.print()
     for n in ans.notes:

@@ -67,6 +67,24 @@ def test_a_wide_table_is_split_to_fit_80_columns_without_wrapped_or_cut_cells():
     assert "<1e-16" in text and "20,000" in text
 
 
+def test_key_columns_too_wide_for_80_columns_fold_and_every_figure_stays_whole():
+    # a search policy's full name and a long arm name leave no room for a figure in 80 columns: the key
+    # columns are narrowed and their cells fold (after a comma where they can), the figures are not cut
+    name = "search:worlds=256,model=greedy,depth=1,own=defensive,win=40 (0)"
+    rows = [{"arm": "search-strong-vs-rollout128", "policy": name, "x": -20.0, "x_lo": -34.0, "x_hi": -6.0},
+            {"arm": "greedy", "policy": "greedy (1)", "x": 4.0, "x_lo": -12.0, "x_hi": 20.0}]
+    t = P.Table("Long names", rows, [P.Col("arm"), P.Col("policy"), P.Col("x", "Δ points", "diff")], 2)
+    text = P.text(P.Answer(["An answer."], [t]))
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in text and "-20 (-34 to -6)" in text and "+4 (-12 to 20)" in text
+    i = next(k for k, line in enumerate(lines) if "search-strong-vs-rollout128" in line)
+    first, second = lines[i].split()[1], lines[i + 1].split()[0]
+    assert first.endswith(",") and first + second == name.split()[0]  # broken after a comma
+    assert lines[i + 1].split()[1] == "(0)"
+    assert P.fold_lines("abcdefghij", 4) == "abcd\nefgh\nij"  # no comma to break at: at the width
+
+
 def test_machines_get_full_precision_json_csv_and_parquet(tmp_path):
     ans = _answer()
     ans.tables[0].rows[0]["x_lo"] = float("nan")
