@@ -274,7 +274,7 @@ class Table:
         nk = min(self.keys, len(self.cols))
         other = max(w[nk:], default=0)
         excess = sum(w[:nk]) - 3 + other - width
-        while excess > 0:
+        while excess > 0 and nk:
             k = max(range(nk), key=lambda i: w[i])
             if w[k] <= KEY_MIN + 3:
                 break

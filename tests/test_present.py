@@ -83,6 +83,8 @@ def test_key_columns_too_wide_for_80_columns_fold_and_every_figure_stays_whole()
     assert first.endswith(",") and first + second == name.split()[0]  # broken after a comma
     assert lines[i + 1].split()[1] == "(0)"
     assert P.fold_lines("abcdefghij", 4) == "abcd\nefgh\nij"  # no comma to break at: at the width
+    wide = P.Table("No key column", [{"a": "x" * 120}], [P.Col("a")], 0)  # nothing to narrow: drawn as is
+    assert P.text(P.Answer(["An answer."], [wide])).startswith("An answer.")
 
 
 def test_machines_get_full_precision_json_csv_and_parquet(tmp_path):
