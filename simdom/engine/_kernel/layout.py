@@ -231,10 +231,10 @@ SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV
 SV_SIZE = 14
 #: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat,
 #: and the entry's key (its bits as int64; ttk is a uint64 view of the column): 8 int64, one 64-byte cache
-#: line an entry, so a probe reads one line (work.make_solver aligns the rows)
+#: line an entry, so a probe reads one line (work.make_table aligns the rows)
 TT_COLS = 8
 TT_KEY = 7
-#: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 3.5 MB
+#: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 4 MB
 SEARCH_TABLE_BITS = 16
 BY_MARGIN, BY_POINTS = 0, 1
 #: ctl[SV_AGAINST]: minimax; the other seats' policies read the hands and layout alone (greedy, heavy,
