@@ -92,6 +92,34 @@ def test_solver_equals_brute_force_late_in_double_six_deals(name, players):
     assert checked >= 5
 
 
+SEVERAL_SIDES = [  # three or four sides by margin, hands big enough that a position recurs at other margins
+    ("threes", 4, dict(max_pip=4, hand_size=3, min_ends=2)),
+    ("fives", 4, dict(max_pip=4, hand_size=3, lead="any")),
+    ("threes", 3, dict(max_pip=4, hand_size=4, min_ends=2)),
+    ("fives", 3, dict(max_pip=4, hand_size=4, lead="any")),
+    ("fives", 4, dict(max_pip=5, hand_size=4, lead="any")),
+]
+
+
+@pytest.mark.parametrize("name,players,over", SEVERAL_SIDES, ids=lambda x: str(x))
+@pytest.mark.parametrize("bits", [10, 20])
+def test_several_sides_by_margin_equal_brute_force(name, players, over, bits):
+    """The table's entries keep each seat's lower bound of the margin (read at a position's own margins)
+    and mirrored moves are searched once: every value still brute force's, with a table small enough
+    that entries are overwritten and one large enough that they are reused."""
+    rules = preset(name, players, **over)
+    solver = Solver(rules, table_bits=bits)
+    sides = sides_of(rules)
+    checked = 0
+    for deal in range(20):
+        for rec, st, i in positions(rules, 3, deal, "greedy"):
+            left = sum(len(st.hand(s)) for s in range(players)) + st.boneyard_left
+            if left <= 12:
+                assert solver_values(solver, st, "margin") == brute_at(rec, i, "margin", sides), (deal, i)
+                checked += 1
+    assert checked >= 60
+
+
 @pytest.mark.parametrize("name,players,over", SMALL[:5], ids=lambda x: str(x))
 @pytest.mark.parametrize("policy", ["greedy", "heavy"])
 def test_against_a_policy_equals_brute_force(name, players, over, policy):

@@ -243,9 +243,10 @@ AGAINST_NONE, AGAINST_HANDS, AGAINST_READS_ALL = 0, 1, 2
 #: a frame's kind: a node with one move (or a policy's), whose value is its child's; a node searched
 KIND_PASS, KIND_FULL = 0, 1
 #: frame fields fr[d, FR_*]: window now and as entered, best value and its move, next move, moves,
-#: maximising, table slot, offset, table hit, kind, seat
-FR_A, FR_B, FR_A0, FR_B0, FR_BEST, FR_BI, FR_I, FR_N, FR_MAXI, FR_SLOT, FR_OFF, FR_HIT, FR_KIND, FR_S = range(14)
-FR_SIZE = 14
+#: maximising, table slot, offset, table hit, kind, seat, and from FR_V on the node's lower bound of the
+#: root's final margin over each seat (seats 0-3; several sides by margin in exact solves: solve.py)
+FR_A, FR_B, FR_A0, FR_B0, FR_BEST, FR_BI, FR_I, FR_N, FR_MAXI, FR_SLOT, FR_OFF, FR_HIT, FR_KIND, FR_S, FR_V = range(15)
+FR_SIZE = FR_V + 4
 
 assert R_SIZE <= TA
 assert len(SEAT_COLS) == SC_LOST_FD + 1 and len(DEAL_COLS) == DC_WINNER + 1 and len(REC_NAMES) == RC_S + 1

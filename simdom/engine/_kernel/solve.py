@@ -49,7 +49,7 @@ from .core import forced, place, seat_total, round_bonus
 from .ends import move_value
 from .greedy import greedy_move
 from .kpolicies import defensive_to_end, greedy_to_end, policy_move
-from .layout import (FR_A, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
+from .layout import (FR_A, FR_V, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, EB, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
                      AGAINST_NONE, AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, SV_OWN, OWN_DEFENSIVE, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
@@ -270,6 +270,36 @@ def node_key(G, P, V, canon):
 
 
 @kernel
+def drop_mirrored(P, n, mt, me):
+    """The n moves less those whose mirror twin is listed (exact minimax solves): when the line's two
+    ends have one signature (:func:`end_sig`), a tile on R gives the mirror image of the same tile on L,
+    of one value, so only L's is searched; the arms' D likewise beside U. Returns how many are left."""
+    line = end_sig(P, 0) == end_sig(P, 1)
+    arms = arm_sig(P, 2) == arm_sig(P, 3)
+    if not (line or arms):
+        return n
+    k = 0
+    for i in range(n):
+        e = me[i]
+        twin = -1
+        if e == 1 and line:
+            twin = 0
+        elif e == 3 and arms:
+            twin = 2
+        keep = True
+        if twin >= 0:
+            for j in range(n):
+                if mt[j] == mt[i] and me[j] == twin:
+                    keep = False
+                    break
+        if keep:
+            mt[k] = mt[i]
+            me[k] = e
+            k += 1
+    return k
+
+
+@kernel
 def mirror_end(e, image):
     """End e of a position as the same end of its mirror image ``image`` (and back: each is its own
     inverse)."""
@@ -278,6 +308,13 @@ def mirror_end(e, image):
     if e >= 2 and e < 4 and (image & 2):
         return 5 - e
     return e
+
+
+#: an entry's margin over a seat and its lower bound of the future (several sides by margin) share one
+#: int64: the margin plus HALF in the low 32 bits, the bound in the high 32 (NOVEC: none)
+HALF = 1 << 31
+LOW32 = (1 << 32) - 1
+NOVEC = -(1 << 30)
 
 
 @kernel
@@ -293,18 +330,92 @@ def shift_of(G, P, V, ttv, slot):
     dmax = -INF
     for s in range(G[R_PLAYERS]):
         if s != r:
-            e = own - seat_total(P, s) - ttv[slot, 3 + s]
+            e = own - seat_total(P, s) - ((ttv[slot, 3 + s] & LOW32) - HALF)
             dmin = min(dmin, e)
             dmax = max(dmax, e)
     return dmin, dmax
 
 
 @kernel
-def store_margins(G, P, V, ttv, slot):
+def margins_now(G, P, V):
+    """The root's margin over each seat in P (seats 0-3; INF for the root and absent seats)."""
+    r = V[6][SV_ROOT]
+    own = seat_total(P, r)
+    m0 = own - seat_total(P, 0) if r != 0 else INF
+    m1 = own - seat_total(P, 1) if r != 1 else INF
+    m2 = own - seat_total(P, 2) if r != 2 and G[R_PLAYERS] > 2 else INF
+    m3 = own - seat_total(P, 3) if r != 3 and G[R_PLAYERS] > 3 else INF
+    return m0, m1, m2, m3
+
+
+@kernel
+def entry_vec(G, P, V, ttv, slot):
+    """An entry's lower bounds of the root's final margin over each seat, read at P's margins: the
+    entry holds, for each seat, how much at least the margin gains from its position on (the bound's
+    vector, margin-free), so a position reached with other margins reads its own bounds seat by seat."""
+    m0, m1, m2, m3 = margins_now(G, P, V)
+    if m0 < INF:
+        m0 += ttv[slot, 3] >> 32
+    if m1 < INF:
+        m1 += ttv[slot, 4] >> 32
+    if m2 < INF:
+        m2 += ttv[slot, 5] >> 32
+    if m3 < INF:
+        m3 += ttv[slot, 6] >> 32
+    return m0, m1, m2, m3
+
+
+@kernel
+def bounds_vec(G, P, bone, V):
+    """The quick lower bounds of value_bounds seat by seat (several sides by margin: a side is a seat):
+    the root's total now less each other seat's total and the most it can still add."""
+    r = V[6][SV_ROOT]
+    n = G[R_PLAYERS]
+    nb = 0
+    if G[R_DRAW]:
+        nb = max(0, P[BN] - G[R_RESERVE] - P[BTOP])
+    pips_all = 0
+    for s in range(n):
+        pips_all += P[seat_base(s) + HPIPS]
+    if G[R_OUT_MODE] == OUT_OPP_PIPS or G[R_BLOCK_MODE] != BLOCK_NONE:
+        for i in range(P[BTOP], P[BN]):
+            pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
+    own = seat_total(P, r)
+    m0 = INF
+    m1 = INF
+    m2 = INF
+    m3 = INF
+    for s in range(n):
+        if s != r:
+            b = seat_base(s)
+            m = own - seat_total(P, s) - gain_max(G, P, P[b + HCNT] + nb, P[b + HPIPS], pips_all)
+            if s == 0:
+                m0 = m
+            elif s == 1:
+                m1 = m
+            elif s == 2:
+                m2 = m
+            else:
+                m3 = m
+    return m0, m1, m2, m3
+
+
+@kernel
+def store_margins(G, P, V, ttv, slot, mode, f):
+    """An entry's margins (P's) and each seat's lower bound of the future: none (mode 0), the entry's own
+    kept (1: the same position, no new lower bound), or from the node's vector f (2: f[k] the lower bound
+    of the final margin over seat k, so f[k] less the margin now)."""
     r = V[6][SV_ROOT]
     own = seat_total(P, r)
     for s in range(G[R_PLAYERS]):
-        ttv[slot, 3 + s] = own - seat_total(P, s)
+        m = own - seat_total(P, s)
+        a = NOVEC
+        if s != r:
+            if mode == 1:
+                a = ttv[slot, 3 + s] >> 32
+            elif mode == 2:
+                a = f[FR_V + s] - m
+        ttv[slot, 3 + s] = (a << 32) | (m + HALF)
 
 
 @kernel
@@ -353,6 +464,11 @@ def search(G, bone, V, d0, alpha0, beta0):
     stk, mt, me, mk, ttk, ttv, ctl, sides, ids, par, rng, scratch, fr, fk = V[:14]
     hz = ctl[SV_HORIZON]
     canon = ctl[SV_CANON] != 0 and hz == 0 and ctl[SV_AGAINST] == AGAINST_NONE
+    # several sides by margin in an exact solve: each node also returns v0-v3, lower bounds of the root's
+    # final margin over each seat (valid whenever the node's value is not an upper bound), which the
+    # table keeps seat by seat (entry_vec)
+    vec = canon and ctl[SV_MULTI] != 0
+    v0 = v1 = v2 = v3 = np.int64(INF)
     mask = ttk.shape[0] - 1
     if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
         mask = min(mask, (1 << ctl[SV_TBITS]) - 1)
@@ -390,6 +506,8 @@ def search(G, bone, V, d0, alpha0, beta0):
             if not mover:
                 settle(G, P)
                 ret = side_totals_value(G, P, V)
+                if vec:
+                    v0, v1, v2, v3 = margins_now(G, P, V)
                 enter = False
                 continue
             if hz == 0:  # exact solves (a horizon's small trees gain less than the bounds cost)
@@ -400,6 +518,8 @@ def search(G, bone, V, d0, alpha0, beta0):
                     continue
                 if lo_b >= fr[d, FR_B]:
                     ret = lo_b
+                    if vec:
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V)
                     enter = False
                     continue
             s = P[TURN] & SMASK
@@ -413,6 +533,8 @@ def search(G, bone, V, d0, alpha0, beta0):
                 child, cs, ct, ce = True, s, t & TMASK, e
                 continue
             n = legal_moves(G, P, s, mt[d], me[d])
+            if canon:
+                n = drop_mirrored(P, n, mt[d], me[d])
             if n == 1:
                 fr[d, FR_KIND] = KIND_PASS
                 child, cs, ct, ce = True, s, mt[d, 0], me[d, 0]
@@ -433,6 +555,9 @@ def search(G, bone, V, d0, alpha0, beta0):
                     dmin, dmax = shift_of(G, P, V, ttv, slot)
                     lo = ttv[slot, 0] + dmin if ttv[slot, 0] > -INF else -INF
                     hi = ttv[slot, 1] + dmax if ttv[slot, 1] < INF else INF
+                    if vec and lo > -INF:  # seat by seat: at least the shifted bound, often more
+                        v0, v1, v2, v3 = entry_vec(G, P, V, ttv, slot)
+                        lo = min(min(v0, v1), min(v2, v3))
                 else:
                     lo = ttv[slot, 0] + off
                     hi = ttv[slot, 1] + off
@@ -448,6 +573,9 @@ def search(G, bone, V, d0, alpha0, beta0):
                 beta = min(beta, hi)
                 best_t = ttv[slot, 2] >> 3
                 best_e = mirror_end(ttv[slot, 2] & 7, image)
+                if canon and ((best_e == 1 and end_sig(P, 0) == end_sig(P, 1))
+                              or (best_e == 3 and arm_sig(P, 2) == arm_sig(P, 3))):
+                    best_e -= 1  # its twin, the move listed (drop_mirrored)
             order_moves(G, P, n, mt[d], me[d], mk[d], best_t, best_e)
             maxi = sides[s] == ctl[SV_SIDE]
             fk[d] = key
@@ -463,6 +591,8 @@ def search(G, bone, V, d0, alpha0, beta0):
             fr[d, FR_MAXI] = 1 if maxi else 0
             fr[d, FR_SLOT] = slot
             fr[d, FR_OFF] = off
+            for k in range(4):
+                fr[d, FR_V + k] = INF
             fr[d, FR_HIT] = (1 if hit else 0) | (image << 1)  # bit 0: a hit; the image above
             child, cs, ct, ce = True, s, mt[d, 0], me[d, 0]
             continue
@@ -479,12 +609,22 @@ def search(G, bone, V, d0, alpha0, beta0):
                 fr[d, FR_BI] = i
                 if ret > fr[d, FR_A]:
                     fr[d, FR_A] = ret
+                if vec:  # the root side's choice: the best move's bounds
+                    fr[d, FR_V] = v0
+                    fr[d, FR_V + 1] = v1
+                    fr[d, FR_V + 2] = v2
+                    fr[d, FR_V + 3] = v3
         else:
             if ret < fr[d, FR_BEST]:
                 fr[d, FR_BEST] = ret
                 fr[d, FR_BI] = i
                 if ret < fr[d, FR_B]:
                     fr[d, FR_B] = ret
+            if vec:  # another seat's choice: the least bound over its moves, seat by seat
+                fr[d, FR_V] = min(fr[d, FR_V], v0)
+                fr[d, FR_V + 1] = min(fr[d, FR_V + 1], v1)
+                fr[d, FR_V + 2] = min(fr[d, FR_V + 2], v2)
+                fr[d, FR_V + 3] = min(fr[d, FR_V + 3], v3)
         i += 1
         fr[d, FR_I] = i
         if fr[d, FR_A] < fr[d, FR_B] and i < fr[d, FR_N]:
@@ -503,11 +643,22 @@ def search(G, bone, V, d0, alpha0, beta0):
             lo = best
             hi = best
         xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
+        vmode = 2 if vec and lo > -INF else 0
+        if vec:
+            v0 = fr[d, FR_V]
+            v1 = fr[d, FR_V + 1]
+            v2 = fr[d, FR_V + 2]
+            v3 = fr[d, FR_V + 3]
         if (fr[d, FR_HIT] & 1) and ttk[slot] == fk[d]:
             if xfer:
                 dmin, dmax = shift_of(G, stk[d], V, ttv, slot)
                 if ttv[slot, 0] > -INF:
-                    lo = max(lo, ttv[slot, 0] + dmin)
+                    if not vec:
+                        lo = max(lo, ttv[slot, 0] + dmin)
+                    elif vmode == 0:  # no new lower bound: the entry's, seat by seat, kept
+                        vmode = 1
+                        e0, e1, e2, e3 = entry_vec(G, stk[d], V, ttv, slot)
+                        lo = min(min(e0, e1), min(e2, e3))
                 if ttv[slot, 1] < INF:
                     hi = min(hi, ttv[slot, 1] + dmax)
             else:
@@ -517,7 +668,7 @@ def search(G, bone, V, d0, alpha0, beta0):
         ttv[slot, 0] = lo - off if lo > -INF else -INF
         ttv[slot, 1] = hi - off if hi < INF else INF
         if xfer:
-            store_margins(G, stk[d], V, ttv, slot)
+            store_margins(G, stk[d], V, ttv, slot, vmode, fr[d])
         bi = fr[d, FR_BI]
         ttv[slot, 2] = (mt[d, bi] << 3) | mirror_end(me[d, bi], fr[d, FR_HIT] >> 1)
         ret = best
