@@ -229,8 +229,9 @@ DEC_VALS = len(DEC_VAL_NAMES)
 SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
     SV_TBITS, SV_CANON, SV_OWN = range(14)
 SV_SIZE = 14
-#: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat,
-#: and the entry's key (its bits as int64; ttk is a uint64 view of the column): 8 int64, one 64-byte cache
+#: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat
+#: (with several sides by margin; its high 32 bits the least that margin gains from the entry's position on,
+#: solve.store_margins), and the entry's key (its bits as int64; ttk is a uint64 view of the column): 8 int64, one 64-byte cache
 #: line an entry, so a probe reads one line (work.make_table aligns the rows)
 TT_COLS = 8
 TT_KEY = 7

@@ -17,7 +17,12 @@ table holds the value of the future: the value minus what is already scored, whe
 additive (points, or the margin between two sides). With more than two sides by margin it is not:
 an entry then holds the root's margin over each seat when it was stored, and a position reached
 with other margins reads its bounds shifted (the value is nondecreasing in every margin and moves by
-c when all of them move by c: :func:`shift_of`). Only against timing or defensive, which read the
+c when all of them move by c: :func:`shift_of`). In exact solves the lower bound is kept seat by seat
+too: a search proving "at least v" returns, for each other seat, a lower bound of the root's final
+margin over it (the least over the other seats' replies, the chosen move's where the root side
+chooses), and the entry keeps how much each margin gains at least from there on, so a position
+reached with other margins reads min over seats of (its margin + that gain), at least the shifted
+bound and often more (:func:`entry_vec`). Only against timing or defensive, which read the
 scores, are the scores part of the key. Bounds are stored as a (lower, upper) pair, the best move as
 a tile and an end.
 
@@ -729,7 +734,7 @@ def solve_root(G, St, bone, V, out_t, out_e, out_v):
     only, as MTD(f) (Plaat et al. 1996): a test of "at least g?" around a guess g, the previous move's
     value, moved to each answer's bound until the two bounds meet, the table keeping what every test
     learnt; its keys are the mirror images' (node_key). Measured from the lead of seed 1's first deals:
-    2-player Threes 11 ms -> 2.6 ms a deal (median), 4-player 0.66 s -> 0.25 s, the values equal. Against
+    2-player Threes 11 ms -> 2.6 ms a deal (median), 4-player 0.66 s -> 0.25 s (0.20 s now: docs/speed.md), the values equal. Against
     policies or with a horizon (the search policy) only the mover branches, the tests cost more than
     they save, and each move is searched once with the whole window."""
     P = stk_root(G, St, bone, V)
