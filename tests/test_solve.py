@@ -54,6 +54,20 @@ def _t(text, rules):
     return parse_tile(text, rules.max_pip)
 
 
+def late_positions_equal_brute_force(rules, solver, seed, deals, left_at_most):
+    """Every position of greedy's play of ``deals`` deals with at most ``left_at_most`` tiles in hands and
+    boneyard: the solver's margins equal brute force's. Returns how many were checked."""
+    sides = sides_of(rules)
+    checked = 0
+    for deal in range(deals):
+        for rec, st, i in positions(rules, seed, deal, "greedy"):
+            left = sum(len(st.hand(s)) for s in range(rules.players)) + st.boneyard_left
+            if left <= left_at_most:
+                assert solver_values(solver, st, "margin") == brute_at(rec, i, "margin", sides), (deal, i)
+                checked += 1
+    return checked
+
+
 def brute_at(rec, i, by, sides, against=None):
     g = Game(rec, partners=len(set(sides)) == 2 and len(sides) == 4)
     for a in [a for a in rec["actions"] if a["act"] == "play"][:i]:
@@ -80,16 +94,7 @@ def test_solver_equals_brute_force_on_small_sets(name, players, over):
                                           ("all-fives", 4)])
 def test_solver_equals_brute_force_late_in_double_six_deals(name, players):
     rules = preset(name, players)
-    solver = Solver(rules)
-    sides = sides_of(rules)
-    checked = 0
-    for deal in range(12):
-        for rec, st, i in positions(rules, 11, deal, "greedy"):
-            left = sum(len(st.hand(s)) for s in range(players)) + st.boneyard_left
-            if left <= 10:
-                assert solver_values(solver, st, "margin") == brute_at(rec, i, "margin", sides), (deal, i)
-                checked += 1
-    assert checked >= 5
+    assert late_positions_equal_brute_force(rules, Solver(rules), 11, 12, 10) >= 5
 
 
 SEVERAL_SIDES = [  # three or four sides by margin, hands big enough that a position recurs at other margins
@@ -108,16 +113,7 @@ def test_several_sides_by_margin_equal_brute_force(name, players, over, bits):
     and mirrored moves are searched once: every value still brute force's, with a table small enough
     that entries are overwritten and one large enough that they are reused."""
     rules = preset(name, players, **over)
-    solver = Solver(rules, table_bits=bits)
-    sides = sides_of(rules)
-    checked = 0
-    for deal in range(20):
-        for rec, st, i in positions(rules, 3, deal, "greedy"):
-            left = sum(len(st.hand(s)) for s in range(players)) + st.boneyard_left
-            if left <= 12:
-                assert solver_values(solver, st, "margin") == brute_at(rec, i, "margin", sides), (deal, i)
-                checked += 1
-    assert checked >= 60
+    assert late_positions_equal_brute_force(rules, Solver(rules, table_bits=bits), 3, 20, 12) >= 60
 
 
 @pytest.mark.parametrize("name,players,over", SMALL[:5], ids=lambda x: str(x))
