@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 # headless Chromium (Debian package) for the report's browser test (tests/test_report_browser.py)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast bench docs clean venv kernel chromium
+.PHONY: run test lint test-fast bench docs clean venv kernel chromium
 
 # make run needs simdom alone; make test (and docs, bench) also the extras: tests, docs, OpenSpiel, PettingZoo.
 # Installed with uv (itself from PyPI: 33 s with pip -> 9 s here), or with pip where uv cannot be had.
@@ -39,7 +39,10 @@ venv: $(STAMP) kernel $(CHROMIUM)
 run: kernel
 	$(BIN)/simdom run scenarios/default.toml
 
-test: $(STAMP) kernel $(CHROMIUM)
+lint: $(STAMP)
+	$(BIN)/ruff check simdom tests
+
+test: $(STAMP) kernel $(CHROMIUM) lint
 	$(BIN)/python -m pytest -q -n auto
 
 test-fast: $(STAMP) kernel

@@ -11,7 +11,6 @@
 import ast
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simdom"
 KERNEL = "_kernel"

@@ -2,7 +2,6 @@
 complete and share their shuffles, ties are ordered fairly, the command rates a tiny real field."""
 from __future__ import annotations
 
-import itertools
 import json
 import math
 

@@ -176,8 +176,8 @@ def test_two_deals_that_agree_on_what_the_seat_saw_give_the_same_observation(gam
                 oa, ob = observe(a_st, 0, moves), observe(b_st, 0, moves)
                 assert oa == ob, (deal, upto)
                 compared += 1
-                others = lambda st: [sorted(st.hand(s)) for s in range(1, players)]
-                differed += others(a_st) != others(b_st) or a_st.actions != b_st.actions
+                hidden_a, hidden_b = ([sorted(st.hand(s)) for s in range(1, players)] for st in (a_st, b_st))
+                differed += hidden_a != hidden_b or a_st.actions != b_st.actions
                 hidden_draws += sum(1 for e in oa.history if e.act == "draw" and e.seat != 0)
                 break
     assert compared >= 20 and differed >= compared - 2, (compared, differed)

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simdom.analyze.position import from_script, from_seed
-from simdom.analyze.review import MARKS, mark, review, script_names, to_json
+from simdom.analyze.review import MARKS, mark, review, script_names
 from simdom.cli import app
 from simdom.rules import preset
 

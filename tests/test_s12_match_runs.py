@@ -21,7 +21,6 @@ from simdom.cli.run import register
 from simdom.engine.api import SIM_VERSION
 from simdom.engine.matches import simulate_matches, trace_match
 from simdom.results import MATCH_TABLES, ResultsError
-from simdom.rules import preset
 from simdom.run.plan import Plan
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict

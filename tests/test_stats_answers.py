@@ -17,7 +17,7 @@ from simdom.cli.stats import register
 from simdom.stats.tables.compare import compare_table
 from simdom.stats.read.folder import open_results
 from simdom.testing import SynthArm, SynthSpec, write_results
-from synthdata import mix_spec, sweep_spec, write
+from synthdata import mix_spec, write
 
 SIMDOM = Path(sys.executable).parent / "simdom"
 

@@ -43,7 +43,6 @@ def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Opt
     rollouts. ``rules`` and ``policies`` build the --rules/--set rules and the --policy seats when a
     source needs them."""
     from ..policies import PolicyError
-    from ..engine.pypolicy import seat_policies
     from .evaluate import METRICS, evaluate
     from .position import PositionError
     from .render import all_answer, answer

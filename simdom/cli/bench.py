@@ -6,8 +6,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import (OLD_JSON_OPT, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, TableOrJson, console, format_opt,
-                     make_policies, make_rules)
+from .common import (OLD_JSON_OPT, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, TableOrJson, console, make_policies,
+                     make_rules)
 
 
 def bench_cmd(

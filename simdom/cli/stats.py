@@ -121,7 +121,6 @@ def seats(
 
       simdom seats results/balance-4p --format json -o seats.json
     """
-    from simdom.stats.tables.stats import InputError
     out, force = out or output, force or old_force  # the old spellings --output and --force
     from simdom.stats.views.output import check_writable, resolve_format
     from simdom.stats.views.stats import seats_answer

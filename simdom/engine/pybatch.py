@@ -14,14 +14,14 @@ from typing import Sequence
 
 import numpy as np
 
-from ..policies import PolicyError
+from ..policies import ACCEPTED, PolicyError
 from ..rules import Rules
 from ._kernel import layout as L
 from .api import Batch, batch_of, output_blocks, root_key
 from .api import simulate as batch_simulate
 from .codes import Records
 from .pyloop import deal_streams, has_python, play_python
-from .pypolicy import ACCEPTED, seat_policies
+from .pypolicy import seat_policies
 from .state import DealState
 
 

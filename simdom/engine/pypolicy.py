@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from ..policies import ACCEPTED, Policy, PolicyError, parse_policy
+from ..policies import Policy, PolicyError, parse_policy
 from ..policies import seat_policies as _seat_policies
 from ..rules import Rules
 from ..safeio import shown

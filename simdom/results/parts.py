@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from ..safeio import atomic_open, write_atomic  # noqa: F401 - the one atomic writer, re-exported
 from .folder import META_KEY, PART
-from .tables import COLUMN_TYPES, TableSpec
+from .tables import TableSpec
 
 
 # ---- files --------------------------------------------------------------------------------------------

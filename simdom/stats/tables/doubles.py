@@ -146,7 +146,6 @@ def by_move_table(res: Results) -> pl.DataFrame:
     pairs = [p for y in q for p in ratio_pairs(y, ROWS)]
     df = cluster_moments(lf, ["arm", "first_double_move"], q, pairs, res.block)
     m = Moments(df)
-    count = m.S(ROWS)
     win, wse = m.ratio("win")
     wlo, whi = wilson_clustered(win, wse, m.G)
     taker = df.select("arm", "first_double_move").with_columns(
