@@ -168,6 +168,61 @@ def upward_imports(root: Path = ROOT) -> list[str]:
     return bad
 
 
+#: the layers of simdom/stats/, lowest first (docs/architecture.md): a module imports only modules of its own
+#: layer or below. matches/ and decisions/ are columns of their own: their tables beside tables/, their
+#: views beside views/.
+STATS_LAYERS = [
+    ("primitives", {"inference", "names"}),
+    ("read", {"read"}),
+    ("estimate", {"estimate"}),
+    ("tables", {"tables", "matches.tables", "matches.equity", "decisions.tables"}),
+    ("views", {"views", "matches.views", "decisions.views"}),
+]
+
+
+def stats_layer(mod: tuple[str, ...]) -> int | None:
+    """The layer of a module of simdom.stats (None: the package itself, or not in stats)."""
+    if mod[:2] != ("simdom", "stats") or len(mod) < 3:
+        return None
+    for i, (_, members) in enumerate(STATS_LAYERS):
+        if mod[2] in members or ".".join(mod[2:4]) in members:
+            return i
+    if len(mod) == 3 and any(m.startswith(f"{mod[2]}.") for _, ms in STATS_LAYERS for m in ms):
+        return len(STATS_LAYERS) - 1  # a column's package (matches/, decisions/): at the top of its column
+    return -1
+
+
+def stats_upward(root: Path = ROOT) -> list[str]:
+    known = known_modules(root)
+    bad = []
+    for path, _, rel in modules(root / "stats"):
+        rel = Path("stats") / rel
+        me = module_name(rel)
+        mine = stats_layer(me)
+        if mine is None:
+            continue
+        if mine < 0:
+            bad.append(f"{rel}: a module of no layer; place it in STATS_LAYERS and the architecture page")
+            continue
+        for t, line in imports(path, rel, known):
+            theirs = stats_layer(t)
+            if theirs is not None and theirs > mine:
+                bad.append(f"{rel}:{line} imports {'.'.join(t)}: the {STATS_LAYERS[mine][0]} layer may not import "
+                           f"the {STATS_LAYERS[theirs][0]} layer above it")
+    return bad
+
+
+def test_stats_imports_only_downhill():
+    assert stats_upward() == []
+
+
+def test_the_architecture_page_names_every_module():
+    """docs/architecture.md names every module of simdom (its file name, or its package for __init__)."""
+    page = (ROOT.parent / "docs" / "architecture.md").read_text()
+    missing = [str(rel) for _, _, rel in modules() if rel.name != "__init__.py" and rel.name not in page]
+    assert missing == [], f"docs/architecture.md does not name: {', '.join(missing)}"
+
+
 def test_the_kernel_is_reached_only_through_the_engine_facade():
     assert (ROOT / "engine" / KERNEL / "layout.py").is_file()
     assert boundary_violations() == []
@@ -193,9 +248,12 @@ def test_the_checks_catch_planted_violations(tmp_path):
     (root / "tiles_b.py").write_text("")
     (root / "present.py").write_text((root / "present.py").read_text() + "\ndef g():\n    from . import tiles_b\n")
     (root / "tiles_b.py").write_text("from .present import g\n")
+    (root / "stats" / "read" / "up.py").write_text("from simdom.stats.tables import stats\n")
     assert any("run/bad.py:1 imports simdom.engine._kernel.layout" in b for b in boundary_violations(root))
     assert any("results/worse.py:2 imports simdom.run" in b for b in upward_imports(root))
     assert [("simdom", "present"), ("simdom", "tiles_b")] in cycles(graph(root))
+    assert any("stats/read/up.py:1 imports simdom.stats.tables.stats: the read layer may not import the tables "
+               "layer" in b for b in stats_upward(root))
 
 
 def test_the_statistical_primitives_import_without_the_readers():

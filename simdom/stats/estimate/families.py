@@ -21,7 +21,6 @@ import polars as pl
 from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.read.folder import Results
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
-from simdom.stats.views.words import change_phrase  # noqa: F401  (re-exported)
 
 ADJUSTMENT = "Holm"
 

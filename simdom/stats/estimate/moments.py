@@ -25,13 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import polars as pl
 
-TARGET_CLUSTERS = 4096
 ROWS = "_rows"
-
-
-def block_size(n_deals: int, target: int = TARGET_CLUSTERS) -> int:
-    """Deals per cluster so that a run of ``n_deals`` deals gives about ``target`` clusters."""
-    return max(1, int(n_deals) // target)
 
 
 def _cname(a: str, b: str) -> str:

@@ -26,9 +26,16 @@ import polars as pl
 
 from simdom import results as fmt
 from simdom.results import ResultsError
-from simdom.stats.estimate.moments import block_size
 
 __all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
+
+#: about this many clusters of consecutive deals (or matches) carry every interval (docs/statistics.md)
+TARGET_CLUSTERS = 4096
+
+
+def block_size(n_deals: int, target: int = TARGET_CLUSTERS) -> int:
+    """Deals per cluster so that a run of ``n_deals`` deals gives about ``target`` clusters."""
+    return max(1, int(n_deals) // target)
 
 
 @dataclass(frozen=True)
