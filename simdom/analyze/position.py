@@ -65,18 +65,28 @@ class Deal:
     label: str
     names: Sequence[str] = field(default_factory=tuple)
 
+    def __post_init__(self) -> None:
+        self._last_move = self._checked()  # an illegal placement is refused here, once, whatever reads the deal
+
     def start(self) -> DealState:
         try:
             return DealState(self.rules, self.hands, self.boneyard, self.first)
         except ValueError as e:
             raise PositionError(f"{self.label}: not a deal of its rules: {e}") from None
 
-    def _last(self) -> int:
-        """The last move number that has a position: after the last placement, if the deal goes on."""
+    def _checked(self) -> int:
+        """Every placement replayed from the start (PositionError naming the first that the rules do not
+        allow); the last move number that has a position: after the last placement, if the deal goes on."""
         st = self.start()
-        for t, e in self.plays:
-            st.play(t, e)
+        for i, (t, e) in enumerate(self.plays):
+            try:
+                st.play(t, e)
+            except ValueError as err:
+                raise PositionError(f"{self.label}: move {i + 1}: {err}") from None
         return len(self.plays) + (1 if st.advance() else 0)
+
+    def _last(self) -> int:
+        return self._last_move
 
     def position(self, move: int) -> Position:
         """The position just before placement number ``move``."""
@@ -111,7 +121,10 @@ def from_script(path: str | Path) -> Deal:
         sc = load_script(path)
     except ScriptError as e:
         raise PositionError(str(e)) from None
-    return Deal(sc.rules, sc.hands, sc.boneyard, sc.first, [(t, End(e)) for t, e in sc.moves], sc.name)
+    try:
+        return Deal(sc.rules, sc.hands, sc.boneyard, sc.first, [(t, End(e)) for t, e in sc.moves], sc.name)
+    except PositionError as e:
+        raise PositionError(f"{path}: {e}") from None
 
 
 def from_record(record: dict[str, Any], label: str) -> Deal:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 import signal
 import threading
 from pathlib import Path
@@ -51,6 +52,36 @@ def holds_nothing(path: Path) -> bool:
     return True
 
 
+#: the names simdom gives the files of a table folder: a part (results/folder.py PART) and the temporary
+#: file it is written to (safeio.atomic_open); any other file there is not simdom's
+PART_NAME = re.compile(r"part-\d{5}\.parquet")
+PART_TMP_NAME = re.compile(r"\.part-\d{5}\.parquet\.\d+\.tmp")
+
+
+def _table_files(path: Path) -> list[Path]:
+    out: list[Path] = []
+    for sub in {**fmt.TABLES, **fmt.MATCH_TABLES}:
+        d = path / sub
+        if d.is_dir():
+            out += sorted(d.iterdir())
+    return out
+
+
+def own_files(path: Path) -> list[Path]:
+    """simdom's own files in a results folder, which --overwrite replaces: the manifest, and in the table
+    folders the files named as simdom names a part or a part being written. Nothing else."""
+    out = [path / fmt.MANIFEST] if (path / fmt.MANIFEST).is_file() else []
+    return out + [f for f in _table_files(path)
+                  if f.is_file() and (PART_NAME.fullmatch(f.name) or PART_TMP_NAME.fullmatch(f.name))]
+
+
+def foreign_files(path: Path) -> list[Path]:
+    """What a table folder holds that simdom did not write (a user's file or folder): a run never removes it,
+    and readers refuse a folder holding it."""
+    own = set(own_files(path))
+    return [f for f in _table_files(path) if f not in own]
+
+
 def stray_parts(path: Path, tables: tuple[str, ...], n_chunks: int) -> list[Path]:
     """Files named like a part of one of the run's tables that are not one of its chunks."""
     want = {fmt.PART.format(c) for c in range(n_chunks)}
@@ -58,7 +89,7 @@ def stray_parts(path: Path, tables: tuple[str, ...], n_chunks: int) -> list[Path
     for t in tables:
         d = path / t
         if d.is_dir():
-            out += [f for f in d.glob("part-*.parquet") if f.name not in want]
+            out += [f for f in d.iterdir() if PART_NAME.fullmatch(f.name) and f.name not in want and f.is_file()]
     return sorted(out)
 
 

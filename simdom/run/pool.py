@@ -34,6 +34,16 @@ class WorkerLost(RuntimeError):
     exit_code = 1
 
 
+class ChunkRefused(ValueError):
+    """A worker's chunk stopped on an error simdom names (a Python policy that raised, a bad move it
+    returned): its one line, as the command gives it when it plays the chunk itself (exit code 2)."""
+
+
+def _ours(e: BaseException) -> bool:
+    """An error of a class simdom defines (its message is the one line for the person), not a bug."""
+    return any(c.__module__.split(".")[0] == "simdom" for c in type(e).__mro__)
+
+
 def _serve(conn, parent: int, lock_fd: int | None, others: list) -> None:
     """A worker: play the chunks the parent sends, answer ("ok", chunk, result) or ("error", chunk, text)."""
     import pyarrow as pa
@@ -64,6 +74,8 @@ def _serve(conn, parent: int, lock_fd: int | None, others: list) -> None:
             answer = ("ok", msg, play_chunk(plan, msg))
         except MemoryError:
             answer = ("memory", msg, "out of memory")
+        except Exception as e:  # noqa: BLE001 - reported to the parent, which stops the run
+            answer = ("refused", msg, str(e)) if _ours(e) else ("error", msg, traceback.format_exc())
         except BaseException:  # noqa: BLE001 - reported to the parent, which stops the run
             answer = ("error", msg, traceback.format_exc())
         try:
@@ -140,6 +152,8 @@ class LocalPool:
                     if kind == "memory":
                         raise WorkerLost(f"chunk {chunk} ran out of memory in a worker; allowed: a smaller "
                                          "chunk_size in the scenario, fewer --workers, or more memory")
+                    if kind == "refused":
+                        raise ChunkRefused(payload)
                     if kind == "error":
                         raise RuntimeError(f"chunk {chunk} failed in a worker process:\n{payload}")
                     feed(w)

@@ -98,15 +98,6 @@ def _describe(m: fmt.Manifest) -> str:
             f"{', '.join(m.tables)}, arms {[a.name for a in m.arms]}, behaviour version {m.sim_version}")
 
 
-def _our_files(path: Path) -> list[Path]:
-    out = [path / fmt.MANIFEST] if (path / fmt.MANIFEST).exists() else []
-    for sub in {**fmt.TABLES, **fmt.MATCH_TABLES}:
-        d = path / sub
-        if d.is_dir():
-            out += [f for f in d.iterdir() if f.name.endswith((".parquet", ".tmp"))]
-    return out
-
-
 def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manifest | None:
     """The old manifest to resume from, or None for a fresh start; RunError when the folder holds other
     results and ``overwrite`` is off, or is not a simdom results folder at all. Touches nothing."""
@@ -115,11 +106,19 @@ def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manif
                        "results folder")
     if not path.is_dir() or faults.holds_nothing(path):
         return None
+    foreign = faults.foreign_files(path)
+    if foreign and faults.is_simdom_folder(path):
+        f = foreign[0]
+        raise RunError(f"{f} is not simdom's (not named as simdom names a part): a run removes or replaces only "
+                       f"simdom's own files, and readers refuse a folder holding it; allowed: move it out of the "
+                       f"folder (mv {f} SOMEWHERE), or --out another folder")
     try:
         old, problem = fmt.read_manifest(path), ""
     except fmt.ResultsError as e:
         old, problem = None, str(e)
     if old is not None and old.settings_hash == new.settings_hash:
+        if new.deals < old.deals and overwrite:
+            return None  # --overwrite: a fresh start with fewer deals
         if new.deals < old.deals:  # more deals extend the folder (deal i depends only on the seed and i)
             unit = f"{new.unit}{'es' if new.unit == 'match' else 's'}"
             raise RunError(f"{path} holds {old.deals:,} {unit} of this scenario and seed, more than the {new.deals:,} "
@@ -405,7 +404,7 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
     resume = f"{{}} of {plan.n_chunks} chunks are written in {out}; run the same command again to resume"
     try:
         if old is None:  # fresh start (or --overwrite): remove simdom's own files only, then say what this is
-            for f in _our_files(out):
+            for f in faults.own_files(out):
                 f.unlink()
             folder.write_manifest()
         else:  # a resume: until the parts are verified, the progress is the old manifest's (never less)
