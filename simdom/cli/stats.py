@@ -131,8 +131,8 @@ def seats(
 
 
 def doubles(
-    results: str = typer.Argument(..., help="a Threes results folder (a double-timing sweep for the sweep tables), "
-                                  "or one of its arms: FOLDER:ARM"),
+    results: Optional[str] = typer.Argument(None, help="a Threes results folder (a double-timing sweep for the "
+                                            "sweep tables), or one of its arms: FOLDER:ARM (none with --exact)"),
     decisions: bool = typer.Option(False, "--decisions", help="the conditional hold table: the value of holding the "
                                    "first double by situation (needs `simdom run --decisions`)"),
     by: Optional[str] = typer.Option(None, "--by", help="with --decisions: the situations crossed in the grid, "
@@ -141,6 +141,20 @@ def doubles(
     table: Optional[str] = typer.Option(None, "--table", help=f"which table: {', '.join(DOUBLES_TABLES)} "
                                         "(terminal default: all that apply; files: sweep, or by-move without a "
                                         "sweep, or with --decisions the decisions table)"),
+    exact: bool = typer.Option(False, "--exact", help="with every hand known: deals played by --policy to their "
+                               "first first-double decision, solved exactly, holding against the best double"),
+    rules: str = typer.Option("threes", "--rules", "-r", help="with --exact: the preset"),
+    players: int = typer.Option(4, "--players", "-n", min=2, max=4, help="with --exact: players, 2 to 4"),
+    deals: int = typer.Option(500, "--deals", "-d", min=1, max=1_000_000, help="with --exact: deals 0 to N-1"),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, max=2**63 - 1, help="with --exact: the root seed"),
+    policy: Optional[List[str]] = typer.Option(None, "--policy", "-p", help="with --exact: the policy playing "
+                                               "every seat up to the decision, or one per seat (default greedy)"),
+    against: str = typer.Option("minimax", "--against", help="with --exact: after the decision the other seats "
+                                "minimise (minimax) or play greedy"),
+    limit: int = typer.Option(20_000_000, "--limit", min=1, help="with --exact: most positions a solve may "
+                              "search; a position over it is counted as skipped"),
+    overrides: Optional[List[str]] = typer.Option(None, "--set", help="with --exact: override a rule parameter "
+                                                  "(repeatable)"),
     fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
@@ -170,8 +184,14 @@ def doubles(
       simdom doubles results/default --table best --format json -o best.json
 
       simdom doubles results/threes-vs-fives --table by-move --format csv -o first_double.csv
+
+      simdom doubles --exact -r threes -n 2 --deals 1000 --seed 5
     """
     out, force = out or output, force or old_force  # the old spellings --output and --force
+    if exact or results is None:
+        _exact_doubles(exact, results, decisions, by, table, rules, players, deals, seed, policy, against, limit,
+                       overrides, fmt and fmt.value, out, force)
+        return
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.doubles import doubles_keys, doubles_view
     from simdom.stats.views.output import check_writable, resolve_format
@@ -180,6 +200,37 @@ def doubles(
     check_writable(out, force)
     every = f in ("table", "md") and out is None  # people at a terminal: every table that applies
     _emit(doubles_view(open_selection(results), results, decisions, keys, table, every), f, out)
+
+
+def _exact_doubles(exact, results, decisions, by, table, rules, players, deals, seed, policy, against, limit,
+                   overrides, fmt, out, force) -> None:
+    """simdom doubles --exact: the view with every hand known (simdom/analyze/exactdoubles.py)."""
+    if not exact:
+        _fail("a results folder is needed (simdom doubles RESULTS); allowed: a folder written by simdom run, "
+              "or --exact to solve first-double decisions with every hand known")
+    if results is not None or decisions or by is not None or table is not None:
+        _fail("--exact plays and solves its own deals; allowed: --exact with -r, -n, --deals, --seed, --policy, "
+              "--against, --limit, --set (no results folder, --decisions, --by or --table)")
+    if against not in ("minimax", "greedy"):
+        _fail(f"--against {against!r}; allowed: minimax, greedy")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from simdom.analyze.exactdoubles import decisions as exact_decisions
+    from simdom.analyze.exactdoubles import exact_answer
+    from simdom.stats.views.output import check_writable, resolve_format
+
+    from .common import err, make_policies, make_rules
+    r = make_rules(rules, players, overrides)
+    pols = make_policies(policy or ["greedy"], players)
+    f = resolve_format(fmt, out)
+    check_writable(out, force)
+    name = ", ".join(dict.fromkeys(map(str, pols)))
+    with Progress("solving", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  transient=True) as bar:
+        task = bar.add_task("solving", total=deals)
+        found = list(exact_decisions(r, pols, seed, deals, against=against, limit=limit,
+                                     progress=lambda: bar.advance(task)))
+    _emit(exact_answer(r, name, seed, deals, found, against=against), f, out)
 
 
 def compare(
