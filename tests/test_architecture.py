@@ -23,14 +23,17 @@ ALLOWED = {
     "results": {"tiles"},
     "policies": {"rules", "tiles"},
     "engine": {"rules", "tiles", "policies"},
-    "deal": {"engine", "rules", "tiles", "policies", "present"},
-    "analyze": {"engine", "deal", "rules", "tiles", "policies", "present", "stats"},
+    "board": {"tiles"},                         # the SVG drawing of a layout (geometry; reads a DealState duck-typed)
+    "deal": {"engine", "rules", "tiles", "policies", "present", "board"},
+    "analyze": {"engine", "deal", "rules", "tiles", "policies", "present", "stats", "board"},
     "stats": {"results", "rules", "tiles", "present"},
     "testing": {"results", "rules", "tiles", "stats"},
     "run": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal"},
-    "report": {"stats", "results", "rules", "tiles", "present"},
+    "report": {"stats", "results", "rules", "tiles", "present", "board"},
     "cli": {"api", "engine", "rules", "tiles", "policies", "results", "present", "stats", "deal", "run", "report",
-            "analyze"},
+            "analyze", "table"},
+    # simdom table, the web app: over the engine façade, the analysis and the board
+    "table": {"engine", "rules", "tiles", "policies", "analyze", "deal", "board", "present"},
     "openspiel": {"engine", "rules", "tiles"},  # python_simdom for pyspiel (the rl extra)
     "pettingzoo": {"openspiel"},                # the AEC environment over it
     "examples": {"engine"},                     # example Python policies (docs/policies.md)

@@ -64,6 +64,7 @@ class Decision:
     error_hi: float
     mark: str | None
     forced: bool
+    margin: float = float("nan")     #: the played move's expected final margin for the mover
 
 
 @dataclass
@@ -130,7 +131,8 @@ def _decision(p: Position, then, seed: int, rollouts: int) -> Decision:
         err, lo, hi = 0.0, 0.0, 0.0
     else:
         err, lo, hi = -pl.diff_vs_best, -pl.diff_vs_best_hi, -pl.diff_vs_best_lo
-    return Decision(p.move, p.seat, cell(pl), cell(best), err, lo, hi, None if forced else mark(err, lo), forced)
+    return Decision(p.move, p.seat, cell(pl), cell(best), err, lo, hi, None if forced else mark(err, lo), forced,
+                    pl.mean_margin)
 
 
 def _chance_points(deal: Deal) -> list[tuple[str, int, int | None, DealState, list[int], int]]:
@@ -161,7 +163,6 @@ def _boneyard(st: DealState) -> list[int]:
 
 def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[float]]:
     n = deal.rules.players
-    rng_root = np.random.SeedSequence([seed, LUCK_SALT])
     out, start = [], [0.0] * n
     for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
         rng = np.random.default_rng(np.random.SeedSequence([seed, LUCK_SALT, idx]))

@@ -6,13 +6,14 @@
     analyze.py   simdom analyze                 solve.py   simdom solve
     review.py    simdom review                  ladder.py  simdom ladder
     export.py    simdom export                  skill.py   simdom skill
+    table.py     simdom table (the web app)
 """
 from __future__ import annotations
 
 import typer
 
 from .. import __version__
-from . import analyze, bench, deal, export, guard, helptext, ladder, policies, review, rules, run, skill, solve, stats, view
+from . import analyze, bench, deal, export, guard, helptext, ladder, policies, review, rules, run, skill, solve, stats, table, view
 from .common import console, fail
 
 app = typer.Typer(
@@ -49,7 +50,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
         fail(str(e))
 
 
-for _group in (rules, deal, bench, policies, run, stats, analyze, solve, view, review, skill, ladder, export):
+for _group in (rules, deal, bench, policies, run, stats, analyze, solve, view, review, skill, ladder, export, table):
     _group.register(app)
 guard.guard_app(app)  # one error line for every command (cli/guard.py)
 helptext.reflow_app(app)  # help texts wrapped evenly at the terminal's width (cli/helptext.py)

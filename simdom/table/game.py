@@ -1,0 +1,536 @@
+"""The games of ``simdom table``: a deal played against bots (:class:`PlayGame`) or a real game followed
+from one seat (:class:`FollowGame`), both over simdom's own engine façade and analysis: the deal is a
+:class:`~simdom.engine.state.DealState`, the bots choose with the batch kernel's chooser and streams
+(so a deal played as the bots would play it is the deal ``simdom trace`` gives), a followed game is a
+*view* (simdom/analyze/view.py: every action checked, the hidden tiles filled consistently), a hint is
+``simdom analyze --position`` of the seat's view (analyze/evaluate.py), the values with every hand known
+are ``simdom solve``'s (engine/solver.py) and the review is ``simdom review``'s (analyze/review.py).
+
+Every change is tried first and kept only when the engine accepts it: a refused input raises
+:class:`TableError` (one line, what is allowed) and leaves the game as it was.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..analyze.evaluate import evaluate
+from ..analyze.position import Deal, PositionError
+from ..analyze.view import ViewError, full_deal, masked, view_deal, view_from_data
+from ..board import state_svg
+from ..engine.api import root_key
+from ..engine.codes import End
+from ..engine.pyloop import compiled_arrays, deal_streams
+from ..engine.state import DealState
+from ..policies import PolicyError, parse_policy
+from ..rules import PRESETS, Rules, RulesError, preset
+from ..tiles import parse_tile, tile_name
+
+#: hint rollouts by default, and the most a request may ask
+HINT_ROLLOUTS, MAX_HINT_ROLLOUTS = 2000, 200_000
+#: the review's rollouts by default (a decision, a chance event): small, the table is interactive
+REVIEW_ROLLOUTS, REVIEW_LUCK_ROLLOUTS = 400, 100
+#: positions the solver may search for "every hand known" before it gives up on a position
+SOLVE_LIMIT = 5_000_000
+MAX_SEED = 2**63 - 1
+
+
+class TableError(ValueError):
+    """A refused input: one line naming it and what is allowed; the game is unchanged."""
+
+
+def make_rules(name: Any, players: Any, overrides: Any) -> Rules:
+    if name not in PRESETS:
+        raise TableError(f"rules {name!r}; allowed: {', '.join(PRESETS)}")
+    if type(players) is not int or players not in (2, 3, 4):
+        raise TableError(f"players {players!r}; allowed: 2, 3 or 4")
+    if not isinstance(overrides, dict):
+        raise TableError("overrides: allowed: an object of rule parameters, e.g. {\"min_ends\": 2}")
+    try:
+        return preset(name, players=players, **overrides)
+    except (RulesError, TypeError) as e:
+        raise TableError(f"rules: {e}") from None
+
+
+def parse_overrides(text: str) -> dict[str, Any]:
+    """``min_ends=2, divisors=[3,5]``: PARAMETER=VALUE items (a value read as JSON, else as text)."""
+    import json
+    out: dict[str, Any] = {}
+    for item in [x.strip() for x in _split(text or "")]:
+        if not item:
+            continue
+        k, eq, v = item.partition("=")
+        if not eq or not k.strip():
+            raise TableError(f"override {item!r}; allowed: PARAMETER=VALUE items separated by commas, "
+                             "e.g. min_ends=2")
+        try:
+            out[k.strip()] = json.loads(v)
+        except ValueError:
+            out[k.strip()] = v.strip()
+    return out
+
+
+def _split(text: str) -> list[str]:
+    """Split at commas outside brackets."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "[{" and 1 or (-1 if ch in "]}" else 0)
+        if ch in ",\n" and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return out
+
+
+def check_seed(seed: Any) -> int:
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise TableError(f"seed {seed!r}; allowed: an integer from 0 to {MAX_SEED}")
+    return seed
+
+
+def check_seat(seat: Any, players: int) -> int:
+    if type(seat) is not int or not 0 <= seat < players:
+        raise TableError(f"seat {seat!r}; allowed: a seat 0..{players - 1}")
+    return seat
+
+
+@dataclass
+class Job:
+    """Work in a background thread (a hint, the solver, a review): its progress and its result."""
+
+    kind: str
+    key: Any
+    done: int = 0
+    planned: int = 0
+    result: Any = None
+    error: str | None = None
+    finished: bool = False
+    started: float = field(default_factory=time.monotonic)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "done": self.done, "planned": self.planned, "finished": self.finished,
+                "error": self.error, "result": self.result, "seconds": round(time.monotonic() - self.started, 1)}
+
+
+class Game:
+    """What both modes share: the seat, the jobs, the lock that serialises changes."""
+
+    mode = ""
+
+    def __init__(self, rules: Rules, seat: int, names: list[str]):
+        self.id = uuid.uuid4().hex[:12]
+        self.rules = rules
+        self.seat = seat
+        self.names = names
+        self.lock = threading.RLock()
+        self.jobs: dict[str, Job] = {}
+        self.tutor: float | None = None
+        self.version = 0   # changes with every accepted action (a job's result is kept for its version)
+
+    # -- to be given by each mode --------------------------------------------------------------------
+    def view_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def state(self) -> DealState:
+        raise NotImplementedError
+
+    # -- shared ----------------------------------------------------------------------------------------
+    def my_turn(self) -> bool:
+        raise NotImplementedError
+
+    def position(self):
+        """The seat's position as ``simdom analyze --position`` of :meth:`view_dict` builds it."""
+        try:
+            return view_deal(view_from_data(self.view_dict(), "the table"))
+        except ViewError as e:
+            raise TableError(str(e)) from None
+
+    def hint(self, rollouts: int, seed: int, then: str, progress: Callable[[int, int], None]) -> dict[str, Any]:
+        pos = self.position()
+        a = evaluate(pos, then=then, seed=seed, rollouts=rollouts, progress=progress)
+        rows = []
+        for r in a.rows:
+            rows.append({"move": r.name, "tile": tile_name(r.tile, self.rules.max_pip), "end": r.end.label,
+                         "points": r.mean_points, "points_lo": r.mean_points_lo, "points_hi": r.mean_points_hi,
+                         "loss": -r.diff_vs_best, "loss_lo": -r.diff_vs_best_hi, "loss_hi": -r.diff_vs_best_lo,
+                         "margin": r.mean_margin, "win": r.win_rate})
+        return {"move": pos.move, "seat": pos.seat, "rollouts": a.rollouts, "seed": seed, "then": a.then,
+                "rows": rows}
+
+    def base_json(self) -> dict[str, Any]:
+        st = self.state()
+        mp = self.rules.max_pip
+        return {"id": self.id, "mode": self.mode, "rules": self.rules.preset, "players": self.rules.players,
+                "seat": self.seat, "names": self.names, "board": state_svg(st, "the layout"),
+                "tutor": self.tutor, "version": self.version,
+                "max_pip": mp, "ends": [e for e in st.ends()] if st.played() else ["lead"],
+                "jobs": {k: j.as_json() for k, j in self.jobs.items()}}
+
+
+def _names(players: int, seat: int) -> list[str]:
+    return [f"seat {s} (you)" if s == seat else f"seat {s}" for s in range(players)]
+
+
+class PlayGame(Game):
+    """A deal dealt by the seed, the bots answering at once (module doc)."""
+
+    mode = "play"
+
+    def __init__(self, rules: Rules, seat: int, bots: list[str], seed: int, deal: int = 0):
+        super().__init__(rules, seat, _names(rules.players, seat))
+        try:
+            pols = [parse_policy(b) for b in bots]
+        except PolicyError as e:
+            raise TableError(f"bots: {e}") from None
+        if len(pols) != rules.players:
+            raise TableError(f"{len(pols)} bots for {rules.players} players; allowed: one per seat")
+        self.bots = [str(p) for p in pols]
+        self.seed, self.deal_no = seed, deal
+        self._ids, self._par = compiled_arrays(pols)
+        self.st = DealState.dealt(rules, seed, deal)
+        self.streams = deal_streams(root_key(seed), deal)
+        self.undo_stack: list[tuple[DealState, Any]] = []
+        self._bots()
+
+    def _bots(self) -> None:
+        while True:
+            moves = self.st.advance()
+            if not moves:
+                self.st.settle()
+                return
+            if self.st.turn == self.seat:
+                return
+            t, e = self.st.choose_with(self._ids, self._par, self.streams, moves)
+            self.st.play(t, int(e))
+
+    def state(self) -> DealState:
+        return self.st
+
+    def my_turn(self) -> bool:
+        return self.st.ended is None and self.st.turn == self.seat
+
+    def legal(self) -> list[tuple[int, End]]:
+        return self.st.advance() if self.my_turn() else []
+
+    def play(self, tile: Any, end: Any) -> None:
+        t, e = parse_move(tile, end, self.rules)
+        if self.st.ended is not None:
+            raise TableError("the deal is over; allowed: undo, the review, or a new game")
+        moves = self.st.advance()
+        if (t, e) not in moves:
+            allowed = ", ".join(f"{tile_name(x, self.rules.max_pip)} {y.label}" for x, y in moves)
+            raise TableError(f"{tile_name(t, self.rules.max_pip)} {e.label} is not a legal move; allowed: {allowed}")
+        self.undo_stack.append((self.st.copy(), self.streams.copy()))
+        self.st.play(t, int(e))
+        self._bots()
+        self.version += 1
+
+    def undo(self) -> None:
+        if not self.undo_stack:
+            raise TableError("nothing to undo; allowed: a move first")
+        self.st, self.streams = self.undo_stack.pop()
+        self.version += 1
+
+    def view_dict(self) -> dict[str, Any]:
+        r = self.rules
+        return {"rules": r.to_dict(), "players": r.players, "seat": self.seat, "first": self.st.first,
+                "hand": [tile_name(t, r.max_pip) for t in self.st.hands0[self.seat]],
+                "actions": masked(self.st.actions, self.seat, r)}
+
+    def deal(self) -> Deal:
+        mp = self.rules.max_pip
+        plays = [(parse_tile(a["tile"], mp), End.parse(a["end"])) for a in self.st.actions if a["act"] == "play"]
+        return Deal(self.rules, [list(h) for h in self.st.hands0], list(self.st.boneyard0), self.st.first, plays,
+                    f"table deal {self.deal_no} of seed {self.seed}", self.names)
+
+    def script_toml(self) -> str:
+        """The deal as a scripted deal (simdom/deal/script.py) that analyze, solve, review and replay read."""
+        import json
+        r, mp = self.rules, self.rules.max_pip
+        over = {k: v for k, v in r.to_dict().items()
+                if k != "players" and preset(r.preset, players=r.players).to_dict().get(k) != v}
+        plays = [f"{a['tile']} {a['end']}" for a in self.st.actions if a["act"] == "play"]
+        lines = [f"# simdom table: deal {self.deal_no} of seed {self.seed}, bots {', '.join(self.bots)}",
+                 f"name = {json.dumps(f'table deal {self.deal_no} of seed {self.seed}')}",
+                 f"rules = {json.dumps(r.preset)}", f"players = {r.players}", f"first = {self.st.first}",
+                 "hands = ["] + [f"  {json.dumps([tile_name(t, mp) for t in h])}," for h in self.st.hands0] + [
+                 "]", f"boneyard = {json.dumps([tile_name(t, mp) for t in self.st.boneyard0])}",
+                 "moves = ["] + [f"  {json.dumps(p)}," for p in plays] + ["]"]
+        if over:
+            lines.append("")
+            lines.append("[overrides]")
+            for k, v in over.items():
+                if v is None:
+                    raise TableError(f"override {k} = null has no TOML form; allowed: the position file (JSON)")
+                lines.append(f"{k} = {json.dumps(v)}")
+        return "\n".join(lines) + "\n"
+
+    def solve(self, st: DealState | None = None) -> dict[str, Any]:
+        """The solver's value of every legal move, every hand known (``st``: a copy of the deal)."""
+        from ..engine.solver import SolveLimit, Solver
+        try:
+            sol = Solver(self.rules).solve(st or self.st, by="margin", limit=SOLVE_LIMIT)
+        except SolveLimit:
+            raise TableError(f"the position is too large to solve within {SOLVE_LIMIT:,} positions; allowed: "
+                             "ask again a few moves later") from None
+        mp = self.rules.max_pip
+        return {"move": sol.move, "value": sol.value, "nodes": sol.nodes,
+                "rows": [{"move": f"{tile_name(m.tile, mp)} {m.end.label}", "value": m.value,
+                          "loss": sol.value - m.value} for m in sol.moves]}
+
+    def as_json(self) -> dict[str, Any]:
+        out = self.base_json()
+        st, mp = self.st, self.rules.max_pip
+        seats = []
+        for s in range(self.rules.players):
+            ss = st.seat(s)
+            seats.append({"seat": s, "name": self.names[s], "policy": "your play" if s == self.seat else self.bots[s],
+                          "tiles": len(ss.hand), "points": ss.points + ss.bonus, "total": ss.total,
+                          "void": sorted(ss.void),
+                          "hand": [tile_name(t, mp) for t in ss.hand] if s == self.seat or st.ended else None})
+        legal = self.legal()
+        out.update({"seed": self.seed, "deal": self.deal_no, "bots": self.bots, "turn": st.turn,
+                    "ended": st.ended.label if st.ended else None, "seats": seats,
+                    "legal": [[tile_name(t, mp), e.label] for t, e in legal],
+                    "history": _history(st.actions, self.seat, self.names, hide=st.ended is None),
+                    "unseen": _unseen(self, st), "boneyard": st.boneyard_left,
+                    "totals": st.totals() if st.ended else None, "can_undo": bool(self.undo_stack),
+                    "move": st.move_number + 1})
+        return out
+
+
+def _history(actions: list[dict[str, Any]], seat: int, names: list[str], hide: bool) -> list[str]:
+    out = []
+    for a in (masked(actions, seat, None) if hide else actions):
+        who = names[a["seat"]]
+        if a["act"] == "play":
+            out.append(f"{who}: {a['tile']} {a['end']}" + (f" (+{a['points'] + a.get('bonus', 0)})"
+                                                          if a.get("points") or a.get("bonus") else ""))
+        elif a["act"] == "draw":
+            out.append(f"{who}: draws" + (f" {a['tile']}" if a.get("tile") else ""))
+        else:
+            out.append(f"{who}: passes")
+    return out
+
+
+def _unseen(game: Game, st: DealState) -> list[str]:
+    """The tiles the seat cannot see: not in its hand, not on the layout."""
+    mp = game.rules.max_pip
+    mine = set(st.hand(game.seat))
+    on = set(st.played())
+    return [tile_name(t, mp) for t in range(game.rules.n_tiles) if t not in mine and t not in on]
+
+
+def parse_move(tile: Any, end: Any, rules: Rules) -> tuple[int, End]:
+    if not isinstance(tile, str):
+        raise TableError(f"tile {tile!r}; allowed: a tile written A-B, e.g. 3-6")
+    try:
+        t = parse_tile(tile, rules.max_pip, strict_order=False)
+    except ValueError as e:
+        raise TableError(str(e)) from None
+    if end not in End.labels():
+        raise TableError(f"end {end!r}; allowed: {', '.join(End.labels())}")
+    return t, End.parse(end)
+
+
+class FollowGame(Game):
+    """A real game followed from one seat: the seat's hand, then every action as it happens (module doc)."""
+
+    mode = "follow"
+
+    def __init__(self, rules: Rules, seat: int, first: int, hand: Any):
+        super().__init__(rules, seat, _names(rules.players, seat))
+        self.first = check_seat(first, rules.players)
+        if isinstance(hand, str):
+            hand = hand.replace(",", " ").split()
+        if not isinstance(hand, list):
+            raise TableError("hand: allowed: the seat's tiles, e.g. 1-1 1-5 5-5 3-5 2-2")
+        mp = rules.max_pip
+        try:
+            self.hand = [tile_name(parse_tile(t, mp, strict_order=False), mp) for t in hand]
+        except (ValueError, TypeError) as e:
+            raise TableError(f"hand: {e}") from None
+        self.actions: list[dict[str, Any]] = []
+        self._deal = self._check(self.actions)
+
+    def _check(self, actions: list[dict[str, Any]]) -> Deal:
+        data = {"rules": self.rules.to_dict(), "players": self.rules.players, "seat": self.seat,
+                "first": self.first, "hand": self.hand, "actions": actions}
+        try:
+            return full_deal(view_from_data(data, "the game"))
+        except PositionError as e:
+            raise TableError(str(e).replace("the game: ", "", 1)) from None
+
+    def view_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict(), "players": self.rules.players, "seat": self.seat,
+                "first": self.first, "hand": list(self.hand), "actions": [dict(a) for a in self.actions]}
+
+    def act(self, seat: Any, act: Any, tile: Any = None, end: Any = None) -> None:
+        n, mp = self.rules.players, self.rules.max_pip
+        check_seat(seat, n)
+        if act not in ("play", "draw", "pass"):
+            raise TableError(f"action {act!r}; allowed: play, draw, pass")
+        a: dict[str, Any] = {"seat": seat, "act": act}
+        if act == "play":
+            t, e = parse_move(tile, end, self.rules)
+            a.update(tile=tile_name(t, mp), end=e.label)
+        elif act == "draw" and seat == self.seat:
+            if not tile:
+                raise TableError("your own draw needs its tile; allowed: the tile you drew, e.g. 5-6")
+            t, _ = parse_move(tile, "L", self.rules)
+            a["tile"] = tile_name(t, mp)
+        elif tile:
+            raise TableError(f"a {act} by another seat carries no tile (you cannot see it); allowed: {act} alone")
+        trial = self.actions + [a]
+        deal = self._check(trial)
+        self.actions = trial
+        self._deal = deal
+        self.version += 1
+
+    def undo(self) -> None:
+        if not self.actions:
+            raise TableError("nothing to undo; allowed: an action first")
+        self.actions.pop()
+        self._deal = self._check(self.actions)
+        self.version += 1
+
+    def state(self) -> DealState:
+        """The filled deal (one deal consistent with what the seat saw) after the listed placements: its
+        layout and the points scored are what everyone saw; its hidden hands are never shown."""
+        st = self._deal.start()
+        for t, e in self._deal.plays:
+            st.play(t, int(e))
+        return st
+
+    def turn(self) -> int | None:
+        """The seat to act after the listed actions (None: the deal is over)."""
+        turn, passes, n = self.first, 0, self.rules.players
+        counts = [len(self.hand)] * n
+        for a in self.actions:
+            if a["act"] == "play":
+                counts[a["seat"]] -= 1
+                passes = 0
+                if counts[a["seat"]] == 0:
+                    return None
+                turn = (a["seat"] + 1) % n
+            elif a["act"] == "draw":
+                counts[a["seat"]] += 1
+                turn = a["seat"]
+            else:
+                passes += 1
+                if passes == n:
+                    return None
+                turn = (a["seat"] + 1) % n
+        return turn
+
+    def my_turn(self) -> bool:
+        return self.turn() == self.seat
+
+    def my_hand(self) -> list[str]:
+        mp = self.rules.max_pip
+        h = [parse_tile(t, mp) for t in self.hand]
+        for a in self.actions:
+            if a["seat"] == self.seat and a["act"] == "draw":
+                h.append(parse_tile(a["tile"], mp))
+            elif a["seat"] == self.seat and a["act"] == "play":
+                h.remove(parse_tile(a["tile"], mp))
+        return [tile_name(t, mp) for t in sorted(h)]
+
+    def voids(self) -> list[list[int]]:
+        """The values each seat showed it lacked, as the engine keeps them (engine/_kernel/core.py): a
+        seat's first draw of a turn shows the open ends' values then (older knowledge is void once it
+        draws), a pass adds them."""
+        n = self.rules.players
+        void: list[set[int]] = [set() for _ in range(n)]
+        st = self._deal.start()
+        values: set[int] = set()
+        prev = None
+        mp = self.rules.max_pip
+        for a in self.actions:
+            s = a["seat"]
+            if a["act"] == "play":
+                st.play(parse_tile(a["tile"], mp), int(End.parse(a["end"])))
+                values = set(st.ends().values())
+            elif a["act"] == "draw":
+                if not (prev and prev["seat"] == s and prev["act"] == "draw"):
+                    void[s] = set(values)
+            else:
+                void[s] |= values
+            prev = a
+        return [sorted(v) for v in void]
+
+    def unseen(self) -> list[str]:
+        mp = self.rules.max_pip
+        seen = set(self.my_hand()) | {a["tile"] for a in self.actions if a["act"] == "play"}
+        return [tile_name(t, mp) for t in range(self.rules.n_tiles) if tile_name(t, mp) not in seen]
+
+    def as_json(self) -> dict[str, Any]:
+        out = self.base_json()
+        st = self.state()
+        n = self.rules.players
+        counts = [len(self.hand)] * n
+        for a in self.actions:
+            counts[a["seat"]] += {"play": -1, "draw": 1, "pass": 0}[a["act"]]
+        void = self.voids()
+        seats = [{"seat": s, "name": self.names[s], "policy": "followed" if s == self.seat else "at the table",
+                  "tiles": counts[s], "points": st.seat(s).points + st.seat(s).bonus, "total": None,
+                  "void": void[s], "hand": self.my_hand() if s == self.seat else None} for s in range(n)]
+        drawn = sum(1 for a in self.actions if a["act"] == "draw")
+        bone = self.rules.n_tiles - n * len(self.hand) - drawn
+        turn = self.turn()
+        legal = []
+        if turn == self.seat:
+            try:
+                legal = [[tile_name(t, self.rules.max_pip), e.label] for t, e in self.position().moves]
+            except TableError:
+                legal = []
+        out.update({"turn": turn, "ended": None if turn is not None else "over", "seats": seats,
+                    "legal": legal, "history": _history(self.actions, self.seat, self.names, hide=False),
+                    "unseen": self.unseen(), "boneyard": bone, "first": self.first,
+                    "can_undo": bool(self.actions), "move": len(self._deal.plays) + 1, "totals": None,
+                    "actions": self.actions, "hand0": self.hand})
+        return out
+
+
+def review_subject(game: Game) -> tuple[Deal, int | None]:
+    """(the deal to review, the viewer): play mode every seat, follow mode the seat's own decisions."""
+    if isinstance(game, PlayGame):
+        return game.deal(), None
+    return game._deal, game.seat
+
+
+def review_json(game: Game, deal: Deal, viewer: int | None, rollouts: int, luck_rollouts: int, seed: int,
+                then: str) -> dict[str, Any]:
+    """``simdom review`` of ``deal`` (from :func:`review_subject`; with a viewer as ``simdom review
+    --position``), with the board before every move and the graph's points."""
+    from ..analyze.review import review, to_json
+    if not deal.plays:
+        raise TableError("no placement to review yet; allowed: the review after a move")
+    r = review(deal, then=then, seed=seed, rollouts=rollouts, luck_rollouts=luck_rollouts, names=game.names,
+               viewer=viewer)
+    js = to_json(r)
+    boards = []
+    for p in deal.positions():
+        boards.append(state_svg(p.state, f"before move {p.move}"))
+    st = deal.start()
+    for t, e in deal.plays:
+        st.play(t, int(e))
+    boards.append(state_svg(st, "after the last move"))
+    graph = []
+    for d in r.decisions:
+        m = d.margin
+        if d.seat == game.seat:
+            graph.append({"move": d.move, "margin": m})
+        elif game.rules.players == 2 and not math.isnan(m):
+            graph.append({"move": d.move, "margin": -m})
+    js["boards"] = boards
+    js["graph"] = graph
+    js["names"] = game.names
+    js["marks"] = [d["move"] for d in js["decisions"] if d["mark"]]
+    return js
