@@ -311,13 +311,56 @@ class OptionError(ValueError):
 
 
 def check_out(path: str | Path | None, overwrite: bool) -> None:
-    """-o FILE: not a folder, and not an existing file unless --overwrite (nothing already written lost)."""
+    """-o FILE, checked before any work starts: not a folder, not an existing file unless --overwrite
+    (nothing already written lost), and in a folder that exists and can be written (a read-only folder
+    is found at once, not after the work)."""
+    import os
     if path is None:
         return
-    if Path(path).is_dir():
+    p = Path(path)
+    if p.is_dir():
         raise OptionError(f"{path} is a folder; allowed: a file name for -o")
     if replaces(path) and not overwrite:
         raise OptionError(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
+    if p.exists() and not p.is_file():
+        return  # a device, FIFO or socket is written to directly (simdom.safeio)
+    parent = p.resolve().parent if p.is_symlink() else (p.parent if str(p.parent) else Path("."))
+    if not parent.is_dir():
+        raise OptionError(f"{path}: folder {parent} does not exist; allowed: a file in an existing folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OptionError(f"{path}: folder {parent} cannot be written (read-only or not yours); allowed: a file "
+                          "in a folder you can write")
+
+
+#: the -o suffixes that name a format (``table``: the people's text, as the terminal shows it)
+SUFFIXES = {".json": "json", ".csv": "csv", ".md": "md", ".parquet": "parquet", ".txt": "table", ".html": "html",
+            ".toml": "toml"}
+
+
+def out_format(fmt: str | None, path: str | Path | None, allowed: Sequence[str] = FORMATS,
+               default: str = "table") -> str:
+    """The format a command writes, one rule for every -o: --format if given (refused when -o's suffix
+    names another format), else the format -o's suffix names (refused when it names none, or one the
+    command does not write), else ``default``. Called before any work starts."""
+    named = SUFFIXES.get(Path(path).suffix.lower()) if path is not None else None
+    names = ", ".join(f"{s} ({f})" for s, f in SUFFIXES.items() if f in allowed)
+    if fmt is None:
+        if path is None:
+            return default
+        if named is None and Path(path).exists() and not Path(path).is_file():
+            return default  # a device or FIFO (/dev/stdout): the format of the terminal
+        if named is None:
+            raise OptionError(f"-o {path}: the suffix {Path(path).suffix or '(none)'} names no format; allowed: "
+                              f"{names}, or --format {'|'.join(allowed)}")
+        fmt = named
+    elif path is not None and named is not None and named != fmt:
+        raise OptionError(f"-o {path} names {named} but --format is {fmt}; allowed: a file name ending as the "
+                          f"format ({names}), or --format {named}")
+    if fmt not in allowed:
+        raise OptionError(f"-o {path} names {fmt}, which this command does not write; allowed: {names}"
+                          if fmt == named and path is not None else
+                          f"--format {fmt}; allowed: {', '.join(allowed)}")
+    return fmt
 
 
 @dataclass

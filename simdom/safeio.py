@@ -14,6 +14,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -186,9 +187,13 @@ def atomic_open(path: str | Path, mode: str = "wb", **kw: Any) -> Iterator[IO]:
         finally:
             WRITING.discard(str(tmp))
     except OSError as e:
+        if e.errno is None and e.strerror is None:  # a library's error (polars: "... (os error 28)"): its errno
+            found = re.search(r"\(os error (\d+)\)", str(e))
+            code = int(found[1]) if found else errno.EIO
+            e = OSError(code, os.strerror(code) if found else " ".join(str(e).split())[:200] or "write failed")
         if e.filename is None or str(e.filename).endswith(".tmp"):
             e.filename = str(path)  # a write error carries no file name, a temporary file's means nothing
-        raise
+        raise e
 
 
 @contextlib.contextmanager

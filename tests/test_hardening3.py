@@ -102,3 +102,65 @@ def test_a_python_policy_that_raises_in_a_worker_is_one_line(ws):
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1, r.output
     assert "policy python:os:system raised TypeError" in r.output
     assert not (ws / "py" / "deals").is_dir() or not any((ws / "py" / "deals").glob("part-*"))
+
+
+# ---- every -o writes the format its suffix names, or is refused before the work ------------------------
+SEED = ["--script", "script.toml", "--move", "10"]
+
+
+@pytest.mark.parametrize("args, head", [
+    (["solve", *SEED, "-o", "x.json"], "{"),
+    (["analyze", *SEED, "--rollouts", "20", "-o", "x.json"], "{"),
+    (["analyze", *SEED, "--rollouts", "20", "-o", "x.md"], ""),
+    (["review", "--script", "script.toml", "--rollouts", "10", "--luck-rollouts", "10", "-o", "x.json"], "{"),
+    (["review", "--script", "script.toml", "--rollouts", "10", "--luck-rollouts", "10", "-o", "x.csv"], "move"),
+    (["ladder", "greedy", "random", "-n", "2", "--deals", "4", "--workers", "1", "-o", "x.json"], "{"),
+    (["skill", "-n", "2", "--deals", "2", "--optimal", "greedy", "--workers", "1", "-o", "x.json"], "{"),
+    (["export", "res", "-o", "x.csv"], "arm,"),
+    (["view", "--script", "script.toml", "--seat", "1", "--move", "3", "-o", "x.toml"], "players = 4"),
+], ids=lambda a: a[0] + "-" + a[-1] if isinstance(a, list) else None)
+def test_o_writes_the_format_its_suffix_names(ws, args, head):
+    import json
+    r = invoke(ws, args)
+    assert r.exit_code == 0, r.output
+    out = ws / args[-1]
+    text = out.read_text()
+    assert text.startswith(head), text[:200]
+    if out.suffix == ".json":
+        json.loads(text)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", *SEED, "-o", "x.csv"], ["-o x.csv names csv", "does not write", ".json (json)"]),
+    (["solve", *SEED, "-o", "x.out"], ["-o x.out", "suffix .out names no format", "--format"]),
+    (["solve", *SEED, "-o", "x.md", "--format", "json"], ["-o x.md names md but --format is json"]),
+    (["ladder", "greedy", "random", "-n", "2", "--deals", "4", "-o", "x.parquet"], ["x.parquet", "does not write"]),
+    (["skill", "-n", "2", "--deals", "2", "-o", "x.html"], ["x.html", "does not write"]),
+    (["export", "res", "-o", "x.txt"], ["-o x.txt names table", ".csv (csv), .parquet (parquet)"]),
+    (["export", "res", "-o", "x.csv", "--format", "parquet"], ["-o x.csv names csv but --format is parquet"]),
+    (["view", "--script", "script.toml", "--seat", "1", "-o", "x.txt"], ["x.txt", ".json (json), .toml (toml)"]),
+    (["stats", "res", "-o", "x.json", "--format", "csv"], ["-o x.json names json but --format is csv"]),
+    (["trace", "-d", "2", "-o", "x.csv"], ["-o x.csv names csv", "JSON Lines", ".jsonl"]),
+    (["solve", *SEED, "-o", "no/such/x.json"], ["no/such/x.json", "folder no/such does not exist"]),
+], ids=lambda a: "-".join(a[:1] + a[-2:]) if isinstance(a, list) and a and a[0] != "-o" else None)
+def test_o_naming_another_format_is_refused_in_one_line(ws, args, words):
+    check(ws, args, words)
+
+
+def test_a_read_only_folder_is_found_before_the_work_starts(tmp_path):
+    import subprocess
+    import sys
+    import time
+    from test_faults import remount, tmpfs
+    simdom = str(Path(sys.executable).with_name("simdom"))
+    with tmpfs(tmp_path / "disk", "1m") as disk:
+        remount(disk, "ro")
+        for args in (["skill", "-n", "2", "--deals", "2000"], ["ladder", "greedy", "search", "-n", "2", "--deals",
+                                                                 "5000"], ["solve", "-n", "4", "--deal", "0"]):
+            t0 = time.monotonic()
+            done = subprocess.run([simdom, *args, "-o", str(disk / "x.json")], capture_output=True, text=True,
+                                  timeout=120)
+            assert done.returncode == 2, (args, done.stderr)
+            assert time.monotonic() - t0 < 30  # refused at once, not after the work
+            line = done.stderr.strip()
+            assert len(line.splitlines()) == 1 and "cannot be written" in line and str(disk) in line, line

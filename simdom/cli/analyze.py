@@ -8,7 +8,7 @@ import typer
 
 from ..analyze.choices import AnalyzeFormat, Metric
 from .common import (OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SET_OPT, console, make_policies,
-                     make_rules)
+                     make_rules, out_format)
 
 
 def analyze_cmd(
@@ -33,7 +33,8 @@ def analyze_cmd(
     perfect: bool = typer.Option(False, "--perfect-information",
                                  help="Play out the true hidden tiles instead of re-deals (value of information)."),
     by: Metric = typer.Option(Metric.points, "--by", help="Rank by mean final points, margin or win."),
-    fmt: AnalyzeFormat = typer.Option(AnalyzeFormat.table, "--format", "-f", help="table, json or md."),
+    fmt: Optional[AnalyzeFormat] = typer.Option(None, "--format", "-f", help="table, json or md (default: table, "
+                                                "or as -o's suffix names)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
@@ -63,6 +64,7 @@ def analyze_cmd(
     from ..analyze.commands import analyze
     from .common import fail
 
+    f = out_format(fmt, out, AnalyzeFormat)
     given = [o for o, on in (("--script", script), ("--trace", trace_file), ("--position", position)) if on is not None]
     if given and (policy != ["greedy"] or rules != "threes" or players != 4 or overrides):
         fail(f"--policy, --rules, --players and --set make a deal from --seed and --deal; {given[0]} holds its own "
@@ -75,7 +77,7 @@ def analyze_cmd(
                   perfect=perfect, by=by.value, out=out, overwrite=overwrite,
                   rules=lambda: make_rules(rules, players, overrides),
                   policies=lambda: make_policies(policy, players, python=True), status=console.status)
-    P.emit(ans, fmt.value, out, console=console)
+    P.emit(ans, f, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

@@ -119,6 +119,20 @@ def format_opt(default: TableOrJson = TableOrJson.table):
     return typer.Option(default, "--format", "-f", help="table, or json for machines.")
 
 
+def out_format(fmt: Optional[Enum], out: Optional[Path], choices: type[Enum]) -> str:
+    """The format a command writes, by the one rule of every -o (simdom.present.out_format): --format if
+    given, else the format -o's suffix names; ``text`` is written as ``table``. One line if they disagree."""
+    from ..present import OptionError, out_format as resolve
+
+    def name(v: str) -> str:
+        return "table" if v == "text" else v
+    try:
+        return resolve(None if fmt is None else name(fmt.value), out,
+                       list(dict.fromkeys(name(c.value) for c in choices)))
+    except OptionError as e:
+        fail(str(e))
+
+
 def check_out(path: Optional[Path], overwrite: bool) -> None:
     """-o FILE: not a folder, and not an existing file unless --overwrite (simdom.present.check_out)."""
     from ..present import OptionError, check_out as check

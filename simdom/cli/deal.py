@@ -8,19 +8,20 @@ from typing import List, Optional
 
 import typer
 
-from ..safeio import atomic_open, replaces
+from ..safeio import atomic_open
 from .common import (MAX_SEED, PLAYERS_OPT, PY_POLICY_OPT, RULES_OPT, SEED_HELP, SET_OPT, console, err, fail,
-                     make_policies, make_rules)
+                     check_out, make_policies, make_rules)
 from .match import check_trace_options, replay_match, write_matches
 
 
 def _check_out(path: Path, *, overwrite: bool) -> None:
-    if path.is_dir():
-        fail(f"{path} is a folder; allowed: a file name for -o")
-    if replaces(path) and not overwrite:
-        fail(f"{path} exists; allowed: a new file name, or --overwrite to replace it")
-    if path.parent and not path.parent.is_dir():
-        fail(f"folder {path.parent} does not exist")
+    """-o FILE of a trace (JSON Lines): checked as every -o is (simdom.present.check_out), and refused when its
+    suffix names another format (t.json, t.csv: the one rule of every -o, simdom.present.out_format)."""
+    from ..present import SUFFIXES
+    check_out(path, overwrite)
+    named = SUFFIXES.get(path.suffix.lower())
+    if named is not None:
+        fail(f"-o {path} names {named}, but a trace is JSON Lines; allowed: a file name ending .jsonl")
 
 
 def trace_cmd(

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import console, fail
+from .common import check_out, console, fail, out_format
 
 class Format(str, Enum):
     parquet = "parquet"
@@ -19,7 +19,7 @@ def export_cmd(
     view: str = typer.Option("players", "--view", help="players, deals, or a table the run wrote (seats, "
                              "moves, decisions, matches)."),
     out: Path = typer.Option(..., "--out", "-o", help="The file to write (.parquet or .csv)."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="parquet or csv (default: by the suffix of -o)."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="parquet or csv (default: as -o's suffix names)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
     """Write one view of a results folder to a file: players is one row per arm, deal, rotation and player.
@@ -31,15 +31,12 @@ def export_cmd(
     """
     from ..api import VIEWS, open_results
     from ..results import ResultsError
-    from ..safeio import atomic_open, replaces
+    from ..safeio import atomic_open
 
-    fmt = fmt.value if fmt is not None else ("csv" if out.suffix == ".csv" else "parquet")
     if view not in VIEWS:
         fail(f"--view {view!r}; allowed: {', '.join(VIEWS)}")
-    if out.is_dir():
-        fail(f"{out} is a folder; allowed: a file name for -o")
-    if replaces(out) and not overwrite:
-        fail(f"{out} exists; allowed: a new file name, or --overwrite to replace it")
+    check_out(out, overwrite)
+    fmt = out_format(fmt, out, Format)  # the -o suffix's format (.parquet, .csv), or --format agreeing with it
     try:
         res = open_results(results)
         frame = res.view(view).collect()

@@ -9,7 +9,8 @@ from typing import List, Optional
 import typer
 
 from .run import Backend
-from .common import OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, check_out, console, make_rules
+from .common import (OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, check_out, console, make_rules,
+                     out_format)
 
 
 class Format(str, Enum):
@@ -25,7 +26,8 @@ def ladder_cmd(
     deals: int = typer.Option(200, "--deals", "-d", help="Deals, each played in every seating (matches, when "
                                                           "the rules are a match: --set target=T)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed, 0 to 2^63 - 1: deal i depends on (seed, i) alone."),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json, csv (the ratings) or md."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="text, json, csv (the ratings) or md "
+                                         "(default: text, or as -o's suffix names)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
@@ -54,10 +56,11 @@ def ladder_cmd(
 
     out = out or output  # --output: the old spelling
     check_out(out, overwrite)
+    f = out_format(fmt, out, Format)
     shown = rules + (f" (with --set {', '.join(overrides)})" if overrides else "")
     ans = ladder(policy, deals=deals, seed=seed, players=players, rules=lambda: make_rules(rules, players, overrides),
                  shown=shown, status=console.status, workers=workers, backend=backend.value, scheduler=scheduler)
-    P.emit(ans, "table" if fmt is Format.text else fmt.value, out, console=console)
+    P.emit(ans, f, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..analyze.choices import ReviewFormat
-from .common import OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, console
+from .common import OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, console, out_format
 
 
 def review_cmd(
@@ -29,8 +29,9 @@ def review_cmd(
                                                      "policy)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
-    fmt: ReviewFormat = typer.Option(ReviewFormat.text, "--format", "-f",
-                                     help="text, json, md, csv or html (a self-contained page)."),
+    fmt: Optional[ReviewFormat] = typer.Option(None, "--format", "-f",
+                                               help="text, json, md, csv or html (a self-contained page); default: "
+                                                    "text, or as -o's suffix names."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     output: Optional[Path] = OLD_OUTPUT_OPT,
@@ -49,15 +50,15 @@ def review_cmd(
     from .. import present as P
     from ..analyze.commands import review
 
-    fmt = fmt.value
     out = out or output  # --output: the old spelling
+    fmt = out_format(fmt, out, ReviewFormat)
     ans, what = review(script=script, trace_file=trace_file, deal=deal, match=match, position=position, then=then,
                        rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt, out=out,
                        overwrite=overwrite, status=console.status)
     if fmt == "html":
         _emit_html(ans, out, match, trace_file)
     else:
-        P.emit(ans, "table" if fmt == "text" else fmt, out, console=console)
+        P.emit(ans, fmt, out, console=console)
     if out is not None:
         console.print(f"Wrote {what} to {out}.", highlight=False, markup=False, soft_wrap=True)
 

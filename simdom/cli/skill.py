@@ -9,7 +9,7 @@ import typer
 
 from ..stats.views.skill import skill_answer  # noqa: F401 - the answer, where tests/test_skill.py reads it
 from .run import Backend
-from .common import OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, console, make_rules
+from .common import OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, console, make_rules, out_format
 
 
 class Format(str, Enum):
@@ -32,7 +32,8 @@ def skill_cmd(
     backend: Backend = typer.Option(Backend.local, "--backend", help="local (processes on this machine) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="With --backend dask: tcp://HOST:PORT of a "
                                             "running dask scheduler."),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json, csv or md."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="text, json, csv or md (default: text, or "
+                                         "as -o's suffix names)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     overrides: Optional[List[str]] = SET_OPT,
@@ -52,11 +53,12 @@ def skill_cmd(
     from .. import present as P
     from ..run.skill import skill
 
+    f = out_format(fmt, out, Format)
     ans = skill(rules=lambda: make_rules(rules, players, overrides), rules_name=rules, modified=bool(overrides),
                 players=players, deals=deals, seed=seed, optimal=optimal, opponents=opponents, out=out,
                 overwrite=overwrite, workers=workers, backend=backend.value, scheduler=scheduler,
                 status=console.status)
-    P.emit(ans, "table" if fmt.value == "text" else fmt.value, out, console=console)
+    P.emit(ans, f, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 
 from .common import (MAX_SEED, OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, POLICY_OPT, RULES_OPT, SET_OPT, check_out, console,
-                     fail, make_policies, make_rules)
+                     fail, make_policies, make_rules, out_format)
 
 
 #: --limit at most: about ten minutes of search on one core
@@ -37,7 +37,8 @@ def solve_cmd(
                                                 "policy (once, or once per seat) instead of minimising."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of a generated deal (with --deal)."),
     limit: int = typer.Option(20_000_000, "--limit", help="Most positions to search (about 4 million a second)."),
-    fmt: Format = typer.Option(Format.table, "--format", "-f", help="table, json or md."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="table, json or md (default: table, or "
+                                         "as -o's suffix names)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
     rules: str = RULES_OPT,
@@ -62,6 +63,7 @@ def solve_cmd(
     from ..policies import PolicyError
 
     check_out(out, overwrite)
+    f = out_format(fmt, out, Format)
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
     if not 1 <= limit <= MAX_LIMIT:
@@ -80,7 +82,7 @@ def solve_cmd(
             sol = solve_position(pos, by=by.value, against=against, limit=limit)
     except (PositionError, PolicyError, SolveLimit) as e:
         fail(f"--against: {e}" if isinstance(e, PolicyError) and against else str(e))
-    P.emit(solve_answer(pos, sol), fmt.value, out, console=console)
+    P.emit(solve_answer(pos, sol), f, out, console=console)
 
 
 def register(app: typer.Typer) -> None:

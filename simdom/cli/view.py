@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import console, fail
+from .common import check_out, console, fail, out_format
 
 class Format(str, Enum):
     json = "json"
@@ -22,7 +22,7 @@ def view_cmd(
     move: Optional[int] = typer.Option(None, "--move", "-m",
                                        help="Up to just before the N-th placement (default: every action)."),
     out: Path = typer.Option(..., "--out", "-o", help="The position file to write (.json or .toml)."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="json or toml (default: by the suffix of -o)."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="json or toml (default: as -o's suffix names)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),
 ) -> None:
     """Write what seat S saw of a deal: its hand and every action, the other seats' draws without their tile.
@@ -36,15 +36,12 @@ def view_cmd(
     """
     from ..analyze.position import PositionError, load_deal
     from ..analyze.view import dumps_view, view_of
-    from ..safeio import replaces, write_atomic
+    from ..safeio import write_atomic
 
-    fmt = fmt.value if fmt is not None else ("toml" if out.suffix == ".toml" else "json")
+    check_out(out, overwrite)
+    fmt = out_format(fmt, out, Format)  # the -o suffix's format (.json, .toml), or --format agreeing with it
     if script is None and trace_file is None:
         fail("no deal given; allowed: --script FILE or --trace FILE --deal I")
-    if out.is_dir():
-        fail(f"{out} is a folder; allowed: a file name for -o")
-    if replaces(out) and not overwrite:
-        fail(f"{out} exists; allowed: a new file name, or --overwrite to replace it")
     try:
         d = load_deal(script=script, trace_file=trace_file, deal=deal)
         if move is not None:
