@@ -187,15 +187,16 @@ def board_svg(lay: Layout, title: str = "") -> str:
         parts.append(f'<g class="end" data-end="{e}" data-value="{v}" data-used="{int(used)}">'
                      f'<title>open end {e}: {v}</title><circle cx="{cx:g}" cy="{cy:g}" r="{R:g}"/>'
                      f'<text x="{cx:g}" y="{cy + 4:g}">{e} {v}</text></g>')
-    pad = 2 * U
-    x0, x1 = min(xs) - pad, max(xs) + pad
-    y0, y1 = min(ys) - pad, max(ys) + pad + U
     if lay.plays:
         k, s = lay.counted if lay.counted is not None else (0, 0)
         shown = " + ".join(f"{e} {v}" for e, v in lay.ends.items())
         text = f"open ends {shown}; counted: {k} ends, sum {s}"
     else:
         text = "nothing placed yet"
+    pad = 2 * U
+    x0, x1 = min(xs) - pad, max(xs) + pad
+    x1 = max(x1, x0 + U + 7.5 * len(text))   # room for the line of text (13 px sans-serif)
+    y0, y1 = min(ys) - pad, max(ys) + pad + U
     parts.append(f'<text x="{x0 + U / 2:g}" y="{y1 - U / 2:g}" class="sum" data-sum="'
                  f'{lay.counted[1] if lay.counted else ""}" data-counted="{lay.counted[0] if lay.counted else ""}">'
                  f'{html.escape(text)}</text>')

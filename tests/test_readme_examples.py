@@ -22,6 +22,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,9 @@ def run_examples(commands: list[list[str]], tmp_path: Path) -> None:
                     done = subprocess.run(setup, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
                     assert done.returncode == 0, (setup, done.stderr)
             cmd = scaled(argv, cluster.scheduler_address if cluster else None)
+            if argv[1] == "table":  # a server: started, asked for its page, stopped with Ctrl-C
+                serve_once(cmd, tmp_path, env)
+                continue
             done = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
             shown = " ".join(argv)
             assert done.returncode == 0, f"{shown}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
@@ -134,6 +138,38 @@ def run_examples(commands: list[list[str]], tmp_path: Path) -> None:
             cluster.close()
     for name in files_written(commands):                  # every file an example writes is there
         assert (tmp_path / name).stat().st_size > 100, name
+
+
+def serve_once(cmd: list[str], cwd: Path, env: dict) -> None:
+    """`simdom table` as documented, on a free port: it prints its URL, serves its page, and stops cleanly
+    (exit 0) on Ctrl-C."""
+    import signal
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    if "--port" in cmd:
+        cmd[cmd.index("--port") + 1] = str(port)
+    else:
+        cmd = [*cmd, "--port", str(port)]
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = f"http://127.0.0.1:{port}/"
+        assert url in line, (cmd, line)
+        for _ in range(100):
+            try:
+                page = urllib.request.urlopen(url, timeout=5).read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert "simdom table" in page
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Error" not in err, (cmd, err)
 
 
 def files_written(commands: list[list[str]]) -> list[str]:

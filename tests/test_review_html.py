@@ -83,8 +83,10 @@ def test_a_deal_review_page_has_the_answer_and_one_row_per_decision(tmp_path):
     assert text.startswith("<!DOCTYPE html>") and "by simdom review." in text
     r = review(from_script(SEED_GAME), rollouts=60, luck_rollouts=20, seed=3)  # the same review, in Python
     page = Page(text)
-    assert page.outside == 0 and len(page.sections) == 1
-    (sec,) = page.sections
+    assert page.outside == 0 and len(page.sections) == 2
+    sec, board = page.sections
+    assert board["title"] == "The board at every move"   # simdom/board.py: before each move, after the last
+    assert text.count("<svg") == len(r.decisions) + 1
     assert sec["title"].startswith("Review of The seed game")
     assert sec["paragraphs"][:len(summary(r))] == summary(r)  # the answer first, sentence by sentence
     assert html.escape(summary(r)[0]) in text

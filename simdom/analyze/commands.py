@@ -172,11 +172,30 @@ def _review_deal(script, trace_file, deal, position, *, then, rollouts, luck_rol
         r = review_deal(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
                         luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
     if fmt == "html":  # the page's contents; simdom.report.review (above this layer) writes it
-        return {"label": d.label, "answer": answer(r)}, f"the review of {d.label}"
+        return {"label": d.label, "answer": answer(r), "boards": boards(d, r)}, f"the review of {d.label}"
     ans = answer(r)
     if fmt == "csv":
         ans = Answer(ans.sentences, data=csv_rows(r))
     return ans, f"the review of {d.label}"
+
+
+def boards(d, r) -> list[tuple[str, str]]:
+    """The board (simdom/board.py) before every placement of deal ``d``, then after the last, each with its
+    caption: who placed what there, and the review's mark (review ``r``)."""
+    from ..board import state_svg
+    from ..tiles import tile_name
+    marks = {x.move: x.mark for x in r.decisions}
+    out = []
+    for p in d.positions():
+        t, e = p.played
+        mark = f" ({marks[p.move]})" if marks.get(p.move) else ""
+        out.append((state_svg(p.state, f"before move {p.move}"), f"Before move {p.move}: {r.names[p.seat]} placed "
+                    f"{tile_name(t, d.rules.max_pip)} {e.label}{mark}."))
+    st = d.start()
+    for t, e in d.plays:
+        st.play(t, e)
+    out.append((state_svg(st, "after the last move"), f"After move {len(d.plays)}."))
+    return out
 
 
 def seat_names(names: Optional[str], players: int) -> Optional[list[str]]:

@@ -93,6 +93,10 @@ def replay_cmd(
     policy: List[str] = PY_POLICY_OPT,
     seed: int = typer.Option(1, "--seed", "-s", min=0, max=MAX_SEED, help="Root seed of the generated deal."),
     overrides: Optional[List[str]] = SET_OPT,
+    out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                       help="Also write the replay as a self-contained HTML page (FILE.html) with the "
+                                            "board after every move."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing -o file."),
 ) -> None:
     """Print one deal move by move: hands, each move with its ends, points and bonus, and the totals.
 
@@ -107,6 +111,7 @@ def replay_cmd(
       simdom replay --rules fives --players 4 --policy greedy --seed 7 --deal 3
       simdom replay fives100.jsonl --match 3 --hand 1
       simdom replay -r fives --set target=100 --seed 7 --match 3
+      simdom replay --script scenarios/seed-game.deal.toml -o replay.html   # the board at every move
     """
     from ..deal.commands import replay
     from ..deal.replay import render
@@ -115,6 +120,15 @@ def replay_cmd(
     if source and (policy != ["greedy"] or rules != "threes" or players != 4 or overrides):
         fail(f"--policy, --rules, --players and --set make a deal from --seed and --deal; {source} holds its own "
              "rules and moves; allowed: a trace file, --script FILE, or --rules/--policy/--seed/--deal")
+    if out is not None:
+        from ..present import OptionError, out_format
+        try:
+            out_format(None, out, ("html",))
+            check_out(out, overwrite)
+        except OptionError as e:
+            fail(str(e))
+        if match is not None or hand is not None:
+            fail("-o with --match: a match's replay is printed only; allowed: -o FILE.html for one deal")
     if match is not None or hand is not None:
         replay_match(trace_file, match, hand, script, rules, players, policy, seed, overrides)
         return
@@ -125,11 +139,29 @@ def replay_cmd(
         replay_match(trace_file, rp.match_id, None, None, rules, players, policy, seed, overrides)
         return
     render(rp.rec, rp.steps, rp.state, console, rp.title)
+    if out is not None:
+        _write_replay_html(rp, out)
     if script is not None:
         if rp.bad:
             fail("the script's expectations do not hold: " + "; ".join(rp.bad))
         if rp.expectations:
             console.print(f"[green]all {rp.expectations} expectations of the script hold[/]")
+
+
+def _write_replay_html(rp, out: Path) -> None:
+    """-o FILE.html: the replay as one page with the board after every move (simdom.report.review)."""
+    from ..deal.replay import boards, headline
+    from ..report.review import replay_html
+    from ..safeio import write_atomic
+    st = rp.state
+    rec = st.record()
+    totals = [{"seat": s, "placements": st.seat(s).points, "first-double bonus": st.seat(s).bonus,
+               "end bonus": st.seat(s).end_bonus, "total": rec["totals"][s], "pips left": st.seat(s).pips}
+              for s in range(len(rp.rec["hands"]))]
+    title = rp.title or f"Deal {rp.rec.get('deal', 0)} (seed {rp.rec.get('seed')})"
+    write_atomic(out, replay_html(f"simdom replay: {title}", headline(rp.rec, rp.steps, st, rp.title), rp.rec,
+                                  rp.steps, totals, boards(rp.rec)))
+    console.print(f"Wrote the replay of {title} to {out}.", highlight=False, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,7 @@ from ..engine.state import DealState
 from ..tiles import parse_tile
 from .records import ReplayError, check_dealt, check_record, first_difference, not_legal
 
-__all__ = ["ReplayError", "Step", "headline", "replay_record", "render"]
+__all__ = ["ReplayError", "Step", "boards", "headline", "replay_record", "render"]
 
 
 @dataclass
@@ -149,3 +149,24 @@ def render(record: dict[str, Any], steps: Sequence[Step], st: DealState, console
         tot.add_row(str(s), str(seat.points), str(seat.bonus), str(seat.end_bonus), str(rec["totals"][s]),
                     str(seat.pips))
     console.print(tot)
+
+
+def boards(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """The board (simdom/board.py) after every placement of a record that :func:`replay_record` accepted,
+    each with its caption (who placed what where, the points it scored)."""
+    from ..board import state_svg
+    from ..rules import from_dict
+    rules = from_dict(record["rules"])
+    mp = rules.max_pip
+    st = DealState(rules, [[parse_tile(t, mp) for t in h] for h in record["hands"]],
+                   [parse_tile(t, mp) for t in record["boneyard"]], record["first"])
+    out = []
+    for a in record["actions"]:
+        if a["act"] != "play":
+            continue
+        pts, bonus, _, _ = st.play(parse_tile(a["tile"], mp), End.parse(a["end"]))
+        scored = f", {pts} points" if pts else ""
+        scored += f", first-double bonus {bonus}" if bonus else ""
+        out.append((state_svg(st, f"after move {st.move_number}"),
+                    f"Move {st.move_number}: seat {a['seat']} placed {a['tile']} {a['end']}{scored}."))
+    return out

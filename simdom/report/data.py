@@ -30,6 +30,7 @@ class Section:
     figures: list[Figure] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)  #: the section's answers in sentences (also in paragraphs)
+    drawings: list[tuple[str, str]] = field(default_factory=list)  #: (inline SVG made by simdom, caption): boards
 
     def take(self, ans: P.Answer, prefix: str = "") -> "Section":
         said = [s if s.startswith(prefix) else prefix + s for s in ans.sentences]  # never "ts: ts: ..."

@@ -62,6 +62,9 @@ def render_html(sections: list[Section], title: str, by: str = "simdom report") 
             parts.append(f"<figure><img alt='{html.escape(f.caption)}' src='data:image/png;base64,{data}'>"
                          f"<figcaption>{html.escape(f.caption)}</figcaption></figure>")
         parts += [table_html(t) for t in s.tables]
+        # simdom's own SVG drawings (simdom/board.py: escaped text, no script), inline
+        parts += [f"<figure class='drawing'>{svg}<figcaption>{html.escape(cap)}</figcaption></figure>"
+                  for svg, cap in s.drawings]
         if s.notes:
             parts.append("<div class='notes'>" + "".join(f"<p>{html.escape(n)}</p>" for n in s.notes) + "</div>")
         parts.append("</section>")

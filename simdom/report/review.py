@@ -11,8 +11,17 @@ from simdom.report.data import Section
 
 
 def deal_sections(page: dict) -> list[Section]:
-    """The sections of a deal's review: ``page`` {"label", "answer"} (the answer of simdom.analyze.review)."""
-    return [Section(f"Review of {page['label']}").take(page["answer"])]
+    """The sections of a deal's review: ``page`` {"label", "answer", "boards"} (the answer of
+    simdom.analyze.review; the board before every move, simdom/board.py, as (svg, caption) pairs)."""
+    out = [Section(f"Review of {page['label']}").take(page["answer"])]
+    if page.get("boards"):
+        sec = Section("The board at every move")
+        sec.paragraphs.append("The layout before each placement (the last tile placed is shaded), then after the "
+                              "last one: the line, the spinner with its four arms, every open end with its value, "
+                              "and the counted ends' sum.")
+        sec.drawings += page["boards"]
+        out.append(sec)
+    return out
 
 
 def match_sections(page: dict) -> list[Section]:
@@ -35,3 +44,30 @@ def review_html(sections: list[Section], title: str) -> str:
     """One self-contained HTML page of these sections (no scripts, no network, prints on A4)."""
     from simdom.report.html import render_html
     return render_html(sections, title, by="simdom review")
+
+
+def replay_html(title: str, headline: str, record: dict, steps: list, totals: list[dict],
+                boards: list[tuple[str, str]]) -> str:
+    """``simdom replay ... -o replay.html``: one self-contained page of a replayed deal (its answer, the hands,
+    the moves, the totals; simdom.deal.replay's steps) with the board after every move."""
+    from simdom import present as P
+    from simdom.report.html import render_html
+    sec = Section(title)
+    sec.paragraphs.append(headline)
+    hands = [{"seat": f"{s}{' (leads)' if s == record['first'] else ''}", "hand": " ".join(h)}
+             for s, h in enumerate(record["hands"])]
+    sec.tables.append(P.Table("Hands", hands, [P.Col("seat"), P.Col("hand")]))
+    rows = []
+    for x in steps:
+        what = {"play": f"{x.tile} on {x.end}", "draw": f"draws {x.tile}"}.get(x.act, "passes")
+        rows.append({"move": "" if x.move is None else x.move, "seat": x.seat, "action": what, "ends": x.ends,
+                     "counted": x.counted, "points": x.points or "", "bonus": x.bonus or ""})
+    sec.tables.append(P.Table("Moves", rows, [P.Col("move", align="right"), P.Col("seat", align="right"),
+                                             P.Col("action"), P.Col("ends", "ends after"), P.Col("counted"),
+                                             P.Col("points", align="right"), P.Col("bonus", align="right")]))
+    sec.tables.append(P.Table("Totals", totals, [P.Col(k, align="right") for k in totals[0]] if totals else []))
+    board = Section("The board after every move")
+    board.paragraphs.append("The layout after each placement (the tile just placed is shaded): the line, the "
+                            "spinner with its four arms, every open end with its value, the counted ends' sum.")
+    board.drawings += boards
+    return render_html([sec, board], title, by="simdom replay")

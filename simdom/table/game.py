@@ -290,7 +290,7 @@ class PlayGame(Game):
         seats = []
         for s in range(self.rules.players):
             ss = st.seat(s)
-            seats.append({"seat": s, "name": self.names[s], "policy": "your play" if s == self.seat else self.bots[s],
+            seats.append({"seat": s, "name": self.names[s], "policy": "" if s == self.seat else self.bots[s],
                           "tiles": len(ss.hand), "points": ss.points + ss.bonus, "total": ss.total,
                           "void": sorted(ss.void),
                           "hand": [tile_name(t, mp) for t in ss.hand] if s == self.seat or st.ended else None})
@@ -478,7 +478,7 @@ class FollowGame(Game):
         for a in self.actions:
             counts[a["seat"]] += {"play": -1, "draw": 1, "pass": 0}[a["act"]]
         void = self.voids()
-        seats = [{"seat": s, "name": self.names[s], "policy": "followed" if s == self.seat else "at the table",
+        seats = [{"seat": s, "name": self.names[s], "policy": "",
                   "tiles": counts[s], "points": st.seat(s).points + st.seat(s).bonus, "total": None,
                   "void": void[s], "hand": self.my_hand() if s == self.seat else None} for s in range(n)]
         drawn = sum(1 for a in self.actions if a["act"] == "draw")

@@ -67,7 +67,7 @@ button.tile{font-weight:bold;min-width:48px}button.sel{background:#fde68a}
   <h2>Table</h2><div id="seats"></div>
   <h2>Unseen tiles</h2><div id="unseen"></div>
   <h2>Moves</h2><ol id="history"></ol>
-  <div><a id="export-script" href="#">export as a scripted deal</a> ·
+  <div><span id="export-script-box"><a id="export-script" href="#">export as a scripted deal</a> · </span>
    <a id="export-position" href="#">export your position file</a> · <a href="/">new game</a></div>
  </div></div>
  <h2>Review</h2>
@@ -100,6 +100,8 @@ function table(head, rows, attrs) {
 }
 function show(g) {
   G = g;
+  document.body.dataset.version = g.version;
+  document.body.dataset.game = g.id;
   $("board").innerHTML = g.board;
   const turn = g.turn === null || g.turn === undefined ? null : g.turn;
   let st = `${g.rules}, ${g.players} players; you are seat ${g.seat}. Move ${g.move}. Boneyard: ${g.boneyard} tiles. `;
@@ -109,17 +111,17 @@ function show(g) {
   $("status").dataset.ended = g.ended || "";
   $("status").dataset.totals = g.totals ? g.totals.join(",") : "";
   $("seats").innerHTML = table([["seat"], ["player"], ["tiles", 1], ["points", 1], ["known to lack"]],
-    g.seats.map((s) => [s.seat, esc(s.name + " (" + s.policy + ")"), s.tiles, s.total !== null && g.ended ? s.total : s.points,
+    g.seats.map((s) => [s.seat, esc(s.name + (s.policy ? " · " + s.policy : "")), s.tiles, s.total !== null && g.ended ? s.total : s.points,
       s.void.length ? s.void.join(", ") : "–"]), (i) => `data-seat="${i}"`);
   $("unseen").innerHTML = `<span id="unseen-count">${g.unseen.length}</span>: ` + g.unseen.map((t) => `<span class="u">${t}</span>`).join(" ");
   $("history").innerHTML = g.history.map((h) => `<li>${esc(h)}</li>`).join("");
   const mine = g.seats[g.seat].hand || [];
   const legalTiles = new Set(g.legal.map((m) => m[0]));
-  $("hand-tiles").innerHTML = "Your hand: " + mine.map((t) => `<button class="tile${selected === t ? " sel" : ""}" data-tile="${t}"${g.mode === "play" && legalTiles.has(t) ? "" : " disabled"}>${t}</button>`).join("");
+  $("hand-tiles").innerHTML = "Your hand: " + mine.map((t) => `<button class="tile${selected === t ? " sel" : ""}" data-tile="${t}"${legalTiles.has(t) ? "" : " disabled"}>${t}</button>`).join("");
   $("ends").innerHTML = selected && g.mode === "play" ? "Place " + selected + " on: " + g.legal.filter((m) => m[0] === selected).map((m) => `<button class="end" data-end="${m[1]}">${m[1]}</button>`).join("") : "";
   $("follow").hidden = g.mode !== "follow";
   $("solve").hidden = g.mode !== "play";
-  $("export-script").hidden = g.mode !== "play";
+  $("export-script-box").hidden = g.mode !== "play";
   if (g.mode === "follow") {
     const fs = $("f-seat");
     if (fs.options.length !== g.players) fs.innerHTML = g.seats.map((s) => `<option value="${s.seat}">${s.seat}${s.seat === g.seat ? " (you)" : ""}</option>`).join("");
@@ -240,7 +242,16 @@ function setup() {
 }
 function wire() {
   $("game").hidden = false;
-  $("hand-tiles").addEventListener("click", (e) => { const b = e.target.closest("button.tile"); if (b) { selected = b.dataset.tile; show(G); } });
+  $("hand-tiles").addEventListener("click", (e) => {
+    const b = e.target.closest("button.tile"); if (!b) return;
+    if (G.mode === "follow") {  // your own placement: the form filled, the end still to choose
+      $("f-seat").value = String(G.seat); $("f-act").value = "play"; $("f-tile").value = b.dataset.tile;
+      const ends = G.legal.filter((m) => m[0] === b.dataset.tile).map((m) => m[1]);
+      if (ends.length) $("f-end").value = ends[0];
+      return;
+    }
+    selected = b.dataset.tile; show(G);
+  });
   $("ends").addEventListener("click", (e) => { const b = e.target.closest("button.end"); if (b && selected) move(selected, b.dataset.end); });
   $("f-go").addEventListener("click", () => follow(false));
   $("undo").addEventListener("click", () => post("undo"));
