@@ -200,11 +200,42 @@ def test_a_hint_equals_simdom_analyze_of_the_exported_position(server, browser, 
     want = _analyze(pos, ROLLOUTS, 3)
     assert [m for m, _ in hint] == [m for m, _ in want]
     assert [v for _, v in hint] == pytest.approx([v for _, v in want], abs=1e-9)
-    # the exported deal is a scripted deal the commands read
+    # the exported deal is a scripted deal the commands read; with every hand known, the page's values are
+    # simdom solve's for it
     script = tmp_path / "deal.toml"
     script.write_text(page.request.get(server + f"api/game/{gid}/export/script").text())
     _cli("replay", "--script", str(script))
+    move = _state(page)["move"]
+    page.click("#solve")
+    page.wait_for_selector("#solve-out tr.solve-row", timeout=30_000)
+    shown = [(r.get_attribute("data-move"), int(r.get_attribute("data-value")))
+             for r in page.query_selector_all("#solve-out tr.solve-row")]
+    solved = json.loads(_cli("solve", "--script", str(script), "--move", str(move), "--format", "json"))
+    assert shown == [(f"{m['tile']} {m['end']}", m["value"]) for m in solved["moves"]]
+    # the tutor: a move that loses more than the threshold asks first; declined, nothing is played
+    assert len(hint) > 1 and dict(_hint_losses(page))[hint[-1][0]] > 0.01  # a move the tutor warns of
+    page.check("#tutor-on")
+    page.fill("#tutor-threshold", "0.01")
+    page.dispatch_event("#tutor-threshold", "change")
+    for _ in range(50):   # the page posts the threshold; the server holds it
+        if _state(page)["tutor"] == 0.01:
+            break
+        page.wait_for_timeout(100)
+    before = _state(page)
+    assert before["tutor"] == 0.01
+    tile, end = hint[-1][0].split()
+    page.click(f"#hand-tiles button.tile[data-tile='{tile}']")
+    page.click(f"#ends button.end[data-end='{end}']")
+    page.wait_for_function("document.getElementById('message').className == 'warning'")
+    assert "more than your threshold" in page.inner_text("#message")
+    after = _state(page)
+    assert after["history"] == before["history"] and after["move"] == before["move"]
     assert errors == []
+
+
+def _hint_losses(page) -> list[tuple[str, float]]:
+    return [(r.get_attribute("data-move"), float(r.get_attribute("data-loss")))
+            for r in page.query_selector_all("#hint-out tr.hint-row")]
 
 
 def _follow_seed_game(page, url: str) -> None:
