@@ -214,9 +214,8 @@ def test_a_hint_equals_simdom_analyze_of_the_exported_position(server, browser, 
     assert shown == [(f"{m['tile']} {m['end']}", m["value"]) for m in solved["moves"]]
     # the tutor: a move that loses more than the threshold asks first; declined, nothing is played
     assert len(hint) > 1 and dict(_hint_losses(page))[hint[-1][0]] > 0.01  # a move the tutor warns of
-    page.check("#tutor-on")
     page.fill("#tutor-threshold", "0.01")
-    page.dispatch_event("#tutor-threshold", "change")
+    page.check("#tutor-on")
     for _ in range(50):   # the page posts the threshold; the server holds it
         if _state(page)["tutor"] == 0.01:
             break
