@@ -184,6 +184,29 @@ def test_a_whole_deal_against_greedy_ends_with_the_totals_of_simdom_trace(server
     assert errors == []
 
 
+def test_a_match_to_a_target_carries_its_scores_as_simdom_trace_plays_it(server, browser, tmp_path):
+    trace = tmp_path / "m.jsonl"
+    _cli("trace", "-r", "fives", "-n", "2", "--set", "target=50", "--matches", "3", "--seed", "7", "-o", str(trace))
+    deals = [d for d in map(json.loads, trace.read_text().splitlines()) if d["match"]["id"] == 2]
+    assert len(deals) >= 2
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new(page, server, rules="fives", players=2, overrides="target=50", seat=0, bots="greedy", seed=7, dealno=2)
+    for i, rec in enumerate(deals):
+        if i:
+            v = _version(page)
+            page.click("#next-deal")
+            _changed(page, v)
+        for a in rec["actions"]:
+            if a["act"] == "play" and a["seat"] == 0:
+                _play(page, a["tile"], a["end"])
+        st = _state(page)
+        assert st["ended"] == rec["end"] and st["match"]["scores"] == rec["match"]["after"]
+    assert st["match"]["over"] and st["match"]["winner"] == deals[-1]["match"]["winner"]
+    assert page.is_hidden("#next-deal")
+    assert errors == []
+
+
 def test_a_hint_equals_simdom_analyze_of_the_exported_position(server, browser, tmp_path):
     errors: list[str] = []
     page = _page(browser, errors)

@@ -146,9 +146,9 @@ def create_app() -> Starlette:
         over = data.get("overrides", "")
         over = G.parse_overrides(over) if isinstance(over, str) else over
         rules = G.make_rules(data.get("rules", "threes"), _int(data, "players", 4, 2, 4), over)
-        if rules.is_match:
-            raise G.TableError(f"target = {rules.target}: matches are not played at the table yet; allowed: a "
-                               "single deal (target=0)")
+        if rules.is_match and mode == "follow":
+            raise G.TableError(f"target = {rules.target}: a match is followed deal by deal at the table not yet; "
+                               "allowed: follow each deal as a single deal (target=0), or play the match")
         seat = G.check_seat(_int(data, "seat", 0, 0, 3), rules.players)
         if mode == "play":
             bots = data.get("bots") or ["greedy"] * rules.players
@@ -214,6 +214,11 @@ def create_app() -> Starlette:
         best = hint["rows"][0]
         return (f"{name} loses {row['loss']:.2f} points against {best['move']} ({row['loss_lo']:.2f} to "
                 f"{row['loss_hi']:.2f}), more than your threshold {g.tutor:g}; play it anyway?")
+
+    def next_deal(g, data, request) -> Response:
+        if not isinstance(g, G.PlayGame):
+            raise G.TableError("a followed game is one deal; allowed: a new game for the next deal")
+        return changed(g, g.next_deal)
 
     def undo(g, data, request) -> Response:
         return changed(g, g.undo)
@@ -295,6 +300,7 @@ def create_app() -> Starlette:
         Route("/api/game/{gid}/play", handler(play), methods=["POST"]),
         Route("/api/game/{gid}/act", handler(act), methods=["POST"]),
         Route("/api/game/{gid}/undo", handler(undo), methods=["POST"]),
+        Route("/api/game/{gid}/next", handler(next_deal), methods=["POST"]),
         Route("/api/game/{gid}/tutor", handler(tutor), methods=["POST"]),
         Route("/api/game/{gid}/hint", handler(hint), methods=["POST"]),
         Route("/api/game/{gid}/solve", handler(solve), methods=["POST"]),

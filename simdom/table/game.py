@@ -24,7 +24,10 @@ from ..analyze.view import ViewError, full_deal, masked, view_deal, view_from_da
 from ..board import state_svg
 from ..engine.api import root_key
 from ..engine.codes import End
-from ..engine.pyloop import compiled_arrays, deal_streams
+from ..engine.codes import DealEnd
+from ..engine.matches import MatchDeal, MatchState, deal_seed
+from ..engine.pyloop import compiled_arrays, deal_streams, key_streams
+from ..engine.solver import sides_of
 from ..engine.state import DealState
 from ..policies import PolicyError, parse_policy
 from ..rules import PRESETS, Rules, RulesError, preset
@@ -193,21 +196,59 @@ class PlayGame(Game):
         self.bots = [str(p) for p in pols]
         self.seed, self.deal_no = seed, deal
         self._ids, self._par = compiled_arrays(pols)
+        self.undo_stack: list[tuple[Any, ...]] = []
+        self.ms = None
+        if rules.is_match:   # a match to the target: deal_no is the match's id (as simdom trace --matches)
+            self.ms = MatchState(rules)
+            self.hand_no, self.lead = 0, None
+            self._start_hand()
+            return
         self.st = DealState.dealt(rules, seed, deal)
         self.streams = deal_streams(root_key(seed), deal)
-        self.undo_stack: list[tuple[DealState, Any]] = []
         self._bots()
+
+    def _start_hand(self) -> None:
+        """The match's next deal, as the match kernel deals it (engine/matches.py, trace_match_python)."""
+        self.ms.begin_deal()
+        key = deal_seed(self.seed, self.deal_no, self.hand_no)
+        self.st = MatchDeal.dealt(self.rules, key, self.lead)
+        self.streams = key_streams(key)
+        self.undo_stack = []
+        self._bots()
+
+    def next_deal(self) -> None:
+        if self.ms is None:
+            raise TableError("this is a single deal; allowed: a new game (a match: set target, e.g. target=100)")
+        if self.st.ended is None:
+            raise TableError("the deal is still being played; allowed: the next deal once this one is over")
+        if self.ms.over:
+            raise TableError("the match is over; allowed: the review, or a new game")
+        self.lead = self.ms.next_leader(self.st)
+        self.hand_no += 1
+        self._start_hand()
+        self.version += 1
+
+    def _place(self, t: int, e: int) -> None:
+        if self.ms is not None:
+            self.ms.play(self.st, t, int(e))
+        else:
+            self.st.play(t, int(e))
 
     def _bots(self) -> None:
         while True:
+            if self.st.ended == DealEnd.TARGET:
+                break
             moves = self.st.advance()
             if not moves:
-                self.st.settle()
-                return
+                break
             if self.st.turn == self.seat:
                 return
             t, e = self.st.choose_with(self._ids, self._par, self.streams, moves)
-            self.st.play(t, int(e))
+            self._place(t, e)
+        if self.ms is not None:
+            self.ms.end_deal(self.st)   # settled, its end bonus credited (or the target reached)
+        else:
+            self.st.settle()
 
     def state(self) -> DealState:
         return self.st
@@ -226,15 +267,18 @@ class PlayGame(Game):
         if (t, e) not in moves:
             allowed = ", ".join(f"{tile_name(x, self.rules.max_pip)} {y.label}" for x, y in moves)
             raise TableError(f"{tile_name(t, self.rules.max_pip)} {e.label} is not a legal move; allowed: {allowed}")
-        self.undo_stack.append((self.st.copy(), self.streams.copy()))
-        self.st.play(t, int(e))
+        self.undo_stack.append((self.st.copy(), self.streams.copy(),
+                                None if self.ms is None else (self.ms.M.copy(), self.ms.deals)))
+        self._place(t, e)
         self._bots()
         self.version += 1
 
     def undo(self) -> None:
         if not self.undo_stack:
-            raise TableError("nothing to undo; allowed: a move first")
-        self.st, self.streams = self.undo_stack.pop()
+            raise TableError("nothing to undo; allowed: a move of this deal first")
+        self.st, self.streams, m = self.undo_stack.pop()
+        if m is not None:
+            self.ms.M[:], self.ms.deals = m
         self.version += 1
 
     def view_dict(self) -> dict[str, Any]:
@@ -243,21 +287,29 @@ class PlayGame(Game):
                 "hand": [tile_name(t, r.max_pip) for t in self.st.hands0[self.seat]],
                 "actions": masked(self.st.actions, self.seat, r)}
 
+    def label(self) -> str:
+        if self.ms is not None:
+            return f"table match {self.deal_no} of seed {self.seed}, deal {self.hand_no}"
+        return f"table deal {self.deal_no} of seed {self.seed}"
+
     def deal(self) -> Deal:
         mp = self.rules.max_pip
         plays = [(parse_tile(a["tile"], mp), End.parse(a["end"])) for a in self.st.actions if a["act"] == "play"]
-        return Deal(self.rules, [list(h) for h in self.st.hands0], list(self.st.boneyard0), self.st.first, plays,
-                    f"table deal {self.deal_no} of seed {self.seed}", self.names)
+        return Deal(self.st.rules, [list(h) for h in self.st.hands0], list(self.st.boneyard0), self.st.first, plays,
+                    self.label(), self.names)
 
     def script_toml(self) -> str:
         """The deal as a scripted deal (simdom/deal/script.py) that analyze, solve, review and replay read."""
         import json
-        r, mp = self.rules, self.rules.max_pip
-        over = {k: v for k, v in r.to_dict().items()
-                if k != "players" and preset(r.preset, players=r.players).to_dict().get(k) != v}
+        r, mp = self.st.rules, self.rules.max_pip   # a match's deal: its own rules (the lead it was given)
+        match_keys = ("target", "match_end", "next_lead", "teams", "max_deals")
+        base = preset(r.preset, players=r.players).to_dict()
+        over = {k: v for k, v in r.to_dict().items() if k != "players" and k not in match_keys and base.get(k) != v}
         plays = [f"{a['tile']} {a['end']}" for a in self.st.actions if a["act"] == "play"]
-        lines = [f"# simdom table: deal {self.deal_no} of seed {self.seed}, bots {', '.join(self.bots)}",
-                 f"name = {json.dumps(f'table deal {self.deal_no} of seed {self.seed}')}",
+        lines = [f"# simdom table: {self.label()}, bots {', '.join(self.bots)}"]
+        if self.ms is not None:
+            lines.append("# a deal of a match, as a single deal: the match's scores and sides are not in a scripted deal")
+        lines += [f"name = {json.dumps(self.label())}",
                  f"rules = {json.dumps(r.preset)}", f"players = {r.players}", f"first = {self.st.first}",
                  "hands = ["] + [f"  {json.dumps([tile_name(t, mp) for t in h])}," for h in self.st.hands0] + [
                  "]", f"boneyard = {json.dumps([tile_name(t, mp) for t in self.st.boneyard0])}",
@@ -295,6 +347,13 @@ class PlayGame(Game):
                           "void": sorted(ss.void),
                           "hand": [tile_name(t, mp) for t in ss.hand] if s == self.seat or st.ended else None})
         legal = self.legal()
+        if self.ms is not None:
+            ms = self.ms
+            out["match"] = {"id": self.deal_no, "hand": self.hand_no, "target": self.rules.target,
+                            "sides": [[s for s in range(self.rules.players) if sides_of(self.rules)[s] == j]
+                                      for j in range(len(ms.scores))],
+                            "before": ms.before, "credited": ms.credited, "scores": ms.scores,
+                            "winner": ms.winner, "over": ms.over}
         out.update({"seed": self.seed, "deal": self.deal_no, "bots": self.bots, "turn": st.turn,
                     "ended": st.ended.label if st.ended else None, "seats": seats,
                     "legal": [[tile_name(t, mp), e.label] for t, e in legal],

@@ -54,7 +54,7 @@ button.tile{font-weight:bold;min-width:48px}button.sel{background:#fde68a}
    <label>End <select id="f-end"><option>lead</option><option>L</option><option>R</option><option>U</option>
     <option>D</option></select></label>
    <button id="f-go">Enter</button></fieldset></div>
-  <div><button id="undo">Undo</button>
+  <div><button id="undo">Undo</button> <button id="next-deal" hidden>Next deal of the match</button>
    <label><input type="checkbox" id="tutor-on"> Tutor: warn above
     <input id="tutor-threshold" type="number" step="0.1" min="0" value="0.5" size="4"> points</label></div>
   <h2>Hint</h2>
@@ -107,7 +107,14 @@ function show(g) {
   let st = `${g.rules}, ${g.players} players; you are seat ${g.seat}. Move ${g.move}. Boneyard: ${g.boneyard} tiles. `;
   if (g.ended) st += `The deal is over (${g.ended})` + (g.totals ? `: totals ${g.totals.join(" - ")}.` : ".");
   else st += turn === g.seat ? "Your turn." : `Seat ${turn} to act.`;
+  if (g.match) {
+    const m = g.match;
+    st += ` Match ${m.id} to ${m.target}, deal ${m.hand + 1}: scores ` + m.scores.map((x, j) => `${m.sides[j].join("+")}: ${x}`).join(", ") +
+      (m.winner !== null ? `; side ${m.sides[m.winner].join("+")} won the match.` : m.over ? "; the match is over." : ".");
+  }
   $("status").textContent = st;
+  $("status").dataset.scores = g.match ? g.match.scores.join(",") : "";
+  $("next-deal").hidden = !(g.match && g.ended && !g.match.over);
   $("status").dataset.ended = g.ended || "";
   $("status").dataset.totals = g.totals ? g.totals.join(",") : "";
   $("seats").innerHTML = table([["seat"], ["player"], ["tiles", 1], ["points", 1], ["known to lack"]],
@@ -131,7 +138,7 @@ function show(g) {
   $("export-script").href = `/api/game/${g.id}/export/script`;
   $("export-position").href = `/api/game/${g.id}/export/position`;
   $("tutor-on").checked = g.tutor !== null;
-  if (g.tutor !== null) $("tutor-threshold").value = g.tutor;
+  if (g.tutor !== null && document.activeElement !== $("tutor-threshold")) $("tutor-threshold").value = g.tutor;
   const jobs = g.jobs || {};
   let busy = false, prog = [];
   for (const k of ["hint", "solve", "review"]) {
@@ -255,6 +262,7 @@ function wire() {
   $("ends").addEventListener("click", (e) => { const b = e.target.closest("button.end"); if (b && selected) move(selected, b.dataset.end); });
   $("f-go").addEventListener("click", () => follow(false));
   $("undo").addEventListener("click", () => post("undo"));
+  $("next-deal").addEventListener("click", () => { reviewShown = null; post("next"); });
   $("hint").addEventListener("click", () => post("hint", {rollouts: Number($("rollouts").value), seed: Number($("hint-seed").value), then: $("then").value}));
   $("solve").addEventListener("click", () => post("solve"));
   $("review").addEventListener("click", () => post("review", {rollouts: Number($("rv-rollouts").value), luck_rollouts: Number($("rv-luck").value)}));
