@@ -294,6 +294,11 @@ def test_the_seed_game_followed_from_marias_seat_gives_analyzes_hint_at_move_10(
     # the tracker: what Maria cannot see, and what she showed she lacked when she drew (4 and 6)
     assert int(page.inner_text("#unseen-count")) == 28 - 5 - 9 + 1  # her hand after the draw: 5; 9 placed
     assert page.inner_text("#seats tr[data-seat='1'] td:last-child") == "4, 6"
+    # progress while it works: a long hint shows its rollouts done (then a short one is compared below)
+    page.fill("#rollouts", "200000")   # about a second here
+    page.click("#hint")
+    page.wait_for_function("/hint: [0-9]+ of 200000 rollouts/.test(document.getElementById('progress').textContent)")
+    page.wait_for_selector("#hint-out[data-done='1']", timeout=30_000)
     hint = _hint(page, ROLLOUTS, 1)
     want = _analyze(maria, ROLLOUTS, 1)
     assert [m for m, _ in hint] == [m for m, _ in want]
@@ -396,3 +401,13 @@ def test_a_reload_keeps_the_game_and_two_tabs_keep_their_own(server, browser):
     _changed(one, v)
     assert _state(two) == b and _state(one)["move"] < a["move"]
     assert errors == []
+
+
+def test_a_port_in_use_is_one_line_and_exit_code_2():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = CliRunner().invoke(cli, ["table", "--port", str(port)], env={"COLUMNS": "200"})
+    assert r.exit_code == 2 and f"--port {port}: cannot listen there" in r.output and "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1
