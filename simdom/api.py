@@ -58,6 +58,23 @@ def _rules(rules: "Rules | str", players: int | None) -> Rules:
     raise RulesError(f"rules = {rules!r}; allowed: a simdom.Rules or a preset name ({', '.join(PRESETS)})")
 
 
+#: simulate() plays at most this many deals a call: its frame takes about 190 bytes a deal with 4 players (a
+#: batch and its columns: about 1 GB here); more deals in several calls (``first_deal``), or ``simdom run``,
+#: which writes any number of deals in chunks
+MAX_SIMULATE_DEALS = 5_000_000
+#: the first deal's number at most (as ``simdom trace --first-deal``)
+MAX_FIRST_DEAL = 2**62
+
+
+def check_deals(deals: int, first_deal: int, seed: int) -> None:
+    """simulate()'s deals, first deal and seed, by the rule of every simdom option (simdom.present.bounded)."""
+    from .present import MAX_SEED, bounded
+    bounded("deals", deals, 1, MAX_SIMULATE_DEALS,
+            note=" a call (about 1 GB); more: several calls with first_deal, or simdom run (chunked)")
+    bounded("first_deal", first_deal, 0, MAX_FIRST_DEAL)
+    bounded("seed", seed, 0, MAX_SEED)
+
+
 def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Policy]", deals: int,
              seed: int = 0, players: int | None = None, first_deal: int = 0) -> "pl.DataFrame":
     """Play deals ``first_deal .. first_deal + deals - 1`` of the run with root ``seed``: one row per deal.
@@ -81,7 +98,7 @@ def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Poli
     >>> simulate("fives", "greedy", deals=0)
     Traceback (most recent call last):
     ...
-    ValueError: deals = 0 is invalid; allowed: an integer >= 1
+    simdom.present.OptionError: deals = 0; allowed: an integer from 1 to 5,000,000 a call (about 1 GB); more: several calls with first_deal, or simdom run (chunked)
     """
     import numpy as np
     import polars as pl
@@ -91,9 +108,7 @@ def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Poli
     from .engine.codes import DealEnd
 
     r = _rules(rules, players)
-    for name, value, lo in (("deals", deals, 1), ("first_deal", first_deal, 0)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
-            raise ValueError(f"{name} = {value!r} is invalid; allowed: an integer >= {lo}")
+    check_deals(deals, first_deal, seed)
     batch = play(r, policies, seed, int(first_deal), int(deals))
     P = r.players
     labels = DealEnd.labels()
@@ -140,7 +155,11 @@ def load_deal(script: "str | Path | None" = None, *, trace: "str | Path | None" 
     ValueError: no deal given; allowed: script=FILE, trace=FILE with deal=I, or rules=... with deal=I
     """
     from .analyze.position import load_deal as load
+    from .present import MAX_SEED, bounded
 
+    if deal is not None:
+        bounded("deal", deal, 0, MAX_FIRST_DEAL)
+    bounded("seed", seed, 0, MAX_SEED)
     if script is None and trace is None and (rules is None or deal is None):
         raise ValueError("no deal given; allowed: script=FILE, trace=FILE with deal=I, or rules=... with deal=I")
     r = None if rules is None or script is not None or trace is not None else _rules(rules, players)

@@ -332,6 +332,24 @@ def check_out(path: str | Path | None, overwrite: bool) -> None:
                           "in a folder you can write")
 
 
+#: the root seed's range, of every command and of the library (deal i depends on the seed and i alone)
+MAX_SEED = 2**63 - 1
+
+
+def bounded(name: str, value: Any, lo: int, hi: int, *, cli: bool = False, note: str = "") -> int:
+    """An integer option within ``lo``..``hi``, checked by one rule wherever it is given: on the command line
+    (``cli``: shown as ``--name``) or to the library (shown as ``name = value``); OptionError naming the range
+    (a bool, a float or a string is not an integer)."""
+    import numbers
+    ok = isinstance(value, numbers.Integral) and not isinstance(value, bool) and lo <= value <= hi
+    if not ok:
+        shown = f"--{name.replace('_', '-')} {value}" if cli else f"{name} = {value!r}"
+        def n(v: int) -> str:  # a count with separators; a seed or a deal number as it is typed
+            return f"{v:,}" if abs(v) < 10**12 else str(v)
+        raise OptionError(f"{shown}; allowed: an integer from {n(lo)} to {n(hi)}{note}")
+    return int(value)
+
+
 #: the -o suffixes that name a format (``table``: the people's text, as the terminal shows it)
 SUFFIXES = {".json": "json", ".csv": "csv", ".md": "md", ".parquet": "parquet", ".txt": "table", ".html": "html",
             ".toml": "toml"}

@@ -164,3 +164,61 @@ def test_a_read_only_folder_is_found_before_the_work_starts(tmp_path):
             assert time.monotonic() - t0 < 30  # refused at once, not after the work
             line = done.stderr.strip()
             assert len(line.splitlines()) == 1 and "cannot be written" in line and str(disk) in line, line
+
+
+# ---- the library checks every argument as the command line does (one home: simdom.present.bounded) -----
+SCRIPT = Path(__file__).resolve().parents[1] / "scenarios" / "seed-game.deal.toml"
+
+
+@pytest.fixture(scope="module")
+def seed_game():
+    import simdom
+    return simdom.load_deal(SCRIPT)
+
+
+@pytest.mark.parametrize("call, kw, words", [
+    ("analyze", dict(move=10, rollouts=-1), ["rollouts = -1", "from 2 to 1,000,000"]),
+    ("analyze", dict(move=10, rollouts=2.5), ["rollouts = 2.5", "an integer"]),
+    ("analyze", dict(move=10, seed=-1), ["seed = -1", "from 0 to"]),
+    ("analyze", dict(move=10, by="luck"), ["by = 'luck'", "points, margin, win"]),
+    ("analyze", dict(move=True), ["move = True", "an integer"]),
+    ("review", dict(rollouts=0, luck_rollouts=0), ["rollouts = 0", "from 2 to"]),
+    ("review", dict(rollouts=10, luck_rollouts=-3), ["luck_rollouts = -3", "from 2 to"]),
+    ("review", dict(rollouts=10, luck_rollouts=10, names=["Anna", "Boris"]), ["2 names", "4 non-empty names"]),
+    ("review", dict(rollouts=10, luck_rollouts=10, seed=2**63), ["seed = 9223372036854775808"]),
+    ("solve", dict(move=10, limit=-1), ["limit = -1", "or None (no limit)"]),
+], ids=lambda x: x if isinstance(x, str) else None)
+def test_the_library_refuses_what_the_command_refuses(seed_game, call, kw, words):
+    import simdom
+    from simdom.present import OptionError
+    with pytest.raises(OptionError) as e:
+        getattr(simdom, call)(seed_game, **kw)
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
+
+
+@pytest.mark.parametrize("kw, words", [
+    (dict(first_deal=2**63), ["first_deal = 9223372036854775808", "from 0 to"]),
+    (dict(seed=2**64), ["seed = 18446744073709551616"]),
+    (dict(seed=-1), ["seed = -1"]),
+    (dict(deals=10**8), ["deals = 100000000", "5,000,000 a call", "simdom run"]),  # refused before any allocation
+    (dict(deals=True), ["deals = True", "an integer"]),
+])
+def test_simulate_refuses_what_it_cannot_do_and_bounds_what_it_allocates(kw, words):
+    import simdom
+    from simdom.present import OptionError
+    with pytest.raises(OptionError) as e:
+        simdom.simulate("threes", "greedy", **{"deals": 2, **kw})
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
+
+
+@pytest.mark.parametrize("args, words", [
+    (["analyze", *SEED, "--rollouts", "1"], ["--rollouts 1", "from 2 to 1,000,000"]),
+    (["review", "--script", "script.toml", "--luck-rollouts", "0"], ["--luck-rollouts 0", "from 2 to"]),
+    (["review", "--script", "script.toml", "--names", "a,b", "--rollouts", "10", "--luck-rollouts", "10"],
+     ["--names 'a,b'", "4 non-empty names"]),
+    (["solve", *SEED, "--limit", "0"], ["--limit 0", "from 1 to 2,000,000,000 positions"]),
+])
+def test_the_command_line_says_the_same_in_its_own_words(ws, args, words):
+    check(ws, args, words)

@@ -9,11 +9,7 @@ from typing import Any, Callable, ContextManager, List, Optional
 
 from ..present import Answer, OptionError, check_out
 
-#: rollouts per position at most (analyze --rollouts, --budget; review --rollouts, --luck-rollouts):
-#: about 20,000 a second on one core
-MAX_ROLLOUTS = 1_000_000
-#: the root seed of the rollouts at most
-MAX_SEED = 2**63 - 1
+from .evaluate import MAX_ROLLOUTS, MAX_SEED  # noqa: F401 - the bounds' one home (analyze, review, library)
 #: review: rollouts per decision and per chance event by default; with a python: policy (Python speed)
 ROLLOUTS, LUCK_ROLLOUTS = 4000, 1000
 PYTHON_ROLLOUTS, PYTHON_LUCK_ROLLOUTS = 200, 100
@@ -29,11 +25,6 @@ def _bad(message: str) -> OptionError:
     return OptionError(message)
 
 
-def check_seed(seed: int) -> None:
-    if not 0 <= seed <= MAX_SEED:
-        raise _bad(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-
-
 def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Optional[Path], hand: Optional[str],
             seen: Optional[str], seat: int, deal: Optional[int], move: Optional[int], every: bool, then: List[str],
             rollouts: Optional[int], budget: int, seed: int, perfect: bool, by: str, out: Optional[Path],
@@ -43,20 +34,12 @@ def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Opt
     rollouts. ``rules`` and ``policies`` build the --rules/--set rules and the --policy seats when a
     source needs them."""
     from ..policies import PolicyError
-    from .evaluate import METRICS, evaluate
+    from .evaluate import check_options, evaluate
     from .position import PositionError
     from .render import all_answer, answer
 
     check_out(out, overwrite)
-    if by not in METRICS:
-        raise _bad(f"--by {by!r}; allowed: {', '.join(METRICS)}")
-    if rollouts is not None and not 2 <= rollouts <= MAX_ROLLOUTS:
-        raise _bad(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,} (about a minute per "
-                   "position)")
-    if not 1000 <= budget <= MAX_ROLLOUTS:
-        raise _bad(f"--budget {budget}; allowed: an integer from 1000 to {MAX_ROLLOUTS:,} (about a minute per "
-                   "position)")
-    check_seed(seed)
+    check_options(rollouts=rollouts, budget=budget, seed=seed, by=by, cli=True)  # as the library's (evaluate.py)
     try:
         positions = _positions(script, trace_file, position, hand, seen, seat, deal, move, every, perfect, seed,
                                then, rules, policies)
@@ -126,11 +109,8 @@ def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional
         rollouts = PYTHON_ROLLOUTS if py else ROLLOUTS
     if luck_rollouts is None:
         luck_rollouts = PYTHON_LUCK_ROLLOUTS if py else LUCK_ROLLOUTS
-    if not 2 <= rollouts <= MAX_ROLLOUTS:
-        raise _bad(f"--rollouts {rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
-    if not 2 <= luck_rollouts <= MAX_ROLLOUTS:
-        raise _bad(f"--luck-rollouts {luck_rollouts}; allowed: an integer from 2 to {MAX_ROLLOUTS:,}")
-    check_seed(seed)
+    from .review import check_options
+    check_options(rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=None, players=0, cli=True)
     check_out(out, overwrite)
     kw = dict(then=then, rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt,
               status=status)
@@ -199,13 +179,9 @@ def boards(d, r) -> list[tuple[str, str]]:
 
 
 def seat_names(names: Optional[str], players: int) -> Optional[list[str]]:
-    """--names A,B,...: one non-empty name per seat, or None."""
-    if names is None:
-        return None
-    listed = [x.strip() for x in names.split(",")]
-    if len(listed) != players or not all(listed):
-        raise _bad(f"--names {names!r}: {len(listed)} names; allowed: {players} non-empty names, comma-separated")
-    return listed
+    """--names A,B,...: one non-empty name per seat, or None (checked as the library's, review.py)."""
+    from .review import check_options
+    return check_options(rollouts=2, luck_rollouts=2, seed=0, names=names, players=players, cli=True)
 
 
 def _review_match(trace_file, match, deal, script, position, *, then, rollouts, luck_rollouts, seed, names, fmt,

@@ -175,14 +175,31 @@ def separated(acc: _Acc, by: str, n_looks: int, exact_only: bool = False) -> boo
     return True
 
 
+#: rollouts per position at most (analyze --rollouts, --budget; review --rollouts, --luck-rollouts): about
+#: 20,000 a second on one core
+MAX_ROLLOUTS = 1_000_000
+from ..present import MAX_SEED  # noqa: E402 - the root seed of the rollouts at most
+
+
+def check_options(*, rollouts: int | None, budget: int, seed: int, by: str, cli: bool = False) -> None:
+    """The options of an analysis, one home for simdom analyze and the library (``cli``: named as the
+    command's options): OptionError, one line naming the value and what is allowed."""
+    from ..present import OptionError, bounded
+    if by not in METRICS:
+        raise OptionError(f"{'--by ' if cli else 'by = '}{by!r}; allowed: {', '.join(METRICS)}")
+    if rollouts is not None:
+        bounded("rollouts", rollouts, 2, MAX_ROLLOUTS, cli=cli, note=" (about a minute per position)")
+    bounded("budget", budget, 1000, MAX_ROLLOUTS, cli=cli, note=" (about a minute per position)")
+    bounded("seed", seed, 0, MAX_SEED, cli=cli)
+
+
 def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int | None = None,
              budget: int = BUDGET, perfect: bool = False, by: str = "points",
              progress: "Callable[[int, int], None] | None" = None) -> Analysis:
     """Evaluate every legal move of ``position`` (module doc). ``progress(done, planned)``: called after
     each chunk of rollouts (with it, fixed rollouts run in about 20 chunks; rollout j depends on j alone,
     so the values are the same in any chunking)."""
-    if by not in METRICS:
-        raise ValueError(f"by = {by!r}; allowed: {', '.join(METRICS)}")
+    check_options(rollouts=rollouts, budget=budget, seed=seed, by=by)
     moves = position.moves
     if not moves:
         raise ValueError(f"move {position.move}: the deal is over, no move to evaluate")

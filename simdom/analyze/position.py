@@ -173,6 +173,9 @@ def from_seed(rules: Rules, policies: Sequence[Any], seed: int, deal: int) -> De
 def as_position(where: "Deal | Position", move: int | None) -> Position:
     """A position, or a deal's position just before placement ``move`` (default 1): the library's
     simdom.analyze and simdom.solve take either."""
+    if move is not None:
+        from ..present import bounded
+        bounded("move", move, 1, 10**6)
     if isinstance(where, Position):
         if move is not None and move != where.move:
             raise ValueError(f"move = {move} for a position at move {where.move}; allowed: move=None with a "

@@ -110,6 +110,27 @@ class Review:
     extra: dict = field(default_factory=dict)
 
 
+def check_options(*, rollouts: int, luck_rollouts: int, seed: int, names: "str | Sequence[str] | None",
+                  players: int, cli: bool = False) -> list[str] | None:
+    """The options of a review, one home for simdom review and the library (``cli``: named as the command's
+    options): OptionError, one line naming the value and what is allowed. The names, one per seat (a
+    comma-separated text, or a sequence), or None."""
+    from ..present import OptionError, bounded
+    from .evaluate import MAX_ROLLOUTS, MAX_SEED
+    bounded("rollouts", rollouts, 2, MAX_ROLLOUTS, cli=cli)
+    bounded("luck_rollouts", luck_rollouts, 2, MAX_ROLLOUTS, cli=cli)
+    bounded("seed", seed, 0, MAX_SEED, cli=cli)
+    if names is None:
+        return None
+    listed = [x.strip() for x in names.split(",")] if isinstance(names, str) else \
+        [x.strip() if isinstance(x, str) else x for x in names]
+    if len(listed) != players or not all(isinstance(x, str) and x for x in listed):
+        shown = f"--names {names!r}" if cli else f"names = {names!r}"
+        raise OptionError(f"{shown}: {len(listed)} names; allowed: {players} non-empty names"
+                          + (", comma-separated" if cli else " (one per seat)"))
+    return listed
+
+
 def script_names(label: str, players: int) -> list[str] | None:
     """Names from a deal's title ending in ``(A, B, C, D)`` (one per seat; ``Evgeny/Alexander`` gives
     the last name), as the seed game's title has them; None otherwise."""
@@ -269,6 +290,7 @@ def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, roll
     import time
     t0 = time.perf_counter()
     n = deal.rules.players
+    names = check_options(rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, players=n)
     names = list(names or deal.names or script_names(deal.label, n) or [f"seat {s}" for s in range(n)])
     decisions = [_decision(p, then, seed, rollouts) for p in deal.positions() if viewer is None or p.seat == viewer]
     if viewer is None:

@@ -10,9 +10,22 @@ from ..tiles import tile_name
 from .position import Position
 
 
+#: simdom solve --limit (and the library's limit) at most: about ten minutes of search on one core
+MAX_LIMIT = 2_000_000_000
+
+
+def check_limit(limit: "int | None", cli: bool = False) -> None:
+    """The most positions to search, one home for simdom solve and the library (None: no limit, the
+    library's only)."""
+    from ..present import bounded
+    if limit is not None or cli:
+        bounded("limit", limit, 1, MAX_LIMIT, cli=cli, note=" positions" + ("" if cli else ", or None (no limit)"))
+
+
 def solve_position(pos: Position, *, by: str = "margin", against: "Sequence[str] | None" = None,
                    limit: int = DEFAULT_LIMIT) -> Solution:
     """The exact values of the position's legal moves (every hand and the boneyard known)."""
+    check_limit(limit)
     against_arg: Any = None if not against else (against[0] if len(against) == 1 else list(against))
     return Solver(pos.rules).solve(pos.state, by=by, against=against_arg, limit=limit)
 

@@ -11,10 +11,6 @@ from .common import (MAX_SEED, OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, POLICY_OPT,
                      fail, make_policies, make_rules, out_format)
 
 
-#: --limit at most: about ten minutes of search on one core
-MAX_LIMIT = 2_000_000_000
-
-
 class By(str, Enum):
     margin = "margin"
     points = "points"
@@ -58,7 +54,7 @@ def solve_cmd(
     """
     from .. import present as P
     from ..analyze.position import PositionError, load_deal
-    from ..analyze.solve import solve_answer, solve_position
+    from ..analyze.solve import check_limit, solve_answer, solve_position
     from ..engine.solver import SolveLimit
     from ..policies import PolicyError
 
@@ -66,8 +62,7 @@ def solve_cmd(
     f = out_format(fmt, out, Format)
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed {seed}; allowed: an integer from 0 to {MAX_SEED}")
-    if not 1 <= limit <= MAX_LIMIT:
-        fail(f"--limit {limit}; allowed: an integer from 1 to {MAX_LIMIT:,} positions")
+    check_limit(limit, cli=True)  # as the library's (analyze/solve.py)
     needs_rules = script is None and trace_file is None
     if not needs_rules and (policy != ["greedy"] or rules != "threes" or players != 4 or overrides):
         fail(f"--policy, --rules, --players and --set make a deal from --seed and --deal; "
