@@ -144,7 +144,7 @@ def _hint(page, rollouts: int, seed: int) -> list[tuple[str, float]]:
     page.fill("#rollouts", str(rollouts))
     page.fill("#hint-seed", str(seed))
     page.click("#hint")
-    page.wait_for_selector("#hint-out[data-done='1']", timeout=30_000)
+    page.wait_for_selector(f"#hint-out[data-done='1'][data-key='{rollouts}/{seed}/greedy']", timeout=30_000)
     rows = page.query_selector_all("#hint-out tr.hint-row")
     return [(r.get_attribute("data-move"), float(r.get_attribute("data-points"))) for r in rows]
 
@@ -181,6 +181,16 @@ def test_a_whole_deal_against_greedy_ends_with_the_totals_of_simdom_trace(server
     page.click("#review-out tr.rv-row[data-move='3']")
     assert page.locator("#rv-board svg g.tile").count() == 2  # the board before move 3
     assert "Move 3" in page.inner_text("#rv-detail")
+    # next error: the next marked move after the one shown (or, with none marked, the page says so)
+    marked = [int(r.get_attribute("data-move")) for r in page.query_selector_all("#review-out tr.rv-row")
+              if r.get_attribute("data-mark")]
+    page.click("#next-error")
+    if marked:
+        want = next((m for m in marked if m > 3), marked[0])
+        assert page.get_attribute("#review-out tr.rv-row.cur", "data-move") == str(want)
+        assert f"Move {want}" in page.inner_text("#rv-detail")
+    else:
+        assert "no marked error" in page.inner_text("#message")
     assert errors == []
 
 

@@ -164,6 +164,7 @@ function showHint(j) {
         `${f2(r.loss_lo)} to ${f2(r.loss_hi)}`, f2(r.margin), (100 * r.win).toFixed(1) + "%"]),
       (i) => `class="hint-row" data-move="${h.rows[i].move}" data-points="${h.rows[i].points}" data-loss="${h.rows[i].loss}"`);
   out.dataset.done = "1";
+  out.dataset.key = `${h.rollouts}/${h.seed}/${h.then}`;
 }
 function showSolve(j) {
   const out = $("solve-out");
