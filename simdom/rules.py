@@ -339,7 +339,7 @@ class Rules:
                 s(self, name, _MATCH_DEFAULTS[name])
 
     def _check_lead(self, value: Any) -> Lead:
-        allowed = f"any, tile:A-B (a tile of the double-{self.max_pip} set, low half first)"
+        allowed = f"any, tile:A-B (a tile of the double-{self.max_pip} set)"
         if value == "any":
             return Lead("any")
         if isinstance(value, str) and value.startswith("tile:"):

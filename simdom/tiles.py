@@ -35,8 +35,9 @@ def tile_name(t: int, max_pip: int) -> str:
     return f"{a[t]}-{b[t]}"
 
 
-def parse_tile(text: str, max_pip: int, *, strict_order: bool = True) -> int:
-    """Parse ``"3-6"``; a tile written high half first is refused when ``strict_order``."""
+def parse_tile(text: str, max_pip: int, *, strict_order: bool = False) -> int:
+    """Parse ``"3-6"``: a tile is one tile whichever half is written first (``6-3`` is ``3-6``); with
+    ``strict_order`` (simdom's own records, which write it low half first) ``6-3`` is refused."""
     parts = str(text).strip().split("-")
     if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 3
                                   for p in parts):

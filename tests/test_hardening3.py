@@ -222,3 +222,66 @@ def test_simulate_refuses_what_it_cannot_do_and_bounds_what_it_allocates(kw, wor
 ])
 def test_the_command_line_says_the_same_in_its_own_words(ws, args, words):
     check(ws, args, words)
+
+
+# ---- messages ------------------------------------------------------------------------------------------
+def _player(name: str, luck: float, seat: int = 0):
+    from simdom.analyze.review import Player
+    return Player(seat, name, 3, 0.0, 0.0, luck, 10, 10 - luck)
+
+
+@pytest.mark.parametrize("lucks, says", [
+    ([-10.0, -10.0, -2.0], "Cy had the least bad luck (-2.0), Anna and Boris the worst (-10.0 each)"),
+    ([3.0, 3.0, -1.0], "Anna and Boris had the most luck (+3.0 each), Cy the worst (-1.0)"),
+    ([4.0, 0.5, 1.0], "Anna had the most luck (+4.0), Boris the least (+0.5)"),
+    ([-1.0, -1.0, -1.0], "even (-1.0 each)"),
+    ([0.04, -0.04, 0.0], "even (+0.0 each)"),  # as shown, one decimal: no "-0.0"
+])
+def test_the_luck_headline_names_ties_and_bad_luck_and_what_luck_is_measured_against(lucks, says):
+    from simdom.analyze.review import luck_clause
+    text = luck_clause([_player(n, v, s) for s, (n, v) in enumerate(zip(["Anna", "Boris", "Cy"], lucks))], "greedy")
+    assert text == f"luck measured against greedy continuation: {says}", text
+    assert "luckiest" not in text
+
+
+def test_a_position_file_whose_points_the_rules_deny_says_what_was_recorded_and_what_the_rules_give(ws):
+    import json
+    assert invoke(ws, ["view", "--script", "script.toml", "--seat", "2", "-o", "p.json"]).exit_code == 0
+    d = json.loads((ws / "p.json").read_text())
+    assert d["actions"][7]["tile"] == "4-6" and d["actions"][7]["points"] == 6
+    d["actions"][7]["points"] = 3
+    (ws / "p.json").write_text(json.dumps(d))
+    check(ws, ["analyze", "--position", "p.json"], ["actions[7]", "recorded seat 2 play 4-6 U, points 3",
+                                                    "the rules give seat 2 play 4-6 U, points 6"])
+
+
+def test_a_tile_is_one_tile_whichever_half_is_written_first(ws):
+    text = (ws / "script.toml").read_text()
+    swapped = text.replace('["3-6", "1-4",', '["6-3", "4-1",').replace('"3-6 lead"', '"6-3 lead"')
+    assert swapped != text
+    (ws / "swapped.toml").write_text(swapped)
+    a = invoke(ws, ["solve", "--script", "script.toml", "--move", "10", "--format", "json"])
+    b = invoke(ws, ["solve", "--script", "swapped.toml", "--move", "10", "--format", "json"])
+    assert a.exit_code == b.exit_code == 0, b.output
+    import json
+    assert [m["value"] for m in json.loads(a.output)["moves"]] == [m["value"] for m in json.loads(b.output)["moves"]]
+    from simdom.rules import preset
+    assert preset("fives", 4, lead="tile:6-3").lead == preset("fives", 4, lead="tile:3-6").lead
+    (ws / "dup.toml").write_text(text.replace('["3-6", "1-4",', '["6-3", "3-6",'))
+    check(ws, ["replay", "--script", "dup.toml"], ["dup.toml", "tile 3-6 is dealt twice"])
+
+
+def test_a_full_disk_during_a_csv_export_is_named(pristine, tmp_path):
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def child() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) as on a full disk
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+    done = subprocess.run([str(Path(sys.executable).with_name("simdom")), "export", str(pristine / "res"), "-o",
+                           str(tmp_path / "big.csv")], capture_output=True, text=True, preexec_fn=child, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == f"Error: {tmp_path / 'big.csv'}: File too large", done.stderr
+    assert not (tmp_path / "big.csv").exists()

@@ -215,7 +215,8 @@ def test_the_match_review_for_people(match_trace, tmp_path):
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert re.match(r"Match 0 \(to 40; \w+ won \d+ to [\d, ]+ in \d deals\): \w+ lost \d+\.\d points to errors in "
-                    r"\d+ decisions, \w+ \d+\.\d in \d+, \w+ \d+\.\d in \d+; \w+ was the luckiest", text), text
+                    r"\d+ decisions, \w+ \d+\.\d in \d+, \w+ \d+\.\d in \d+; luck measured against greedy continuation: "
+                    r"\w+( and \w+)* had the (most luck|least bad luck)", text), text
     assert "Values are expected points of each deal, not of the match" in text
     assert "scores before" in res.output and "Players over the match" in res.output
     assert max(len(line) for line in res.output.splitlines()) <= 80

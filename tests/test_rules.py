@@ -108,7 +108,6 @@ BAD = [
     ("bonus-negative-points", "threes", 4, {"first_double_bonus": [[4, -1]]}, ["first_double_bonus", "from 0 to 100"]),
     ("bonus-move-0", "threes", 4, {"first_double_bonus": [[0, 2]]}, ["first_double_bonus", "from 1 to 91"]),
     ("bonus-not-pairs", "threes", 4, {"first_double_bonus": [[4, 2, 1]]}, ["first_double_bonus", "pairs"]),
-    ("lead-high-half-first", "fives", 4, {"lead": "tile:6-3"}, ["lead", "tile:A-B", "low half first"]),
     ("lead-not-in-set", "fives", 4, {"lead": "tile:7-7"}, ["lead", "tile:A-B", "double-6"]),
     ("lead-not-in-smaller-set", "fives", 4, {"max_pip": 4, "hand_size": 3}, ["lead", "tile:A-B", "double-4"]),
     ("lead-unknown", "fives", 4, {"lead": "first"}, ["lead", "any", "tile:A-B"]),

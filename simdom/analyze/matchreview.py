@@ -30,7 +30,7 @@ from ..engine.codes import End
 from ..rules import Rules
 from ..tiles import parse_tile
 from .position import Deal, PositionError
-from .review import LUCK_ROLLOUTS, MARKS, ROLLOUTS, Player, Review, _move_text, review, to_json
+from .review import LUCK_ROLLOUTS, MARKS, ROLLOUTS, Player, Review, _move_text, luck_clause, review, to_json
 
 
 @dataclass
@@ -178,11 +178,8 @@ def summary(m: MatchReview) -> list[str]:
         dec = f"{p.decisions} decision{'s' * (p.decisions != 1)}"
         parts.append(f"{p.name} lost {p.error_total:.1f} points to errors in {dec}" if i == 0 else
                      f"{p.name} {p.error_total:.1f} in {p.decisions}")
-    lucky = max(m.players, key=lambda p: (p.luck_total, -p.seat))
-    unlucky = min(m.players, key=lambda p: (p.luck_total, p.seat))
     out = [f"Match {m.match} (to {m.rules.target}; {result}): " + ", ".join(parts) +
-           f"; {lucky.name} was the luckiest ({lucky.luck_total:+.1f}), {unlucky.name} the least lucky "
-           f"({unlucky.luck_total:+.1f})."]
+           f"; {luck_clause(m.players, m.then)}."]
     worst = [(x, d) for x in m.hands if x.review is not None for d in x.review.decisions if not d.forced]
     if worst:
         x, d = max(worst, key=lambda xd: (xd[1].error, -xd[0].hand, -xd[1].move))

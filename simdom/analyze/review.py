@@ -344,6 +344,28 @@ def _move_text(cell: tuple[str, str, float]) -> str:
     return cell[0] if cell[1] == "lead" else f"{cell[0]} {cell[1]}"
 
 
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def luck_clause(players: Sequence[Player], then: str) -> str:
+    """Who had the most luck and who the least, as the headline says it: the luck as shown (one decimal),
+    ties named together, a negative luck called bad luck, and what luck is measured against (the
+    expected final points with ``then`` playing on, before and after each chance event)."""
+    shown = [(p.name, round(p.luck_total, 1) + 0.0) for p in players]
+    hi, lo = max(v for _, v in shown), min(v for _, v in shown)
+    top = [n for n, v in shown if v == hi]
+    bottom = [n for n, v in shown if v == lo]
+    each = " each" if len(top) > 1 else ""
+    how = f"luck measured against {then} continuation"
+    if hi == lo:
+        return f"{how}: even ({hi:+.1f} each)"
+    most = "had the most luck" if hi > 0 else "had the least bad luck"
+    least = "the least" if lo > 0 else "the worst"
+    each_low = " each" if len(bottom) > 1 else ""
+    return f"{how}: {_names(top)} {most} ({hi:+.1f}{each}), {_names(bottom)} {least} ({lo:+.1f}{each_low})"
+
+
 def summary(r: Review) -> list[str]:
     """The answer: who lost most to errors (and where), then who was the luckiest."""
     counted = [d for d in r.decisions if not d.forced]
@@ -355,13 +377,12 @@ def summary(r: Review) -> list[str]:
         top = max((d for d in counted if d.seat == worst.seat), key=lambda d: d.error)
         out.append(f"{worst.name} lost {worst.error_total:.1f} points to errors, {top.error:.1f} of them at move "
                    f"{top.move} ({_move_text(top.played)} instead of {_move_text(top.best)}).")
-    lucky = max(r.players, key=lambda p: (p.luck_total, -p.seat))
-    unlucky = min(r.players, key=lambda p: (p.luck_total, p.seat))
     if len(r.players) == 1:
-        out[-1] = out[-1][:-1] + f"; {lucky.name}'s luck in their own draws: {lucky.luck_total:+.1f}."
+        me = r.players[0]
+        out[-1] = out[-1][:-1] + f"; {me.name}'s luck in their own draws: {me.luck_total:+.1f} (measured against " \
+                                 f"{r.then} continuation)."
     else:
-        out[-1] = out[-1][:-1] + f"; {lucky.name} was the luckiest player ({lucky.luck_total:+.1f}), " \
-                                 f"{unlucky.name} the least lucky ({unlucky.luck_total:+.1f})."
+        out[-1] = out[-1][:-1] + f"; {luck_clause(r.players, r.then)}."
     marked = [d for d in r.decisions if d.mark]
     if marked:
         out.append("Marked: " + ", ".join(f"move {d.move} ({r.names[d.seat]}, {d.mark})" for d in marked) + ".")

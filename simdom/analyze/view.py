@@ -474,14 +474,17 @@ def _check_replay(view: View, deal: Deal) -> None:
         want.update({k: a[k] for k in ("points", "bonus") if k in a})
         got = ours[i] if i < len(ours) else None
         if got is None or any(got.get(k) != x for k, x in want.items()):
-            raise ViewError(f"{view.name}: {view.text(i)} cannot have happened: the rules play "
-                            f"{_act_text(got)} here")
+            scored = [k for k in ("points", "bonus") if k in want]  # what the file recorded beside the move
+            raise ViewError(f"{view.name}: {view.text(i)} cannot have happened: recorded {_act_text(want, scored)}; "
+                            f"the rules give {_act_text(got, scored)} here")
 
 
-def _act_text(a: dict | None) -> str:
+def _act_text(a: dict | None, scored: Sequence[str] = ()) -> str:
+    """``seat 2 play 4-6 U, points 3``: an action and the scores named in ``scored``."""
     if a is None:
         return "nothing (the deal is over)"
-    return " ".join(str(x) for x in (f"seat {a['seat']}", a["act"], a.get("tile"), a.get("end")) if x is not None)
+    text = " ".join(str(x) for x in (f"seat {a['seat']}", a["act"], a.get("tile"), a.get("end")) if x is not None)
+    return text + "".join(f", {k} {a.get(k, 0)}" for k in scored)
 
 
 def masked(actions: Sequence[dict[str, Any]], seat: int, rules: Rules) -> list[dict[str, Any]]:

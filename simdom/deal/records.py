@@ -214,7 +214,7 @@ def check_record(record: Any, where: str = "record") -> tuple[DealRecord, Rules]
 
     def tile(text: str, path: str) -> None:
         try:
-            parse_tile(text, mp)
+            parse_tile(text, mp, strict_order=True)
         except ValueError as e:
             raise RecordError(f"{where}: field {path} = {_shown(text)} is invalid ({e}); allowed: a tile of the "
                               f"double-{mp} set written A-B, low half first") from None
