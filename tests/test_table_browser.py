@@ -217,6 +217,37 @@ def test_a_match_to_a_target_carries_its_scores_as_simdom_trace_plays_it(server,
     assert errors == []
 
 
+def test_a_followed_match_carries_its_scores_from_deal_to_deal(server, browser, tmp_path):
+    trace = tmp_path / "m.jsonl"
+    _cli("trace", "-r", "fives", "-n", "2", "--set", "target=50", "--matches", "3", "--seed", "7", "-o", str(trace))
+    deals = [d for d in map(json.loads, trace.read_text().splitlines()) if d["match"]["id"] == 2]
+    errors: list[str] = []
+    page = _page(browser, errors)
+    first = deals[0]
+    _new(page, server, mode="follow", rules="fives", players=2, overrides="target=50", seat=0,
+         first=first["first"], hand=" ".join(first["hands"][0]))
+    for i, rec in enumerate(deals):
+        if i:   # the next deal: its hand, its leader, the scores counted at the table (the end bonus included)
+            assert page.is_visible("#next-follow")
+            assert page.input_value("#nf-scores") != ""
+            page.fill("#nf-hand", " ".join(rec["hands"][0]))
+            page.fill("#nf-first", str(rec["first"]))
+            page.fill("#nf-scores", ", ".join(map(str, deals[i - 1]["match"]["after"])))
+            v = _version(page)
+            page.click("#nf-go")
+            _changed(page, v)
+        for a in rec["actions"]:
+            v = _version(page)
+            tile = a.get("tile") if a["act"] != "draw" or a["seat"] == 0 else None
+            _enter(page, a["seat"], a["act"], tile, a.get("end"))
+            _changed(page, v)
+        st = _state(page)
+        assert st["turn"] is None and st["match"]["before"] == rec["match"]["before"]
+        assert [x["points"] for x in st["seats"]] == [sum(a["points"] + a["bonus"] for a in rec["actions"]
+                                                          if a["act"] == "play" and a["seat"] == s) for s in (0, 1)]
+    assert errors == []
+
+
 def test_a_hint_equals_simdom_analyze_of_the_exported_position(server, browser, tmp_path):
     errors: list[str] = []
     page = _page(browser, errors)

@@ -146,9 +146,6 @@ def create_app() -> Starlette:
         over = data.get("overrides", "")
         over = G.parse_overrides(over) if isinstance(over, str) else over
         rules = G.make_rules(data.get("rules", "threes"), _int(data, "players", 4, 2, 4), over)
-        if rules.is_match and mode == "follow":
-            raise G.TableError(f"target = {rules.target}: a match is followed deal by deal at the table not yet; "
-                               "allowed: follow each deal as a single deal (target=0), or play the match")
         seat = G.check_seat(_int(data, "seat", 0, 0, 3), rules.players)
         if mode == "play":
             bots = data.get("bots") or ["greedy"] * rules.players
@@ -161,7 +158,7 @@ def create_app() -> Starlette:
             g: G.Game = G.PlayGame(rules, seat, list(bots), G.check_seed(_int(data, "seed", 1, 0, G.MAX_SEED)),
                                    _int(data, "deal", 0, 0, 2**31))
         else:
-            g = G.FollowGame(rules, seat, _int(data, "first", 0, 0, 3), data.get("hand", ""))
+            g = G.FollowGame(rules, seat, _int(data, "first", 0, 0, 3), data.get("hand", ""), data.get("scores"))
         store.add(g)
         return state(g)
 
@@ -216,8 +213,9 @@ def create_app() -> Starlette:
                 f"{row['loss_hi']:.2f}), more than your threshold {g.tutor:g}; play it anyway?")
 
     def next_deal(g, data, request) -> Response:
-        if not isinstance(g, G.PlayGame):
-            raise G.TableError("a followed game is one deal; allowed: a new game for the next deal")
+        if isinstance(g, G.FollowGame):
+            return changed(g, lambda: g.next_deal(data.get("hand", ""), _int(data, "first", 0, 0, 3),
+                                                  data.get("scores")))
         return changed(g, g.next_deal)
 
     def undo(g, data, request) -> Response:

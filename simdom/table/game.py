@@ -11,6 +11,7 @@ Every change is tried first and kept only when the engine accepts it: a refused 
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -403,23 +404,94 @@ class FollowGame(Game):
 
     mode = "follow"
 
-    def __init__(self, rules: Rules, seat: int, first: int, hand: Any):
+    def __init__(self, rules: Rules, seat: int, first: int, hand: Any, scores: Any = None):
         super().__init__(rules, seat, _names(rules.players, seat))
-        self.first = check_seat(first, rules.players)
+        self.hand_no = 0
+        self.deal_rules = rules   # a match's later deals: the leader next_lead chose leads any tile
+        self.scores0 = self._scores(scores) if rules.is_match else None
+        self._begin(first, hand)
+
+    def _scores(self, scores: Any) -> list[int]:
+        """The sides' match scores before the deal (default 0: a new match)."""
+        n = len(set(sides_of(self.rules)))
+        if scores in (None, "", []):
+            return [0] * n
+        if isinstance(scores, str):
+            try:
+                scores = [int(x) for x in scores.replace(",", " ").split()]
+            except ValueError:
+                scores = None
+        if not isinstance(scores, list) or len(scores) != n or not all(type(x) is int and x >= 0 for x in scores):
+            raise TableError(f"scores {scores!r}; allowed: {n} integers >= 0, one per side, e.g. "
+                             f"{', '.join(['0'] * n)}")
+        return scores
+
+    def _begin(self, first: Any, hand: Any) -> None:
+        first = check_seat(first, self.rules.players)
         if isinstance(hand, str):
             hand = hand.replace(",", " ").split()
         if not isinstance(hand, list):
             raise TableError("hand: allowed: the seat's tiles, e.g. 1-1 1-5 5-5 3-5 2-2")
-        mp = rules.max_pip
+        mp = self.rules.max_pip
         try:
-            self.hand = [tile_name(parse_tile(t, mp, strict_order=False), mp) for t in hand]
+            tiles = [tile_name(parse_tile(t, mp, strict_order=False), mp) for t in hand]
         except (ValueError, TypeError) as e:
             raise TableError(f"hand: {e}") from None
+        old = getattr(self, "first", None), getattr(self, "hand", None)
+        self.first, self.hand = first, tiles
+        try:
+            self._deal = self._check([])
+        except TableError:
+            self.first, self.hand = old
+            raise
         self.actions: list[dict[str, Any]] = []
-        self._deal = self._check(self.actions)
+
+    def next_deal(self, hand: Any, first: Any, scores: Any) -> None:
+        """The match's next deal: your new hand, who leads, and the sides' scores now (the end bonus counted
+        at the table: the other hands' pips are not seen here)."""
+        if self.scores0 is None:
+            raise TableError("this is a single deal; allowed: a new game (a match: set target, e.g. target=100)")
+        if self.turn() is not None:
+            raise TableError("the deal is still being played; allowed: the next deal once this one is over")
+        new = self._scores(scores)
+        keep = (self.scores0, self.hand_no, self.deal_rules, self.first, self.hand, self.actions, self._deal)
+        self.scores0, self.hand_no = new, self.hand_no + 1
+        self.deal_rules = dataclasses.replace(self.rules, lead="any")
+        try:
+            self._begin(first, hand)
+        except TableError:
+            self.scores0, self.hand_no, self.deal_rules, self.first, self.hand, self.actions, self._deal = keep
+            raise
+        self.version += 1
+
+    def match_json(self) -> dict[str, Any] | None:
+        """The match's scores: before the deal, and what the deal's placements have credited so far (the
+        engine's own credit, engine/matches.py MatchState)."""
+        if self.scores0 is None:
+            return None
+        ms = MatchState(self.rules, self.scores0)
+        ms.begin_deal()
+        d = self._deal
+        md = MatchDeal(self.rules, d.hands, d.boneyard, d.first, None if self.hand_no == 0 else d.first)
+        for t, e in d.plays:
+            if md.ended is not None:
+                break
+            ms.play(md, t, int(e))
+        side = sides_of(self.rules)
+        placed = [0] * len(ms.scores)   # the deal's placements and first-double bonus, by side
+        for s in range(self.rules.players):
+            placed[side[s]] += md.seat(s).points + md.seat(s).bonus
+        # the scores to carry to the next deal, before the end bonus counted at the table: under deal_end the
+        # deal's points are credited at its end (the engine's credit needs the hidden hands), else as they came
+        suggested = [b + p for b, p in zip(ms.before, placed)] if str(self.rules.match_end) == "deal_end" \
+            else ms.scores
+        return {"id": None, "hand": self.hand_no, "target": self.rules.target, "suggested": suggested,
+                "sides": [[s for s in range(self.rules.players) if side[s] == j] for j in range(len(ms.scores))],
+                "before": ms.before, "credited": ms.credited, "scores": ms.scores, "winner": ms.winner,
+                "over": ms.winner is not None, "follow": True}
 
     def _check(self, actions: list[dict[str, Any]]) -> Deal:
-        data = {"rules": self.rules.to_dict(), "players": self.rules.players, "seat": self.seat,
+        data = {"rules": self.deal_rules.to_dict(), "players": self.rules.players, "seat": self.seat,
                 "first": self.first, "hand": self.hand, "actions": actions}
         try:
             return full_deal(view_from_data(data, "the game"))
@@ -427,7 +499,7 @@ class FollowGame(Game):
             raise TableError(str(e).replace("the game: ", "", 1)) from None
 
     def view_dict(self) -> dict[str, Any]:
-        return {"rules": self.rules.to_dict(), "players": self.rules.players, "seat": self.seat,
+        return {"rules": self.deal_rules.to_dict(), "players": self.rules.players, "seat": self.seat,
                 "first": self.first, "hand": list(self.hand), "actions": [dict(a) for a in self.actions]}
 
     def act(self, seat: Any, act: Any, tile: Any = None, end: Any = None) -> None:
@@ -554,6 +626,9 @@ class FollowGame(Game):
                     "unseen": self.unseen(), "boneyard": bone, "first": self.first,
                     "can_undo": bool(self.actions), "move": len(self._deal.plays) + 1, "totals": None,
                     "actions": self.actions, "hand0": self.hand})
+        m = self.match_json()
+        if m is not None:
+            out["match"] = m
         return out
 
 

@@ -36,7 +36,8 @@ button.tile{font-weight:bold;min-width:48px}button.sel{background:#fde68a}
    <label>Seed <input id="seed" type="number" min="0" value="1"></label>
    <label>Deal <input id="dealno" type="number" min="0" value="0"></label></span>
   <span id="follow-opts" hidden><label>Leader <input id="first" type="number" min="0" max="3" value="0"></label>
-   <label>Your hand <input id="hand" size="34" placeholder="1-1 1-5 5-5 3-5 2-2"></label></span>
+   <label>Your hand <input id="hand" size="34" placeholder="1-1 1-5 5-5 3-5 2-2"></label>
+   <label>Match scores <input id="scores" size="10" placeholder="0, 0" title="a match (target set): the sides' scores before this deal"></label></span>
   <div class="muted" id="policies"></div>
   <button id="start">Start</button>
  </fieldset>
@@ -54,6 +55,11 @@ button.tile{font-weight:bold;min-width:48px}button.sel{background:#fde68a}
    <label>End <select id="f-end"><option>lead</option><option>L</option><option>R</option><option>U</option>
     <option>D</option></select></label>
    <button id="f-go">Enter</button></fieldset></div>
+  <div id="next-follow" hidden><fieldset><legend>Next deal of the match</legend>
+   <label>Your hand <input id="nf-hand" size="30"></label>
+   <label>Leader <input id="nf-first" type="number" min="0" max="3" value="0" size="3"></label>
+   <label>Scores now <input id="nf-scores" size="12" title="one per side: the scores with this deal's end bonus, as counted at the table"></label>
+   <button id="nf-go">Start the next deal</button></fieldset></div>
   <div><button id="undo">Undo</button> <button id="next-deal" hidden>Next deal of the match</button>
    <label><input type="checkbox" id="tutor-on"> Tutor: warn above
     <input id="tutor-threshold" type="number" step="0.1" min="0" value="0.5" size="4"> points</label></div>
@@ -108,13 +114,18 @@ function show(g) {
   if (g.ended) st += `The deal is over (${g.ended})` + (g.totals ? `: totals ${g.totals.join(" - ")}.` : ".");
   else st += turn === g.seat ? "Your turn." : `Seat ${turn} to act.`;
   if (g.match) {
-    const m = g.match;
-    st += ` Match ${m.id} to ${m.target}, deal ${m.hand + 1}: scores ` + m.scores.map((x, j) => `${m.sides[j].join("+")}: ${x}`).join(", ") +
-      (m.winner !== null ? `; side ${m.sides[m.winner].join("+")} won the match.` : m.over ? "; the match is over." : ".");
+    const m = g.match, side = (j) => m.sides[j].join("+");
+    st += ` Match${m.id === null ? "" : " " + m.id} to ${m.target}, deal ${m.hand + 1}: scores ` + m.scores.map((x, j) => `${side(j)}: ${x}`).join(", ") +
+      (m.follow ? " (before this deal " + m.before.join(" - ") + ", then its placements; the end bonus is counted at the table)" : "") +
+      (m.winner !== null ? `; seats ${side(m.winner)} won the match.` : m.over ? "; the match is over." : ".");
   }
   $("status").textContent = st;
   $("status").dataset.scores = g.match ? g.match.scores.join(",") : "";
-  $("next-deal").hidden = !(g.match && g.ended && !g.match.over);
+  $("status").dataset.before = g.match ? g.match.before.join(",") : "";
+  $("next-deal").hidden = !(g.match && g.ended && !g.match.over && g.mode === "play");
+  const nf = $("next-follow"), showNf = !!(g.match && g.ended && !g.match.over && g.mode === "follow");
+  if (showNf && nf.hidden) $("nf-scores").value = g.match.suggested.join(", ");
+  nf.hidden = !showNf;
   $("status").dataset.ended = g.ended || "";
   $("status").dataset.totals = g.totals ? g.totals.join(",") : "";
   $("seats").innerHTML = table([["seat"], ["player"], ["tiles", 1], ["points", 1], ["known to lack"]],
@@ -243,7 +254,7 @@ function setup() {
     const body = {mode: $("mode").value, rules: $("rules").value, players: Number($("players").value),
       overrides: $("overrides").value, seat: Number($("seat").value), seed: Number($("seed").value),
       deal: Number($("dealno").value), bots: $("bots").value.split(",").map((s) => s.trim()).filter((s) => s),
-      first: Number($("first").value), hand: $("hand").value};
+      first: Number($("first").value), hand: $("hand").value, scores: $("scores").value};
     const g = await api("/api/new", body);
     if (g) { sessionStorage.setItem("simdom-table-last", g.id); location.href = `/game/${g.id}`; }
   });
@@ -264,6 +275,8 @@ function wire() {
   $("f-go").addEventListener("click", () => follow(false));
   $("undo").addEventListener("click", () => post("undo"));
   $("next-deal").addEventListener("click", () => { reviewShown = null; post("next"); });
+  $("nf-go").addEventListener("click", () => { reviewShown = null;
+    post("next", {hand: $("nf-hand").value, first: Number($("nf-first").value), scores: $("nf-scores").value}); });
   $("hint").addEventListener("click", () => post("hint", {rollouts: Number($("rollouts").value), seed: Number($("hint-seed").value), then: $("then").value}));
   $("solve").addEventListener("click", () => post("solve"));
   $("review").addEventListener("click", () => post("review", {rollouts: Number($("rv-rollouts").value), luck_rollouts: Number($("rv-luck").value)}));
