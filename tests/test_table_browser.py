@@ -181,6 +181,19 @@ def test_a_whole_deal_against_greedy_ends_with_the_totals_of_simdom_trace(server
     page.click("#review-out tr.rv-row[data-move='3']")
     assert page.locator("#rv-board svg g.tile").count() == 2  # the board before move 3
     assert "Move 3" in page.inner_text("#rv-detail")
+    # ... and its hint: simdom analyze of the exported deal at that move
+    page.fill("#rollouts", "300")
+    page.click("#rv-hint-go")
+    page.wait_for_selector("#rv-hint[data-done='1'][data-key='300/1/greedy']", timeout=30_000)
+    shown = [(r.get_attribute("data-move"), float(r.get_attribute("data-points")))
+             for r in page.query_selector_all("#rv-hint tr.hint-row")]
+    gid = page.get_attribute("body", "data-game")
+    script = tmp_path / "deal.toml"
+    script.write_text(page.request.get(server + f"api/game/{gid}/export/script").text())
+    out = json.loads(_cli("analyze", "--script", str(script), "--move", "3", "--rollouts", "300", "--seed", "1",
+                          "--format", "json"))
+    assert [m for m, _ in shown] == [f"{m['tile']} {m['end']}" for m in out["moves"]]
+    assert [v for _, v in shown] == pytest.approx([m["mean_points"] for m in out["moves"]], abs=1e-9)
     # next error: the next marked move after the one shown (or, with none marked, the page says so)
     marked = [int(r.get_attribute("data-move")) for r in page.query_selector_all("#review-out tr.rv-row")
               if r.get_attribute("data-mark")]

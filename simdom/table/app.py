@@ -239,16 +239,20 @@ def create_app() -> Starlette:
             G.parse_policy(then)
         except G.PolicyError as e:
             raise G.TableError(f"then: {e}") from None
+        move = data.get("move")
         with g.lock:
-            if not g.my_turn():
+            if move is not None:   # a move of the review: the position before it, from the mover's information
+                pos = g.review_position(move)
+            elif not g.my_turn():
                 raise G.TableError("it is not your turn; allowed: a hint when you are to place a tile")
-            g.position()  # a position that cannot be valued is refused now, not in the background
+            else:
+                pos = g.position()  # taken now: a move made meanwhile drops this hint, not mixes it
 
         def work(job: G.Job):
             def progress(done: int, planned: int) -> None:
                 job.done, job.planned = done, planned
-            return g.hint(rollouts, seed, then, progress)
-        return start_job(g, "hint", work)
+            return g.hint(rollouts, seed, then, progress, pos)
+        return start_job(g, "hint" if move is None else "move-hint", work)
 
     def solve(g, data, request) -> Response:
         if not isinstance(g, G.PlayGame):

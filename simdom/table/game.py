@@ -118,7 +118,8 @@ class Job:
     started: float = field(default_factory=time.monotonic)
 
     def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "done": self.done, "planned": self.planned, "finished": self.finished,
+        return {"kind": self.kind, "stamp": self.started, "done": self.done, "planned": self.planned,
+                "finished": self.finished,
                 "error": self.error, "result": self.result, "seconds": round(time.monotonic() - self.started, 1)}
 
 
@@ -155,8 +156,24 @@ class Game:
         except ViewError as e:
             raise TableError(str(e)) from None
 
-    def hint(self, rollouts: int, seed: int, then: str, progress: Callable[[int, int], None]) -> dict[str, Any]:
-        pos = self.position()
+    def review_position(self, move: Any):
+        """The position before placement ``move`` of the deal, from the mover's information (play mode: any
+        move; follow mode: your own, the other hands being unknown)."""
+        deal, viewer = review_subject(self)
+        try:
+            pos = deal.position(move) if type(move) is int else None
+        except PositionError as e:
+            raise TableError(str(e).replace("--move", "move")) from None
+        if pos is None or not pos.moves:
+            raise TableError(f"move {move!r}; allowed: a placement of the deal, 1 to {len(deal.plays)}")
+        if viewer is not None and pos.seat != viewer:
+            raise TableError(f"move {move} is seat {pos.seat}'s, whose hand you did not see; allowed: your own moves")
+        return pos
+
+    def hint(self, rollouts: int, seed: int, then: str, progress: Callable[[int, int], None],
+             pos=None) -> dict[str, Any]:
+        """Every legal move of the position (default: yours now) valued as simdom analyze does."""
+        pos = self.position() if pos is None else pos
         a = evaluate(pos, then=then, seed=seed, rollouts=rollouts, progress=progress)
         rows = []
         for r in a.rows:

@@ -152,7 +152,7 @@ function show(g) {
   if (g.tutor !== null && document.activeElement !== $("tutor-threshold")) $("tutor-threshold").value = g.tutor;
   const jobs = g.jobs || {};
   let busy = false, prog = [];
-  for (const k of ["hint", "solve", "review"]) {
+  for (const k of ["hint", "solve", "review", "move-hint"]) {
     const j = jobs[k];
     if (!j) continue;
     if (!j.finished) { busy = true; prog.push(k === "hint" && j.planned ? `hint: ${j.done} of ${j.planned} rollouts (${j.seconds} s)` : `${k}: working (${j.seconds} s)`); }
@@ -160,13 +160,19 @@ function show(g) {
   }
   $("progress").textContent = prog.join("; ");
   $("progress").dataset.busy = busy ? "1" : "";
-  showHint(jobs.hint); showSolve(jobs.solve); showReview(jobs.review);
+  showHint(jobs.hint); showSolve(jobs.solve); showReview(jobs.review); showMoveHint(jobs["move-hint"]);
   if (g.warning) msg(g.warning, "warning");
   clearTimeout(timer);
   if (busy) timer = setTimeout(refresh, 250);
 }
-function showHint(j) {
-  const out = $("hint-out");
+function showHint(j) { hintTable($("hint-out"), j); }
+function showMoveHint(j) {
+  const out = $("rv-hint");
+  if (!out) return;
+  if (j && j.finished && j.result && j.result.move !== cur) { out.innerHTML = ""; out.dataset.done = ""; return; }
+  hintTable(out, j);
+}
+function hintTable(out, j) {
   if (!j || !j.finished || !j.result) { out.innerHTML = ""; out.dataset.done = ""; return; }
   const h = j.result;
   out.innerHTML = `<div>Move ${h.move}, seat ${h.seat}: ${h.rollouts} rollouts, seed ${h.seed}, then ${esc(h.then)}. Loss against the best with its 95% interval.</div>` +
@@ -201,8 +207,9 @@ function graph(points) {
 function showReview(j) {
   const out = $("review-out");
   if (!j || !j.finished || !j.result) { if (!j) { out.innerHTML = ""; reviewShown = null; $("next-error").hidden = true; } return; }
-  if (reviewShown === j.result) return;
+  if (reviewShown && reviewShown.stamp === j.stamp) return;   // drawn already (each poll parses a new copy)
   reviewShown = j.result;
+  reviewShown.stamp = j.stamp;
   const r = j.result, names = r.names;
   let h = table([["move", 1], ["player"], ["played"], ["value", 1], ["best"], ["error", 1], ["95% interval", 1], ["mark"]],
     r.decisions.map((d) => [d.move, esc(names[d.seat]), `${d.played.tile} ${d.played.end}`, f2(d.played.value),
@@ -213,10 +220,13 @@ function showReview(j) {
   h += "<h2>Luck</h2>" + table([["event"], ["move", 1]].concat(names.map((n) => [n, 1])),
     r.luck.map((x) => [esc(x.event), x.move].concat(x.luck.map((v) => v === null ? "" : (v >= 0 ? "+" : "") + f2(v)))));
   h += "<h2>Expected final margin</h2>" + graph(r.graph);
-  h += "<h2>Position</h2><div id='rv-detail'></div><div id='rv-board'></div>";
+  h += "<h2>Position</h2><div id='rv-detail'></div><button id='rv-hint-go' hidden>Hint at this move</button>" +
+    "<div id='rv-hint'></div><div id='rv-board'></div>";
   out.innerHTML = h;
   $("next-error").hidden = false;
   out.querySelectorAll(".rv-row").forEach((tr) => tr.addEventListener("click", () => pick(+tr.dataset.move)));
+  $("rv-hint-go").addEventListener("click", () => post("hint", {move: cur, rollouts: Number($("rollouts").value),
+    seed: Number($("hint-seed").value), then: $("then").value}));
   cur = 0;
 }
 function pick(move) {
@@ -224,6 +234,8 @@ function pick(move) {
   cur = move;
   document.querySelectorAll(".rv-row").forEach((tr) => tr.classList.toggle("cur", +tr.dataset.move === move));
   $("rv-board").innerHTML = r.boards[move - 1] || "";
+  $("rv-hint").innerHTML = ""; $("rv-hint").dataset.done = "";
+  $("rv-hint-go").hidden = !r.decisions.some((x) => x.move === move);
   const d = r.decisions.find((x) => x.move === move);
   $("rv-detail").textContent = d ? `Move ${move} (${r.names[d.seat]}): played ${d.played.tile} ${d.played.end}, expected ${f2(d.played.value)} points; best ${d.best.tile} ${d.best.end}, ${f2(d.best.value)}; error ${f2(d.error)} (${f2(d.error_lo)} to ${f2(d.error_hi)})${d.mark ? ", " + d.mark : ""}.` : `Move ${move}: not a decision of yours.`;
 }
