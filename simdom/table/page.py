@@ -72,7 +72,7 @@ button.tile{font-weight:bold;min-width:48px}button.sel{background:#fde68a}
  </div><div class="col">
   <h2>Table</h2><div id="seats"></div>
   <h2>Unseen tiles</h2><div id="unseen"></div>
-  <h2>Moves</h2><ol id="history"></ol>
+  <h2>Actions</h2><ol id="history"></ol>
   <div><span id="export-script-box"><a id="export-script" href="#">export as a scripted deal</a> · </span>
    <a id="export-position" href="#">export your position file</a> · <a href="/">new game</a></div>
  </div></div>
