@@ -184,7 +184,10 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                 Param("nodes", 0.0, _nodes,
                       "N: positions searched per decision, or none (the default: always exact, however long); "
                       "over N the search deepens by horizons of 2, 4, 6, ... placements (greedy beyond) while "
-                      "N lasts and plays the deepest finished search's best move: no longer exact")),
+                      "N lasts and plays the deepest finished search's best move: no longer exact"),
+                Param("by", 0.0, _choice("margin", "points"),
+                      "what it maximises: margin (its deal total minus the best other side's; a deal's winner "
+                      "has the largest) or points (its own deal total)")),
                fair=False),
 )}
 

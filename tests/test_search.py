@@ -89,8 +89,8 @@ def test_clairvoyant_within_its_budget_is_exact_and_its_budget_parses():
     full, capped = st.choice("clairvoyant", 0), st.choice("clairvoyant:nodes=100000", 0)
     values = {(m.tile, m.end): m.value for m in Solver(rules).solve(st, against="greedy", limit=None).moves}
     assert values[full] == max(values.values()) and values[capped] <= values[full]
-    assert str(parse_policy("clairvoyant")) == "clairvoyant:against=seats,nodes=none"
-    assert str(parse_policy("clairvoyant:nodes=5000")) == "clairvoyant:against=seats,nodes=5000"
+    assert str(parse_policy("clairvoyant")) == "clairvoyant:against=seats,nodes=none,by=margin"
+    assert str(parse_policy("clairvoyant:nodes=5000")) == "clairvoyant:against=seats,nodes=5000,by=margin"
     for bad in ("clairvoyant:nodes=999", "clairvoyant:nodes=x", "clairvoyant:nodes=0"):
         with pytest.raises(PolicyError, match="from 1,000 to 10,000,000,000, or none"):
             parse_policy(bad)

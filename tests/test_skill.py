@@ -67,6 +67,8 @@ def test_skill_on_a_small_real_run_of_two_player_threes(cli, tmp_path):
         assert x["learning_effect_lo"] <= x["learning_effect"] <= x["learning_effect_hi"]
         assert x["skill"] == pytest.approx(x["learning_effect"] / (x["learning_effect"] + x["random_effect"]))
         assert x["random_effect_hi"] > 0 and x["learning_effect_hi"] > 0  # not contradicted
+    assert {x["by"]: x["fictive"] for x in rows} == {"points": "clairvoyant:against=seats,nodes=none,by=points",
+                                                     "wins": "clairvoyant:against=seats,nodes=none,by=margin"}
     pts = rows[0]
     assert pts["fictive_value"] > pts["optimal_value"] > pts["beginner_value"]
     assert pts["random_effect_lo"] > 0 and pts["learning_effect_lo"] > 0  # search beats random, clairvoyant search
@@ -115,7 +117,8 @@ def test_bad_input_from_the_shell_is_one_stderr_line(cli):
     assert len(r.stderr.strip().splitlines()) == 1 and "not a fair player" in r.stderr
 
 
-@pytest.mark.parametrize("lo, hi, verdict", [(0.2, 0.4, "more by the tiles"), (0.6, 0.8, "more by the play"),
+@pytest.mark.parametrize("lo, hi, verdict", [(0.2, 0.4, "a lower bound below one half cannot tell"),
+                                             (0.6, 0.8, "more by the play"),
                                              (0.3, 0.7, "too few deals"), (float("nan"), float("nan"), "too few")])
 def test_the_verdict_follows_the_interval(lo, hi, verdict):
     from simdom import present as P
@@ -125,6 +128,7 @@ def test_the_verdict_follows_the_interval(lo, hi, verdict):
              "deals": 10} for by in ("points", "wins") for beg in ("random", "greedy")]
     text = P.text(skill_answer(rows))
     assert text.startswith("Threes, 2 players: skill share at least ") and verdict in " ".join(text.split())
+    assert "more by the tiles" not in text  # a lower bound never shows that the tiles decide more
 
 
 def test_the_rows_are_the_same_on_one_worker_two_workers_and_a_dask_cluster():
@@ -137,10 +141,12 @@ def test_the_rows_are_the_same_on_one_worker_two_workers_and_a_dask_cluster():
     from simdom.run.skill import skill_rows
 
     rules = preset("threes", 2)
-    pols = [parse_policy(p) for p in ("random", "greedy", "search", "clairvoyant:against=seats")]
+    pols = [parse_policy(p) for p in ("random", "greedy", "search", "clairvoyant:against=seats,by=points",
+                                      "clairvoyant:against=seats")]
+    fictive = {"points": pols[3], "wins": pols[4]}
 
     def rows(**kw):  # as JSON text: an unbounded interval's NaN equals itself there
-        return json.dumps(skill_rows(rules, pols[:2], pols[2], pols[3], [pols[1]], 4, 9, "Threes", **kw))
+        return json.dumps(skill_rows(rules, pols[:2], pols[2], fictive, [pols[1]], 4, 9, "Threes", **kw))
 
     one = rows(workers=1)
     assert one == rows(workers=2)
@@ -175,3 +181,28 @@ def test_skill_of_matches_counts_whole_matches(cli, tmp_path):
     text = cli("skill", "-r", "fives", "-n", "2", "--set", "target=61", "--deals", "4", "-w", "1")
     assert text.returncode == 0 and text.stdout.startswith("Fives (modified) to 61, 2 players: skill share")
     assert "4 matches, each with player 0 in every seat" in " ".join(text.stdout.split())
+
+
+@pytest.mark.parametrize("game", ["threes", "fives"])
+def test_the_points_fictive_player_scores_the_most_points_deal_by_deal(game):
+    """Against deterministic opponents clairvoyant:by=points plays an exact points maximiser: in every deal it
+    scores at least what any other player scores in its seat against the same opponents (the margin
+    maximiser, search, greedy), and its points equal the solver's value of the deal from the lead."""
+    from simdom.engine.api import simulate
+    from simdom.engine.solver import solve
+    from simdom.engine.state import DealState
+    from simdom.rules import preset
+
+    rules = preset(game, 2)
+    deals = 12
+    pts = {p: simulate(rules, [p, "greedy"], 11, 0, deals).seats["points"][:, 0]
+           for p in ("clairvoyant:by=points", "clairvoyant", "search:worlds=16", "greedy")}
+    best = pts.pop("clairvoyant:by=points")
+    for other in pts.values():
+        assert (best >= other).all()
+    assert (best > pts["clairvoyant"]).any()  # maximising the margin is not maximising one's points
+    for d in range(4):
+        st = DealState.dealt(rules, 11, d)
+        st.advance()
+        if st.turn == 0:
+            assert solve(st, by="points", against="greedy").value == best[d]

@@ -71,16 +71,18 @@ def play_player0(rules: Rules, players0: Sequence[Policy], opponents: Sequence[P
     return out
 
 
-def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, fictive: Policy,
+def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, fictive: "dict[str, Policy]",
                opponents: Sequence[Policy], seed: int, deals: int, label: str, workers: int | None = 1,
                backend: str = "local", scheduler: str | None = None) -> list[dict]:
-    """One row per measure (points, wins) and beginner: the JSON rows of `simdom skill`."""
-    players0 = list({str(p): p for p in [*beginners, optimal, fictive]}.values())
+    """One row per measure (points, wins) and beginner: the JSON rows of `simdom skill`. ``fictive``: the
+    fictive player of each measure (the one that maximises that measure's payoff)."""
+    players0 = list({str(p): p for p in [*beginners, optimal, *fictive.values()]}.values())
     played = play_player0(rules, players0, opponents, seed, deals, workers, backend, scheduler)
     rows = []
     for k, by in enumerate(("points", "wins")):
         for beg in beginners:
-            est: SkillEstimate = skill_share(played[str(beg)][k], played[str(optimal)][k], played[str(fictive)][k])
+            est: SkillEstimate = skill_share(played[str(beg)][k], played[str(optimal)][k],
+                                             played[str(fictive[by])][k])
             d = est.as_dict()
             rows.append({"rules": label, "players": rules.players, "by": by, "beginner": str(beg),
                          "beginner_value": d["beginner_value"], "optimal": str(optimal),
@@ -88,7 +90,7 @@ def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, ficti
                          **{key: d[key] for key in ("learning_effect", "learning_effect_lo", "learning_effect_hi",
                                                     "random_effect", "random_effect_lo", "random_effect_hi",
                                                     "skill", "skill_lo", "skill_hi", "deals")},
-                         "fictive": str(fictive), "opponents": ",".join(map(str, opponents)),
+                         "fictive": str(fictive[by]), "opponents": ",".join(map(str, opponents)),
                          "unit": "match" if rules.is_match else "deal", "target": rules.target})
     return rows
 
@@ -131,7 +133,10 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     if bad:
         raise OptionError(f"--opponents {bad[0]}: the fictive player (clairvoyant) replies exactly to the opponents' "
                           f"own policies, which must be deterministic; allowed: {', '.join(DETERMINISTIC)}")
-    fictive = parse_policy("clairvoyant:against=seats")
+    # the fictive player maximises the payoff of the row it serves: its own points for the points row; for
+    # the wins row its margin, whose best move wins whenever the deal can still be won (docs/skill.md)
+    fictive = {"points": parse_policy("clairvoyant:against=seats,by=points"),
+               "wins": parse_policy("clairvoyant:against=seats")}
     beginners = [parse_policy(b) for b in BEGINNERS]
     name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
     label = f"{name} (modified)" if modified else name

@@ -25,7 +25,7 @@ from .jit import entry, kernel
 
 from .greedy import greedy_move, greedy_pick, list_index
 from .kpolicies import choose as choose_basic
-from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS,
+from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, BY_POINTS, MODEL_GREEDY, PAR_AGAINST, PAR_BY, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS,
                      POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, SV_OWN, OWN_GREEDY, TMASK,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
 from .moves import legal_moves
@@ -53,7 +53,8 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     did). The table is emptied at every new problem (another deal, seat or opponents): where the budget
     runs out then depends on the deal alone, not on the deals this process searched before."""
     ctl, ttk, vids, vpar, rt, re, rv = V[6], V[4], V[8], V[9], V[14], V[15], V[16]
-    ctl[SV_BY] = BY_MARGIN
+    by = BY_POINTS if par[s, PAR_BY] == 1 else BY_MARGIN
+    ctl[SV_BY] = by
     ctl[SV_HORIZON] = 0
     ctl[SV_OWN] = OWN_GREEDY  # beyond its budget's horizons greedy plays every seat
     ctl[SV_TBITS] = 0  # the whole table: an exact solve of a deal fills millions of entries
@@ -72,7 +73,8 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     if budget > 0:
         ctl[SV_ROOT] = s
         ctl[SV_SIDE] = V[7][s]
-        salt = np.int64(salt_of(G, bone, V, bone.shape[0]) & np.uint64(0x7FFFFFFFFFFFFFFF))
+        # the value searched is part of the problem: a table of margins is not one of points
+        salt = np.int64((salt_of(G, bone, V, bone.shape[0]) ^ (np.uint64(by) * GAMMA)) & np.uint64(0x7FFFFFFFFFFFFFFF))
         if salt != ctl[SV_CLAIR]:
             ttk[:] = 0
             ctl[SV_CLAIR] = salt

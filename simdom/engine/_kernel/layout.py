@@ -122,8 +122,9 @@ N_PARAMS = 5
 PAR_UNTIL = 0                                               # hold
 PAR_SAMPLES = 0                                             # rollout
 PAR_SUPPORT, PAR_LEAD, PAR_WAIT, PAR_PLAYERS = range(4)     # timing
-PAR_AGAINST, PAR_NODES = 0, 1                               # clairvoyant: 0 the seats' policies, 1 minimax;
-#                                                             its positions per decision (0: no limit)
+PAR_AGAINST, PAR_NODES, PAR_BY = 0, 1, 2                    # clairvoyant: 0 the seats' policies, 1 minimax;
+#                                                             its positions per decision (0: no limit); the
+#                                                             value it maximises (BY_MARGIN, BY_POINTS)
 PAR_WORLDS, PAR_MODEL, PAR_DEPTH, PAR_OWN, PAR_WIN = range(5)  # search
 MODEL_GREEDY, MODEL_MINIMAX = 0, 1                          # search:model
 OWN_GREEDY, OWN_DEFENSIVE = 0, 1                            # search:own

@@ -26,10 +26,17 @@ def skill_answer(rows: list[dict]) -> P.Answer:
     for beg in BEGINNERS:
         pts, win = by[("points", beg)], by[("wins", beg)]
         lo, hi = pts["skill_lo"], pts["skill_hi"]
-        verdict = (f"{game} is decided more by the tiles than by the play" if hi < 0.5 else
-                   f"{game} is decided more by the play than by the tiles" if lo > 0.5 else
-                   f"too few {unit}es to tell whether the tiles or the play decide more".replace("deales", "deals")
-                   )  # NaN bounds too
+        # a deal's share is a lower bound (a better fair player can only raise it): it shows that the play
+        # decides more than the tiles when its interval is above one half, and can never show the opposite
+        if unit == "deal":
+            verdict = (f"{game} is decided more by the play than by the tiles" if lo > 0.5 else
+                       "a lower bound below one half cannot tell whether the tiles or the play decide more (a "
+                       "stronger fair player would raise it)" if hi < 0.5 else
+                       "too few deals to tell whether the play decides more than the tiles")  # NaN bounds too
+        else:
+            verdict = (f"{game} is decided more by the tiles than by the play" if hi < 0.5 else
+                       f"{game} is decided more by the play than by the tiles" if lo > 0.5 else
+                       "too few matches to tell whether the tiles or the play decide more")
         who = "" if beg == "random" else f"Against a {beg} beginner: "
         to = f" to {first['target']:,}" if unit == "match" else ""
         lead = f"{first['rules']}{to}, {first['players']} players: " if beg == "random" else ""
@@ -44,8 +51,10 @@ def skill_answer(rows: list[dict]) -> P.Answer:
     ans.add(P.Table("Skill share LE / (LE + RE)", rows, [
         P.Col("by"), P.Col("beginner"), P.Col("learning_effect", "LE", "est"), P.Col("random_effect", "RE", "est"),
         P.Col("skill", "skill", "est")], keys=2))
+    fictive = ", ".join(dict.fromkeys(f"{x['fictive']} for {x['by']}" for x in rows))
     bound = (f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
-             f"hand; the fictive player ({first['fictive']}) sees every hand." if unit == "deal" else
+             f"hand; the fictive player ({fictive}) sees every hand and maximises the row's payoff."
+             if unit == "deal" else
              f"Not a bound in matches: the optimal player ({first['optimal']}) is only as good as the best policy "
              f"at hand, which lowers the share, and the fictive player ({first['fictive']}) sees each hand but "
              f"does not plan for the match score, which raises it.")
