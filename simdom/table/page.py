@@ -202,6 +202,7 @@ function graph(points) {
     `<line x1="${P}" x2="${W - P}" y1="${Y(0)}" y2="${Y(0)}" stroke="#999"/><path d="${line}" fill="none" stroke="#1d4ed8" stroke-width="2"/>` +
     points.map((p) => `<circle cx="${X(p.move)}" cy="${Y(p.margin)}" r="3" fill="#1d4ed8"><title>move ${p.move}: ${p.margin.toFixed(2)}</title></circle>`).join("") +
     `<text x="${P}" y="14" font-size="12">your expected final margin after each move (0 = level)</text>` +
+    `<text x="2" y="${Y(y1) + 4}" font-size="10">${y1.toFixed(0)}</text><text x="2" y="${Y(y0) + 4}" font-size="10">${y0.toFixed(0)}</text>` +
     `<text x="${P}" y="${H - 8}" font-size="11">move ${x0}</text><text x="${W - P - 40}" y="${H - 8}" font-size="11">move ${x1}</text></svg>`;
 }
 function showReview(j) {
