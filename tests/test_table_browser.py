@@ -140,18 +140,20 @@ def _state(page) -> dict:
     return js
 
 
-def _hint(page, rollouts: int, seed: int) -> list[tuple[str, float]]:
-    page.fill("#rollouts", str(rollouts))
+def _hint(page, rollouts: int | None, seed: int) -> list[tuple[str, float]]:
+    """The page's hint (rollouts None: the field left empty, simdom analyze's stopping rule)."""
+    page.fill("#rollouts", "" if rollouts is None else str(rollouts))
     page.fill("#hint-seed", str(seed))
     page.click("#hint")
-    page.wait_for_selector(f"#hint-out[data-done='1'][data-key='{rollouts}/{seed}/greedy']", timeout=30_000)
+    key = f"{rollouts or 'auto'}/{seed}/greedy"
+    page.wait_for_selector(f"#hint-out[data-done='1'][data-key='{key}']", timeout=30_000)
     rows = page.query_selector_all("#hint-out tr.hint-row")
     return [(r.get_attribute("data-move"), float(r.get_attribute("data-points"))) for r in rows]
 
 
-def _analyze(position: Path, rollouts: int, seed: int) -> list[tuple[str, float]]:
-    out = json.loads(_cli("analyze", "--position", str(position), "--rollouts", str(rollouts), "--seed", str(seed),
-                          "--format", "json"))
+def _analyze(position: Path, rollouts: int | None, seed: int) -> list[tuple[str, float]]:
+    more = [] if rollouts is None else ["--rollouts", str(rollouts)]
+    out = json.loads(_cli("analyze", "--position", str(position), *more, "--seed", str(seed), "--format", "json"))
     return [(f"{m['tile']} {m['end']}", m["mean_points"]) for m in out["moves"]]
 
 
@@ -358,6 +360,9 @@ def test_the_seed_game_followed_from_marias_seat_gives_analyzes_hint_at_move_10(
     assert [m for m, _ in hint] == [m for m, _ in want]
     assert [v for _, v in hint] == pytest.approx([v for _, v in want], abs=1e-9)
     assert hint[0][0] == "1-1 L"
+    # the hint with the rollouts left empty is simdom analyze's with its defaults (the stopping rule)
+    auto = _hint(page, None, 1)
+    assert auto == [(m, pytest.approx(v, abs=1e-9)) for m, v in _analyze(maria, None, 1)]
     # the board at move 10: the spinner 4-4 with its four arms, each open end drawn where its arm ends
     board = page.locator("#board svg")
     arms = {e: page.get_attribute(f"#board g.end[data-end='{e}']", "data-value") for e in "LRUD"}

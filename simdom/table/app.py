@@ -230,7 +230,9 @@ def create_app() -> Starlette:
         return state(g)
 
     def hint(g, data, request) -> Response:
-        rollouts = _int(data, "rollouts", G.HINT_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
+        # no rollouts given: simdom analyze's default, until the best move is separated (at most its budget)
+        auto = data.get("rollouts") in (None, "", 0)
+        rollouts = None if auto else _int(data, "rollouts", G.HINT_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
         seed = _int(data, "seed", 1, 0, G.MAX_SEED)
         then = data.get("then", "greedy") or "greedy"
         if not isinstance(then, str) or then.startswith("python:"):

@@ -170,9 +170,10 @@ class Game:
             raise TableError(f"move {move} is seat {pos.seat}'s, whose hand you did not see; allowed: your own moves")
         return pos
 
-    def hint(self, rollouts: int, seed: int, then: str, progress: Callable[[int, int], None],
+    def hint(self, rollouts: int | None, seed: int, then: str, progress: Callable[[int, int], None],
              pos=None) -> dict[str, Any]:
-        """Every legal move of the position (default: yours now) valued as simdom analyze does."""
+        """Every legal move of the position (default: yours now) valued as simdom analyze does (``rollouts``
+        None: its stopping rule, as ``simdom analyze`` without --rollouts)."""
         pos = self.position() if pos is None else pos
         a = evaluate(pos, then=then, seed=seed, rollouts=rollouts, progress=progress)
         rows = []
@@ -182,7 +183,7 @@ class Game:
                          "loss": -r.diff_vs_best, "loss_lo": -r.diff_vs_best_hi, "loss_hi": -r.diff_vs_best_lo,
                          "margin": r.mean_margin, "win": r.win_rate})
         return {"move": pos.move, "seat": pos.seat, "rollouts": a.rollouts, "seed": seed, "then": a.then,
-                "rows": rows}
+                "stopped": a.stopped, "asked": rollouts, "rows": rows}
 
     def base_json(self) -> dict[str, Any]:
         st = self.state()

@@ -64,7 +64,8 @@ button.tile{font-weight:bold;min-width:48px}button.sel{background:#fde68a}
    <label><input type="checkbox" id="tutor-on"> Tutor: warn above
     <input id="tutor-threshold" type="number" step="0.1" min="0" value="0.5" size="4"> points</label></div>
   <h2>Hint</h2>
-  <label>Rollouts <input id="rollouts" type="number" min="2" value="2000" size="7"></label>
+  <label>Rollouts <input id="rollouts" type="number" min="2" value="" size="7" placeholder="auto"
+    title="empty: as simdom analyze, until the best move is separated (at most 100,000)"></label>
   <label>Seed <input id="hint-seed" type="number" min="0" value="1" size="5"></label>
   <label>Then <input id="then" value="greedy" size="10"></label>
   <button id="hint">Hint</button> <button id="solve">Every hand known</button>
@@ -175,13 +176,14 @@ function showMoveHint(j) {
 function hintTable(out, j) {
   if (!j || !j.finished || !j.result) { out.innerHTML = ""; out.dataset.done = ""; return; }
   const h = j.result;
-  out.innerHTML = `<div>Move ${h.move}, seat ${h.seat}: ${h.rollouts} rollouts, seed ${h.seed}, then ${esc(h.then)}. Loss against the best with its 95% interval.</div>` +
+  const how = h.asked === null ? ` (${h.stopped === "separated" ? "until the best move was separated" : h.stopped === "forced" ? "a forced move" : "the budget"}, as simdom analyze)` : "";
+  out.innerHTML = `<div>Move ${h.move}, seat ${h.seat}: ${h.rollouts} rollouts${how}, seed ${h.seed}, then ${esc(h.then)}. Loss against the best with its 95% interval.</div>` +
     table([["move"], ["expected points", 1], ["95% interval", 1], ["loss", 1], ["loss 95% interval", 1], ["margin", 1], ["win", 1]],
       h.rows.map((r) => [r.move, f2(r.points), `${f2(r.points_lo)} to ${f2(r.points_hi)}`, f2(r.loss),
         `${f2(r.loss_lo)} to ${f2(r.loss_hi)}`, f2(r.margin), (100 * r.win).toFixed(1) + "%"]),
       (i) => `class="hint-row" data-move="${h.rows[i].move}" data-points="${h.rows[i].points}" data-loss="${h.rows[i].loss}"`);
   out.dataset.done = "1";
-  out.dataset.key = `${h.rollouts}/${h.seed}/${h.then}`;
+  out.dataset.key = `${h.asked === null ? "auto" : h.rollouts}/${h.seed}/${h.then}`;
 }
 function showSolve(j) {
   const out = $("solve-out");
@@ -226,7 +228,7 @@ function showReview(j) {
   out.innerHTML = h;
   $("next-error").hidden = false;
   out.querySelectorAll(".rv-row").forEach((tr) => tr.addEventListener("click", () => pick(+tr.dataset.move)));
-  $("rv-hint-go").addEventListener("click", () => post("hint", {move: cur, rollouts: Number($("rollouts").value),
+  $("rv-hint-go").addEventListener("click", () => post("hint", {move: cur, rollouts: $("rollouts").value.trim() === "" ? null : Number($("rollouts").value),
     seed: Number($("hint-seed").value), then: $("then").value}));
   cur = 0;
 }
@@ -290,7 +292,8 @@ function wire() {
   $("next-deal").addEventListener("click", () => { reviewShown = null; post("next"); });
   $("nf-go").addEventListener("click", () => { reviewShown = null;
     post("next", {hand: $("nf-hand").value, first: Number($("nf-first").value), scores: $("nf-scores").value}); });
-  $("hint").addEventListener("click", () => post("hint", {rollouts: Number($("rollouts").value), seed: Number($("hint-seed").value), then: $("then").value}));
+  const rollouts = () => $("rollouts").value.trim() === "" ? null : Number($("rollouts").value);
+  $("hint").addEventListener("click", () => post("hint", {rollouts: rollouts(), seed: Number($("hint-seed").value), then: $("then").value}));
   $("solve").addEventListener("click", () => post("solve"));
   $("review").addEventListener("click", () => post("review", {rollouts: Number($("rv-rollouts").value), luck_rollouts: Number($("rv-luck").value)}));
   $("next-error").addEventListener("click", () => {
