@@ -8,7 +8,7 @@ Scaled down so that every page runs in about a minute, and nothing else is chang
   policy other than greedy, `--then search`, which plays about 8 decisions a second), `--quiet`, and an
   `--out` outside the temporary folder is moved into it (`/data/balance4` -> `data/balance4`);
 * `simdom bench --seconds S` measures 0.3 s; `simdom skill --deals N` plays at most 8 deals, `simdom
-  ladder --deals N` at most 300;
+  ladder --deals N` at most 300, `simdom doubles --exact --deals N` at most 20;
 * the dask examples run against a local cluster started by the test (its address replaces the page's),
   into its own folder (an earlier example may have written the scenario's folder with other tables);
 * a results folder that a statistics example reads (`results/NAME`) is written first by
@@ -77,6 +77,9 @@ def scaled(argv: list[str], scheduler: str | None) -> list[str]:
             argv[i] = str(min(int(argv[i]), 8 if argv[1] == "skill" else 300))
         if "--scheduler" in argv:
             argv[argv.index("--scheduler") + 1] = scheduler or "tcp://127.0.0.1:1"
+    if argv[1] == "doubles" and "--exact" in argv and "--deals" in argv:  # an exact solve a deal: a few deals
+        i = argv.index("--deals") + 1
+        argv[i] = str(min(int(argv[i]), 20))
     if argv[1] == "bench" and "--seconds" in argv:
         argv[argv.index("--seconds") + 1] = "0.3"
     return [SIMDOM, *argv[1:]]
