@@ -71,6 +71,7 @@ def _run(*args: str) -> str:
     return r.output
 
 
+@pytest.mark.slow
 def test_review_and_replay_pages_show_the_board_at_every_move(tmp_path):
     review, replay = tmp_path / "review.html", tmp_path / "replay.html"
     _run("review", "--script", str(SEED_GAME), "--rollouts", "20", "--luck-rollouts", "5", "-o", str(review))

@@ -29,6 +29,9 @@ from typer.testing import CliRunner
 
 from simdom.cli import app as cli
 
+#: a real server and browser: seconds a test (make test runs them; make test-fast leaves them out)
+pytestmark = pytest.mark.slow
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
