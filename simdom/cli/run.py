@@ -73,7 +73,7 @@ def run_cmd(
     sets: Optional[list[str]] = typer.Option(None, "--set", help="NAME=VALUE: a rule parameter for every arm, e.g. "
                                              "--set min_ends=2 or --set 'first_double_bonus=[[4, 2], [8]]' "
                                              "(repeatable; replaces a swept parameter)"),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="number of players (2-4), in place of the "
+    players: Optional[int] = typer.Option(None, "--players", help="number of players (2-4), in place of the "
                                           "scenario's (and of a sweep over players)"),
 ) -> None:
     """Play a scenario's deals on every core (or a dask cluster) into a Parquet dataset.
