@@ -114,34 +114,67 @@ def _ratio(W: dict[str, np.ndarray], y: str, n: str) -> tuple[np.ndarray, np.nda
     return r, np.nan_to_num(z)
 
 
-def _tension(res: Results) -> pl.LazyFrame:
-    """Per arm, deal and rotation, from the moves table: lead changes, the winner's largest deficit
-    (drama), the share of placements before the winner leads for good, and whether one seat won."""
-    P = res.players
-    keys = ["arm", "deal", "rotation"]
-    mv = res.moves.select(*keys, "move", "seat", gain=(pl.col("points") + pl.col("bonus")).cast(pl.Int32))
-    cum = [pl.when(pl.col("seat") == s).then(pl.col("gain")).otherwise(0).cum_sum().over(keys, order_by="move")
-           .alias(f"_c{s}") for s in range(P)]
-    c = [pl.col(f"_c{s}") for s in range(P)]
-    top = pl.max_horizontal(c)
-    n_top = pl.sum_horizontal([(x == top).cast(pl.Int8) for x in c])
-    leader = pl.when(n_top == 1).then(pl.sum_horizontal([pl.when(x == top).then(s).otherwise(0)
-                                                         for s, x in enumerate(c)]))
-    winners = res.deals.filter(pl.col("win") == 1.0).select(*keys, _w=pl.col("seat").cast(pl.Int32))
-    lf = mv.with_columns(cum).with_columns(_lead=leader.cast(pl.Int32)).with_columns(
-        _prev=pl.col("_lead").forward_fill().shift(1).over(keys, order_by="move"))
-    lf = lf.join(winners, on=keys, how="left")
-    w = pl.col("_w")
-    own = pl.sum_horizontal([pl.when(w == s).then(x).otherwise(0) for s, x in enumerate(c)])
-    best_other = pl.max_horizontal([pl.when(w != s).then(x) for s, x in enumerate(c)])
-    lf = lf.with_columns(
-        _change=(pl.col("_lead").is_not_null() & pl.col("_prev").is_not_null()
-                 & (pl.col("_lead") != pl.col("_prev"))).cast(pl.Int32),
-        _deficit=(best_other - own).clip(lower_bound=0),
-        _behind=pl.when((pl.col("_lead") != w) | pl.col("_lead").is_null()).then(pl.col("move")).otherwise(0))
-    return lf.group_by(keys).agg(
-        lead_changes=pl.col("_change").sum(), drama=pl.col("_deficit").max().fill_null(0),
-        decisive=pl.col("_behind").max() / pl.col("move").max(), one_winner=w.first().is_not_null())
+def _tension_arm(mv: pl.DataFrame, winners: pl.DataFrame, P: int) -> pl.DataFrame:
+    """One arm's placements (deal, rotation, move, seat, gain) -> per deal and rotation: lead changes, the
+    winner's largest deficit (drama), the share of placements before the winner leads for good, whether
+    one seat won. Vectorised over every placement (numpy): the scores are running sums per seat, reset at
+    each deal."""
+    if mv.is_empty():
+        return pl.DataFrame(schema={"deal": pl.Int64, "rotation": pl.Int8, "lead_changes": pl.Float64,
+                                    "drama": pl.Float64, "decisive": pl.Float64, "one_winner": pl.Float64})
+    deal, rot, move = mv["deal"].to_numpy(), mv["rotation"].to_numpy().astype(np.int64), mv["move"].to_numpy()
+    key = deal * 8 + rot
+    if np.any(np.diff(key) < 0) or np.any((np.diff(key) == 0) & (np.diff(move) <= 0)):
+        order = np.lexsort((move, key))
+        mv = mv[order]
+        deal, rot, move, key = deal[order], rot[order], move[order], key[order]
+    seat, gain = mv["seat"].to_numpy().astype(np.int64), mv["gain"].to_numpy().astype(np.int64)
+    n = len(key)
+    new = np.ones(n, bool)
+    new[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(new)
+    g = np.cumsum(new) - 1
+    score = np.empty((n, P), np.int64)
+    for s in range(P):
+        x = np.where(seat == s, gain, 0)
+        c = np.cumsum(x)
+        score[:, s] = c - (c[starts] - x[starts])[g]
+    top = score.max(axis=1)
+    at_top = score == top[:, None]
+    leader = np.where(at_top.sum(axis=1) == 1, at_top.argmax(axis=1), -1)
+    # the last leader before each placement, within its deal (forward-filled, reset at each deal)
+    idx = np.where(leader >= 0, np.arange(n), -1)
+    last = np.maximum.accumulate(idx)
+    prev = np.full(n, -1)
+    prev[1:] = np.where(last[:-1] >= starts[g[1:]], leader[np.maximum(last[:-1], 0)], -1)
+    prev[starts] = -1
+    change = (leader >= 0) & (prev >= 0) & (leader != prev)
+    groups = pl.DataFrame({"deal": deal[starts], "rotation": rot[starts].astype(np.int8)})
+    w = groups.join(winners, on=["deal", "rotation"], how="left", maintain_order="left")["_w"].fill_null(-1)
+    w = w.to_numpy()[g]
+    has_w = w >= 0
+    own = score[np.arange(n), np.maximum(w, 0)]
+    other = np.where(np.arange(P)[None, :] == w[:, None], np.iinfo(np.int64).min, score).max(axis=1)
+    deficit = np.where(has_w, np.maximum(other - own, 0), 0)
+    behind = np.where(leader != w, move, 0)
+    return groups.with_columns(
+        lead_changes=pl.Series(np.add.reduceat(change.astype(np.float64), starts)),
+        drama=pl.Series(np.maximum.reduceat(deficit, starts).astype(np.float64)),
+        decisive=pl.Series(np.maximum.reduceat(behind, starts) / np.maximum.reduceat(move, starts).astype(float)),
+        one_winner=pl.Series(has_w[starts].astype(np.float64)))
+
+
+def _tension(res: Results, names: list[str]) -> pl.DataFrame:
+    """Per arm, deal and rotation, from the moves table, one arm at a time (:func:`_tension_arm`)."""
+    keys = ["deal", "rotation"]
+    out = []
+    for arm in names:
+        mv = res.moves.filter(pl.col("arm") == arm).select(
+            *keys, "move", "seat", gain=(pl.col("points") + pl.col("bonus")).cast(pl.Int32)).collect()
+        winners = res.deals.filter((pl.col("arm") == arm) & (pl.col("win") == 1.0)).select(
+            *keys, _w=pl.col("seat").cast(pl.Int64)).collect()
+        out.append(_tension_arm(mv, winners, res.players).with_columns(arm=pl.lit(arm)))
+    return pl.concat(out)
 
 
 def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
@@ -172,10 +205,10 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
     W = {k: wide(sums, "arm", k, names) for k in [ROWS, *q]}
     missing: dict[str, str] = {}
     if res.moves is not None:
-        t = _tension(res).with_columns(one=pl.lit(1.0))
+        t = _tension(res, names).lazy().with_columns(one=pl.lit(1.0))
         one_w = pl.col("one_winner").cast(pl.Float64)
-        tq = {"t_n": pl.col("one"), "lc": pl.col("lead_changes").cast(pl.Float64), "w_n": one_w,
-              "drama": pl.col("drama").cast(pl.Float64) * one_w, "dec": pl.col("decisive").fill_null(0) * one_w}
+        tq = {"t_n": pl.col("one"), "lc": pl.col("lead_changes"), "w_n": one_w,
+              "drama": pl.col("drama") * one_w, "dec": pl.col("decisive") * one_w}
         ts = cluster_sums(t, ["arm"], tq, res.block)
         W |= {k: wide(ts, "arm", k, names) for k in tq}
     else:
