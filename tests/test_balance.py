@@ -195,3 +195,47 @@ def test_bonus_scale_moves_the_leaders_edge(tmp_path, cli):
     x4 = card["variants"][1]
     assert x4["vs_baseline"]["leader_win"]["flag"] and x4["vs_baseline"]["leader_win"]["value"] > 0.05
     assert 0.58 < card["variants"][0]["measures"]["leader_win"]["value"] < 0.66
+
+
+@pytest.fixture(scope="module")
+def card_report(folder, tmp_path_factory):
+    out = tmp_path_factory.mktemp("card") / "report.html"
+    r = _cli("report", folder, "-o", out)
+    assert r.returncode == 0, r.output
+    return out
+
+
+def test_report_has_the_scorecard_and_the_overrides(card_report):
+    text = card_report.read_text()
+    assert "<h2>Balance scorecard</h2>" in text and "Of 2 variants of 2-player Threes" in text
+    assert text.index("<h2>Balance scorecard</h2>") < text.index("<h2>Policy match-ups</h2>")
+    assert "first_double_bonus=[]" in text  # the arms table: each arm's rule overrides
+    assert "<h2>Scoring rate by move</h2>" in text  # the run wrote its moves: the section has content
+
+
+@pytest.mark.slow
+def test_scorecard_report_in_chromium(card_report):
+    """The real headless Chromium, as tests/test_report_browser.py: no errors, every image loads, no table
+    scrolls sideways at 1280 px, the sections in order."""
+    from test_report_browser import ARGS, CHROMIUM
+    from playwright.sync_api import sync_playwright
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: `make venv` installs it"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            errors: list[str] = []
+            page = b.new_page(viewport={"width": 1280, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(card_report.as_uri(), wait_until="load")
+            images = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth])")
+            assert images and all(done and w > 0 for done, w in images)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+            wide = page.evaluate("Array.from(document.querySelectorAll('.tw')).filter(d => d.scrollWidth > "
+                                 "d.clientWidth).map(d => d.querySelector('caption').textContent)")
+            assert wide == [], wide
+            heads = page.evaluate("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")
+            assert heads[:3] == ["Overview", "Balance scorecard", "Policy match-ups"]
+            assert errors == []
+        finally:
+            b.close()

@@ -268,7 +268,8 @@ def report(
     if suffix not in (".html", ".htm", ".md"):
         raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
     check_writable(out, force)
-    res = _open(results)
+    from simdom.stats.tables.balance import expand
+    res = _open(expand(results))  # a study over player counts: each count's folder
     rep = build_report(res, out, force=force, skill=skill or (), ladder=ladder or ())
     if rep.answer:  # the report's first answer, then where it is
         console.print(rep.answer, highlight=False, markup=False)
