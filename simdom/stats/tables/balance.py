@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
+from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of
 from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
 from simdom.stats.read.folder import Results, ResultsError, open_selection
 
@@ -106,6 +106,21 @@ def expand(paths: list[str]) -> list[str]:
                 out += [str(d) for d in subs]
                 continue
         out.append(p)
+    return out
+
+
+def _wide_all(sums: pl.DataFrame, names: list[str], cols: list[str]) -> dict[str, np.ndarray]:
+    """:func:`simdom.stats.estimate.moments.wide` of every column at once, vectorised: {column: (clusters,
+    arms)}, the arms in ``names``' order (the same matrices, in one pass over the rows)."""
+    blks, rows = np.unique(sums["_blk"].to_numpy(), return_inverse=True)
+    col = {a: j for j, a in enumerate(names)}
+    arm = np.array([col.get(a, -1) for a in sums["arm"].to_list()], dtype=np.int64)
+    keep = arm >= 0
+    out = {}
+    for c in cols:
+        m = np.zeros((len(blks), len(names)))
+        np.add.at(m, (rows[keep], arm[keep]), sums[c].to_numpy().astype(float)[keep])
+        out[c] = m
     return out
 
 
@@ -202,7 +217,7 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
         q[f"n_t{t}"] = f(turn == t)
         q[f"w_t{t}"] = win * f(turn == t)
     sums = cluster_sums(res.deals, ["arm"], q, res.block)
-    W = {k: wide(sums, "arm", k, names) for k in [ROWS, *q]}
+    W = _wide_all(sums, names, [ROWS, *q])
     missing: dict[str, str] = {}
     if res.moves is not None:
         t = _tension(res, names).lazy().with_columns(one=pl.lit(1.0))
@@ -210,13 +225,13 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
         tq = {"t_n": pl.col("one"), "lc": pl.col("lead_changes"), "w_n": one_w,
               "drama": pl.col("drama") * one_w, "dec": pl.col("decisive") * one_w}
         ts = cluster_sums(t, ["arm"], tq, res.block)
-        W |= {k: wide(ts, "arm", k, names) for k in tq}
+        W |= _wide_all(ts, names, list(tq))
     else:
         missing |= {m: "needs the moves table (simdom run --moves)" for m in ("lead_changes", "drama", "decisiveness")}
     if res.seats is not None:
         ss = cluster_sums(res.seats.with_columns(_d=pl.lit(1.0 / P)), ["arm"], {"draws": pl.col("draws"),
                                                                                "s_deals": pl.col("_d")}, res.block)
-        W |= {k: wide(ss, "arm", k, names) for k in ("draws", "s_deals")}
+        W |= _wide_all(ss, names, ["draws", "s_deals"])
     else:
         missing["draws"] = "needs the seats table (simdom run --seats)"
     G = W[ROWS].shape[0]
