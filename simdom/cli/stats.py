@@ -291,8 +291,8 @@ def balance(
     One row per variant (an arm; a sweep's variants, the baseline first): the baseline's figures, then
     each variant's paired difference on the same deals, with a 95% interval clustered by deal and a
     p-value Holm-adjusted over the folder's variants and measures; * flags a significant difference
-    larger than --threshold. Lead changes, drama and decisiveness need `simdom run --moves`; draws need
-    `--seats`.
+    larger than --threshold. Lead changes, drama and decisiveness need the moves table (`simdom run
+    --moves`), draws the seats table (`simdom run --seats`).
 
     Examples:
 
