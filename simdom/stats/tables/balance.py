@@ -16,7 +16,8 @@ The measures (:data:`MEASURES`; shares as fractions):
 
 * fairness: ``leader_win`` (the leader's win rate; the fair share is 1/players), ``last_win`` (the last
   seat in turn order), ``balance`` (1 minus the largest gap between the win rates of two turn
-  positions, Ludii's Balance; the pair is the arm's own widest);
+  positions, Ludii's Balance; the pair is the arm's own widest); and per variant the seat test of
+  `simdom seats` (a cluster-robust Wald test that every turn position wins alike, Holm over the variants);
 * outcome: ``blocked`` (share of deals that end blocked), ``ties`` (share of deals with a tie at the top);
 * duration: ``placements`` (tiles placed per deal), ``draws`` (tiles drawn per deal; needs ``simdom run
   --seats``);
@@ -41,7 +42,7 @@ import numpy as np
 import polars as pl
 
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of
-from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
+from simdom.stats.inference import diff_test, holm, t_interval, wald_equal, wilson_clustered
 from simdom.stats.read.folder import Results, ResultsError, open_selection
 
 #: name -> (meaning, kind): a "share" gets a clustered Wilson interval, a "mean" a t interval
@@ -88,6 +89,7 @@ class Study:
     measures: dict[str, dict[str, dict]]          #: arm -> measure -> value, low, high
     vs: dict[str, dict[str, dict]]                #: arm -> measure -> value, low, high, p, p_holm, flag
     missing: dict[str, str] = field(default_factory=dict)  #: measure -> why it is left out
+    seat_test: dict[str, dict] = field(default_factory=dict)  #: arm -> the Wald test that every turn wins alike
 
     @property
     def baseline(self) -> str:
@@ -249,6 +251,13 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
     bal = 1 - (r_t[hi_t, cols] - r_t[lo_t, cols])
     z_bal = -(np.stack([by_turn[hi_t[j]][1][:, j] - by_turn[lo_t[j]][1][:, j] for j in cols], axis=1))
     est["balance"] = (bal, z_bal)
+    # the seat test (simdom seats' Wald test, by turn order): every turn position wins alike, per variant
+    seat_test = {}
+    for j, n in enumerate(names):
+        stat, df, p = wald_equal(r_t[:, j], np.stack([by_turn[t][1][:, j] for t in range(P)], axis=1))
+        seat_test[n] = {"statistic": float(stat), "df": int(df), "p_value": float(p)}
+    for n, ph in zip(names, holm(np.array([seat_test[n]["p_value"] for n in names]))):
+        seat_test[n]["p_holm"] = float(ph)
     if "draws" in W:
         est["draws"] = _ratio(W, "draws", "s_deals")
     if "lc" in W:
@@ -286,7 +295,7 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
         bound = threshold / 100 if m in PERCENT else abs(base) * threshold / 100
         e["flag"] = bool(np.isfinite(ph) and ph < ALPHA and abs(e["value"]) > bound)
     presets = sorted({str(a.get("preset")) for a in arms})
-    return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing)
+    return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test)
 
 
 def studies(paths: list[str], threshold: float = THRESHOLD) -> list[Study]:
@@ -322,7 +331,7 @@ def to_json(ss: list[Study]) -> dict:
             v = {"name": a["name"], "players": s.players, "params": {**(a.get("rules") or {}),
                                                                      "policies": a.get("policies")},
                  "overrides": overrides(a, base), "results": s.path, "baseline": s.baseline,
-                 "measures": s.measures[a["name"]],
+                 "measures": s.measures[a["name"]], "seat_test": s.seat_test.get(a["name"]),
                  "vs_baseline": {m: {k: e[k] for k in ("value", "low", "high", "p_holm", "flag")}
                                  for m, e in s.vs.get(a["name"], {}).items()}}
             variants.append(v)

@@ -109,6 +109,7 @@ def balance_answer(ss: list[Study], threshold: float, flat: bool = False) -> P.A
             n = a["name"]
             r = {"variant": label[n] + (" (base)" if n == s.baseline else ""), "players": s.players}
             r |= {m: _cell(s, n, m) for m in shown}
+            r["seat_p"] = (s.seat_test.get(n) or {}).get("p_holm")
             table_rows.append(r)
             for m, d in s.vs.get(n, {}).items():
                 if d.get("flag"):
@@ -117,7 +118,7 @@ def balance_answer(ss: list[Study], threshold: float, flat: bool = False) -> P.A
                                     "base": _cell(s, s.baseline, m), "diff": d["value"], "diff_lo": d["low"],
                                     "diff_hi": d["high"], "p": d["p_holm"], "_pct": pct})
     cols = [P.Col("variant", header)] + ([P.Col("players", "n", "int")] if several else []) + \
-        [P.Col(m, LABEL[m][0], align="right") for m in shown]
+        [P.Col(m, LABEL[m][0], align="right") for m in shown] + [P.Col("seat_p", "seat test p", "p")]
     ans.add(P.Table("Scorecard: the baseline's figures, then each variant's paired difference (* flagged)",
                     table_rows, cols, keys=2 if several else 1))
     if flagged:
@@ -128,6 +129,8 @@ def balance_answer(ss: list[Study], threshold: float, flat: bool = False) -> P.A
                                                                               align="right"),
              P.Col("p", "p Holm", "p")]
         ans.add(P.Table("The flagged differences with their intervals", flagged, fcols, keys=2 if several else 1))
+    ans.notes.append("seat test p: the Wald test that every turn position wins alike (simdom seats), per "
+                     "variant, Holm-adjusted over the variants.")
     ans.notes.append(f"Shares in percent, differences in percentage points; paired on the same deals and "
                      f"rotations, 95% intervals clustered by deal; * = significant after Holm's adjustment over "
                      f"each folder's variants x measures and larger than {_points(threshold)} (a share) or "
