@@ -136,8 +136,9 @@ def test_study_over_players_runs_into_one_folder(tmp_path, cli):
     p = tmp_path / "s.toml"
     p.write_text('name = "st"\nplayers = 2\nrotation = true\ndeals = 200\nseed = 3\n[rules]\npreset = "threes"\n'
                  '[sweep]\nplayers = [2, 3]\nfirst_double_bonus = [[[4, 2], [8, 4], [8]], []]\n')
-    res = cli("run", p, "--out", tmp_path / "o", "--workers", "1", "-q")
+    res = cli("run", p, "--out", tmp_path / "o", "--workers", "1", "-q", "--format", "json")
     assert res.returncode == 0, res.stderr
+    assert set(json.loads(res.stdout)) == {"st-2p", "st-3p"}  # one answer: each count's summary by run
     for n in (2, 3):
         man = json.loads((tmp_path / "o" / f"{n}p" / "manifest.json").read_text())
         assert [a["name"] for a in man["arms"]] == ["first_double_bonus=4.2-8.4-8", "first_double_bonus=none"]
