@@ -490,8 +490,10 @@ def load(path: str | Path) -> Scenario:
 
 
 def parse_set(item: str) -> tuple[str, Any]:
-    """``NAME=VALUE`` of ``--set``: the value read as a TOML value (``2``, ``[[4, 2], [8]]``, ``"sum"``), or as
-    the text itself when it is not one (``--set points=sum``). ScenarioError for an unknown parameter."""
+    """``NAME=VALUE`` of ``--set``, the value read as every command's ``--set`` reads it (simdom/cli/common.py):
+    JSON (``[[4,2],[null,8]]``), else TOML (``[[4, 2], [8]]``, ``{2 = 6, 3 = 6, 4 = 5}``), else the text itself
+    (``sum``, ``fixed:6``). ScenarioError for an unknown parameter."""
+    import json
     import tomllib
     name, sep, text = item.partition("=")
     name = name.strip()
@@ -502,11 +504,18 @@ def parse_set(item: str) -> tuple[str, Any]:
         raise ScenarioError("--set players: the number of players has its own option; allowed: --players N")
     if name not in ALL_PARAMETERS and name != "preset":
         raise ScenarioError(f"--set {name}: unknown parameter {name!r}; allowed: {allowed}")
-    try:
-        value = tomllib.loads(f"v = {text.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = text.strip()
-    return name, value
+    text = text.strip()
+    for parse in (json.loads, lambda t: tomllib.loads(f"v = {t}")["v"]):
+        try:
+            value = parse(text)
+        except (ValueError, RecursionError):
+            continue
+        try:
+            check_depth(value, f"--set {name}")
+        except InputError as e:
+            raise ScenarioError(str(e)) from None
+        return name, value
+    return name, text
 
 
 def with_overrides(data: dict[str, Any], sets: list[str] | tuple[str, ...] = (), players: int | None = None,
@@ -532,8 +541,12 @@ def with_overrides(data: dict[str, Any], sets: list[str] | tuple[str, ...] = (),
             data["sweep"] = {k: v for k, v in data["sweep"].items() if k != "players"}
             if not any(k not in ("mode", "baseline") for k in data["sweep"]):
                 data.pop("sweep")
+    given: set[str] = set()
     for item in sets:
         name, value = parse_set(item)
+        if name in given:
+            raise ScenarioError(f"--set {name} is given twice; allowed: each parameter once")
+        given.add(name)
         rules = dict(data.get("rules") or {"preset": "threes"}) if isinstance(data.get("rules", {}), dict) \
             else data["rules"]
         if isinstance(rules, dict):
