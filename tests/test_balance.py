@@ -82,6 +82,9 @@ def test_figures_recomputed_from_the_rows(folder, card):
         assert m["last_win"]["value"] == pytest.approx(win[rows, 1 - lead[rows]].mean())
         assert m["blocked"]["value"] == pytest.approx((d["end"].to_numpy()[rows] == "blocked").mean())
         assert m["placements"]["value"] == pytest.approx(d["tiles_placed"].to_numpy()[rows].mean())
+        tiles = d["tiles_placed"].to_numpy()[rows]
+        assert v["placements_quantiles"] == {f"p{int(100 * q)}": int(np.quantile(tiles, q, method="lower"))
+                                             for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
         assert m["points"]["value"] == pytest.approx(pts[rows].mean())
         sp = d["scoring_plays_0"].to_numpy()[rows] + d["scoring_plays_1"].to_numpy()[rows]
         pl_ = d["plays_0"].to_numpy()[rows] + d["plays_1"].to_numpy()[rows]

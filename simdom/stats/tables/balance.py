@@ -70,6 +70,8 @@ FAIRNESS = ("leader_win", "last_win", "balance")
 #: the default threshold: 1 percentage point for a share, 1% of the baseline's value for a mean
 THRESHOLD = 1.0
 ALPHA = 0.05
+#: the quantiles of placements per deal (duration), as the sample's own values (no interval)
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 
 class BalanceError(ValueError):
@@ -90,6 +92,7 @@ class Study:
     vs: dict[str, dict[str, dict]]                #: arm -> measure -> value, low, high, p, p_holm, flag
     missing: dict[str, str] = field(default_factory=dict)  #: measure -> why it is left out
     seat_test: dict[str, dict] = field(default_factory=dict)  #: arm -> the Wald test that every turn wins alike
+    quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> placements per deal: p10, p25, p50, ...
 
     @property
     def baseline(self) -> str:
@@ -295,7 +298,11 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
         bound = threshold / 100 if m in PERCENT else abs(base) * threshold / 100
         e["flag"] = bool(np.isfinite(ph) and ph < ALPHA and abs(e["value"]) > bound)
     presets = sorted({str(a.get("preset")) for a in arms})
-    return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test)
+    qs = res.deals.filter(pl.col("turn") == 0).group_by("arm").agg(
+        **{f"p{int(100 * q)}": pl.col("tiles_placed").quantile(q, "lower") for q in QUANTILES}).collect()
+    quant = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in qs.iter_rows(named=True)}
+    return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test,
+                 quant)
 
 
 def studies(paths: list[str], threshold: float = THRESHOLD) -> list[Study]:
@@ -332,6 +339,7 @@ def to_json(ss: list[Study]) -> dict:
                                                                      "policies": a.get("policies")},
                  "overrides": overrides(a, base), "results": s.path, "baseline": s.baseline,
                  "measures": s.measures[a["name"]], "seat_test": s.seat_test.get(a["name"]),
+                 "placements_quantiles": s.quantiles.get(a["name"]),
                  "vs_baseline": {m: {k: e[k] for k in ("value", "low", "high", "p_holm", "flag")}
                                  for m, e in s.vs.get(a["name"], {}).items()}}
             variants.append(v)

@@ -121,6 +121,12 @@ def balance_answer(ss: list[Study], threshold: float, flat: bool = False) -> P.A
         [P.Col(m, LABEL[m][0], align="right") for m in shown] + [P.Col("seat_p", "seat test p", "p")]
     ans.add(P.Table("Scorecard: the baseline's figures, then each variant's paired difference (* flagged)",
                     table_rows, cols, keys=2 if several else 1))
+    qrows = [{"variant": label[a["name"]], "players": s.players, **s.quantiles.get(a["name"], {})}
+             for s in ss for a in s.arms]
+    ans.add(P.Table("Placements per deal: quantiles (the deals' own values)", qrows,
+                    [P.Col("variant", header)] + ([P.Col("players", "n", "int")] if several else []) +
+                    [P.Col(k, k.replace("p50", "median"), "int") for k in ("p10", "p25", "p50", "p75", "p90")],
+                    keys=2 if several else 1))
     if flagged:
         for r in flagged:
             r["diff_text"] = P.est(r["diff"], r["diff_lo"], r["diff_hi"], pct=r["_pct"], signed=True)
