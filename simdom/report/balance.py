@@ -9,7 +9,8 @@ from simdom.stats.read.folder import Results
 
 #: the measures plotted per variant: name, axis label, in percent
 PLOTTED = (("leader_win", "leader's win rate, %", True), ("balance", "balance, %", True),
-           ("lead_changes", "lead changes per deal", False), ("decisiveness", "share of the deal before the winner leads for good, %", True),
+           ("lead_changes", "lead changes per deal", False),
+           ("decisiveness", "share of the deal before the winner leads for good, %", True),
            ("points", "points per player per deal", False), ("blocked", "blocked deals, %", True))
 
 
