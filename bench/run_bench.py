@@ -18,6 +18,8 @@
    targets: median <= 20 ms with 2 players, <= 200 ms with 4; search >= 200 decisions/s).
 7. `simdom review` at its defaults (bench/bench_review.py): whole 4-player Threes deals on one core
    (target: < 10 s a deal).
+8. A designer's study (bench/bench_balance.py): 24 rule variants x 2, 3 and 4 players x 100,000 deals
+   with rotation, `simdom run` and `simdom balance` (target: < 3 minutes together).
 
 Prints a table and writes bench/last.json. Options: --quick (shorter runs, for a smoke test),
 --skip run,stats.
@@ -116,7 +118,8 @@ def kernel_vs_c(exe: str | None, policy: str, seconds: float, rounds: int) -> di
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short runs (smoke test)")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze, solve, review")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: run, stats, analyze, solve, review, "
+                    "balance")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     secs = 1.0 if args.quick else 3.0
@@ -147,6 +150,9 @@ def main() -> None:
     if "review" not in skip and (ROOT / "bench" / "bench_review.py").exists():
         res["review"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_review.py"), "--deals",
                                       "3" if args.quick else "10"]))
+    if "balance" not in skip and (ROOT / "bench" / "bench_balance.py").exists():
+        res["balance"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_balance.py"), "--deals",
+                                       "10000" if args.quick else "100000"]))
     (ROOT / "bench" / "last.json").write_text(json.dumps(res, indent=2) + "\n")
     print("\nsimdom benchmark")
     for k, v in res["kernel"].items():
@@ -184,6 +190,10 @@ def main() -> None:
         v = res["review"]
         print(f"  simdom review, threes 4 players, defaults: whole deals median {v['median_s']} s, worst {v['max_s']} s "
               f"over {v['deals']} deals (target < 10 s); the seed game {v['seed_game_s']} s")
+    if "balance" in res:
+        v = res["balance"]
+        print(f"  a designer's study, {v['variants']} variants over 2-4 players x {v['deals']:,} deals: run "
+              f"{v['run_seconds']} s, balance {v['balance_seconds']} s, total {v['total_seconds']} s (target < 180)")
     print("  (bench/last.json)")
 
 

@@ -267,6 +267,8 @@ class Rules:
         s(self, "draw", _enum("draw", Draw, self.draw))
         s(self, "lead", self._check_lead(self.lead))
         s(self, "spinner", _enum("spinner", Spinner, self.spinner))
+        if self.arms_open == "none":  # TOML has no null: arms_open = "none" is the line's "no arms"
+            s(self, "arms_open", None)
         if self.arms_open is None and self.spinner != Spinner.NONE:
             raise _fail("arms_open", None, _allowed(ArmsOpen) + " (spinner = first_double needs one)")
         if self.arms_open is not None:
@@ -304,7 +306,7 @@ class Rules:
                               f"allowed: {allowed}")
         if self.spinner == Spinner.NONE and self.arms_open is not None:
             raise both("arms_open", "spinner", "a line without a spinner has no arms",
-                       "arms_open = null with spinner = none, or spinner = first_double")
+                       "arms_open = none (null in JSON) with spinner = none, or spinner = first_double")
         if self.spinner == Spinner.NONE and self.min_ends > 2:
             raise both("min_ends", "spinner", "a line has at most 2 counted ends, so no placement could score",
                        "min_ends 1 or 2 with spinner = none, or spinner = first_double")
@@ -364,17 +366,24 @@ class Rules:
 
     @staticmethod
     def _check_bonus(value: Any) -> tuple[tuple[int | None, int], ...]:
+        """The tiers, each ``[last_move, points]``; the last may be open-ended, written ``[points]``,
+        ``["end", points]`` or (in JSON and Python) ``[null, points]``."""
         allowed = (f"a list of [last_move, points] pairs with last_move increasing (integers from 1 to "
-                   f"{MAX_TILES}), only the last may be null; points integers from {BONUS_POINTS_RANGE[0]} to "
-                   f"{BONUS_POINTS_RANGE[1]}; e.g. [[4, 2], [8, 4], [null, 8]] or []")
+                   f"{MAX_TILES}); only the last tier may be open-ended: [points], [\"end\", points] or, in "
+                   f"JSON, [null, points]; points integers from {BONUS_POINTS_RANGE[0]} to "
+                   f"{BONUS_POINTS_RANGE[1]}; e.g. [[4, 2], [8, 4], [8]] or []")
         if not isinstance(value, (list, tuple)):
             raise _fail("first_double_bonus", value, allowed)
         out: list[tuple[int | None, int]] = []
         prev = 0
         for i, pair in enumerate(value):
+            if isinstance(pair, (list, tuple)) and len(pair) == 1:
+                pair = (None, pair[0])  # an open-ended last tier: [points]
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise _fail("first_double_bonus", value, allowed)
             last, pts = pair
+            if last == "end":
+                last = None
             if isinstance(pts, bool) or not isinstance(pts, int) \
                     or not BONUS_POINTS_RANGE[0] <= pts <= BONUS_POINTS_RANGE[1]:
                 raise _fail("first_double_bonus", value, allowed)

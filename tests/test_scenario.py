@@ -19,8 +19,11 @@ OK = {"name": "t", "players": 4, "deals": 100, "seed": 1}
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_shipped_scenarios_load(path):
-    sc = load(path)
-    assert sc.name == path.stem and sc.deals >= 1 and sc.arms
+    from simdom.run.scenario import load_study
+    runs = load_study(path)  # a sweep over players: one run per count, named NAME-Np
+    for sc in runs:
+        assert sc.name == (path.stem if len(runs) == 1 else f"{path.stem}-{sc.players}p")
+        assert sc.deals >= 1 and sc.arms
 
 
 def test_the_required_scenarios_are_shipped():

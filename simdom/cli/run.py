@@ -70,6 +70,11 @@ def run_cmd(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="how the summary is printed: table, or json, "
                                "csv, md (then the closing lines go to stderr)"),
+    sets: Optional[list[str]] = typer.Option(None, "--set", help="NAME=VALUE: a rule parameter for every arm, e.g. "
+                                             "--set min_ends=2 or --set 'first_double_bonus=[[4, 2], [8]]' "
+                                             "(repeatable; replaces a swept parameter)"),
+    players: Optional[int] = typer.Option(None, "--players", help="number of players (2-4), in place of the "
+                                          "scenario's (and of a sweep over players)"),
 ) -> None:
     """Play a scenario's deals on every core (or a dask cluster) into a Parquet dataset.
 
@@ -88,35 +93,60 @@ def run_cmd(
       simdom run scenarios/threes-2p-search-decisions.toml --decision-rollouts 16 --then search
 
       simdom run scenarios/balance-4p.toml --backend dask --scheduler tcp://10.0.0.5:8786
+
+      simdom run scenarios/default.toml --set min_ends=2 --players 2 --out results/what-if
+
+    A scenario whose [sweep] names players is one run per player count, into OUT/2p, OUT/3p, ...
     """
     from .. import present as P
     from ..run.answer import summary_answer
     from ..run.runner import check_run, continuation, run
-    from ..run.scenario import load
+    from ..run.scenario import load_study
 
-    sc = load(scenario).replace(deals=deals, seed=seed)
+    studies = load_study(scenario, sets or (), players, deals=deals, seed=seed)
     tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \
         (("decisions",) if decisions or decision_rollouts is not None else ())
     then = continuation(then)
-    check_run(sc, tables, workers, backend.value, scheduler, decision_rollouts or 0, then)  # before anything is printed
-    folder = out or Path("results") / sc.name
-    if not quiet:
-        err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} rotation(s), "
-                  f"{sc.players} players, seed {sc.seed}, chunks of {min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
-    with _progress(sc, quiet) as (on_start, on_chunk):  # stopped before any error line
-        summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
-                      overwrite=overwrite, decision_rollouts=decision_rollouts or 0, decision_then=then,
-                      on_start=on_start,
-                      on_chunk=on_chunk)
-    P.emit(summary_answer(summary), fmt.value, console=console)
+    for sc in studies:  # every run checked before anything is printed or written
+        check_run(sc, tables, workers, backend.value, scheduler, decision_rollouts or 0, then)
+    several = len(studies) > 1
+    root = out or Path("results") / (studies[0].name.rsplit("-", 1)[0] if several else studies[0].name)
+    answers = []
+    for sc in studies:
+        folder = root / f"{sc.players}p" if several else root
+        if not quiet:
+            err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} "
+                      f"rotation(s), {sc.players} players, seed {sc.seed}, chunks of "
+                      f"{min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
+        with _progress(sc, quiet) as (on_start, on_chunk):  # stopped before any error line
+            summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,
+                          overwrite=overwrite, decision_rollouts=decision_rollouts or 0, decision_then=then,
+                          on_start=on_start,
+                          on_chunk=on_chunk)
+        answers.append((sc, folder, summary))
+    ans = summary_answer(answers[0][2])
+    if several:  # one answer: every player count's sentences and tables, the machines' rows by run
+        ans = P.Answer(data={sc.name: summary_answer(s).machine() for sc, _, s in answers})
+        for sc, _, s in answers:
+            a = summary_answer(s)
+            ans.sentences += [f"{sc.players} players: {x}" for x in a.sentences]
+            for t in a.tables:
+                t.title = f"{t.title} ({sc.players} players)"
+                ans.tables.append(t)
+            ans.notes += a.notes
+    P.emit(ans, fmt.value, console=console)
     tail = console if fmt is Format.table else err  # a machine format keeps stdout to itself
+    sc = studies[0]
     if sc.description:
         tail.print(f"[dim]Scenario: {escape(sc.description)}[/]", highlight=False)
-    reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
-    if summary.removed:
-        reused += f", {summary.removed} stray part(s) removed"
-    tail.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
-               f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
+    for sc, folder, summary in answers:
+        reused = f", {summary.reused} reused from an earlier start" if summary.reused else ""
+        if summary.removed:
+            reused += f", {summary.removed} stray part(s) removed"
+        tail.print(f"{summary.computed} chunk(s) computed{reused}, {summary.seconds:.1f} s; results in "
+                   f"[bold]{folder}[/] (simdom stats {folder})", highlight=False)
+    if several:
+        tail.print(f"The study's answer: simdom balance {root}", highlight=False)
 
 
 @contextmanager

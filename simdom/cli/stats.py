@@ -1,4 +1,4 @@
-"""The statistics commands: stats, seats, doubles, compare, report. ``register(app)`` adds them to a Typer app."""
+"""The statistics commands: stats, seats, doubles, compare, report, balance. ``register(app)`` adds them to a Typer app."""
 from __future__ import annotations
 
 from enum import Enum
@@ -318,7 +318,8 @@ def report(
     if suffix not in (".html", ".htm", ".md"):
         raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
     check_writable(out, force)
-    res = _open(results)
+    from simdom.stats.tables.balance import expand
+    res = _open(expand(results))  # a study over player counts: each count's folder
     rep = build_report(res, out, force=force, skill=skill or (), ladder=ladder or ())
     if rep.answer:  # the report's first answer, then where it is
         console.print(rep.answer, highlight=False, markup=False)
@@ -326,10 +327,47 @@ def report(
                   highlight=False, markup=False, soft_wrap=True)  # the path whole
 
 
+def balance(
+    results: List[str] = typer.Argument(..., help="results folders written by `simdom run` (a study folder of "
+                                        "several player counts stands for each), or arms of them: FOLDER:ARM"),
+    threshold: float = typer.Option(1.0, "--threshold", help="flag a difference larger than this: percentage "
+                                    "points for a share, percent of the baseline for a mean (default 1)"),
+    fmt: Optional[StatsFormat] = FORMAT_OPT,
+    out: Optional[Path] = OUT_OPT,
+    force: bool = FORCE_OPT,
+) -> None:
+    """The balance scorecard of a rule study: every variant against the baseline on every measure.
+
+    One row per variant (an arm; a sweep's variants, the baseline first): the baseline's figures, then
+    each variant's paired difference on the same deals, with a 95% interval clustered by deal and a
+    p-value Holm-adjusted over the folder's variants and measures; * flags a significant difference
+    larger than --threshold. Lead changes, drama and decisiveness need the moves table (`simdom run
+    --moves`), draws the seats table (`simdom run --seats`).
+
+    Examples:
+
+      simdom balance results/balance-bonus
+
+      simdom balance results/balance-bonus --format json -o scorecard.json
+
+      simdom balance results/balance-bonus/2p --threshold 2 --format csv -o scorecard.csv
+    """
+    from simdom.stats.tables.balance import studies
+    from simdom.stats.tables.stats import InputError
+    from simdom.stats.views.balance import balance_answer
+    from simdom.stats.views.output import check_writable, resolve_format
+    f = resolve_format(fmt and fmt.value, out)
+    check_writable(out, force)
+    if not 0 <= threshold <= 100:
+        raise InputError(f"--threshold {threshold:g} is invalid; allowed: a number from 0 to 100")
+    ss = studies(results, threshold)
+    _emit(balance_answer(ss, threshold, flat=f in ("csv", "parquet")), f, out)
+
+
 def register(app: typer.Typer) -> None:
     """Add the commands stats, seats, doubles, compare and report to ``app``, each with the one error path
     (cli/guard.py: a ResultsError or InputError is one line, exit code 2)."""
     from .guard import guarded
     for name, command in (("stats", stats), ("seats", seats), ("doubles", doubles), ("compare", compare),
-                          ("report", report)):
+                          ("report", report), ("balance", balance)):
         app.command(name)(guarded(command))

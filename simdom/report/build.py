@@ -1,7 +1,9 @@
-"""The balance report's sections in their order: overview, match-ups, seats, points, moves, doubles,
-decisions, versus, luck and skill and the match sections (each built by its module from the results)."""
+"""The balance report's sections in their order: overview, the balance scorecard (a rule study), match-ups,
+seats, points, moves, doubles, decisions, versus, luck and skill and the match sections (each built by its
+module from the results; a section with nothing to show is left out)."""
 from __future__ import annotations
 
+from simdom.report.balance import scorecard_section
 from simdom.report.data import Section, overview
 from simdom.report.decisions import decisions
 from simdom.report.matches import match_sections
@@ -14,7 +16,12 @@ def build_sections(results: list[Results], skill: list[tuple[str, dict]] = (),
                    ladder: list[tuple[str, dict]] = ()) -> list[Section]:
     """The sections; ``skill`` and ``ladder``: (name, JSON data) of `simdom skill` and `simdom ladder`
     files, answered in the luck-and-skill section (with the seat and lead under strong play)."""
-    out = [matchups(results), seats(results), points(results), moves(results), doubles(results)]
+    card = scorecard_section(results)  # a rule study answers first what its variants change
+    out = ([card] if card is not None else []) + [matchups(results), seats(results), points(results)]
+    mv = moves(results)
+    if mv is not None:
+        out.append(mv)
+    out.append(doubles(results))
     d = decisions(results)
     if d is not None:
         out.append(d)

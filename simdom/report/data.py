@@ -41,12 +41,29 @@ class Section:
         return self
 
 
+def overrides(arm: dict, players: int) -> str:
+    """An arm's rules where they differ from its preset's (``min_ends=2, first_double_bonus=[]``), or ``-``."""
+    import json
+
+    from simdom.rules import RulesError, preset
+    try:
+        base = preset(str(arm.get("preset")), players=players).to_dict()
+    except RulesError:
+        return "-"
+    rules = arm.get("rules") or {}
+    diff = [f"{k}={json.dumps(v, separators=(',', ':')) if isinstance(v, (list, dict)) else v}"
+            for k, v in rules.items() if k in base and base[k] != v]
+    return ", ".join(diff) or "-"
+
+
 def overview(results: list[Results]) -> Section:
     rows = [{"results": r.name, "arm": a["name"], "preset": a.get("preset") or "", "players": r.players,
-             "deals": r.n_deals, "rotations": r.rotations, "policies": ", ".join(a["policies"])}
+             "deals": r.n_deals, "rotations": r.rotations, "policies": ", ".join(a["policies"]),
+             "overrides": overrides(a, r.players)}
             for r in results for a in r.arms]
     cols = [P.Col("results"), P.Col("arm"), P.Col("preset"), P.Col("players", kind="int"),
-            P.Col("deals", kind="int"), P.Col("rotations", kind="int"), P.Col("policies")]
+            P.Col("deals", kind="int"), P.Col("rotations", kind="int"), P.Col("policies"),
+            P.Col("overrides", "rule overrides")]
     return Section("Overview", [
         "Every estimate carries a 95% interval clustered by deal: all the rotations and arms of one deal are one "
         "cluster (blocks of consecutive deals in large runs), so a deal replayed in several rotations or arms "

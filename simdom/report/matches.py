@@ -20,7 +20,8 @@ def match_sections(results: list[Results]) -> list[Section]:
     results = [r for r in results if r.unit == "match"]
     if not results:
         return []
-    return [_wins(results), _lead(results), _edges(results), _equity(results)]
+    edges = _edges(results)
+    return [_wins(results), _lead(results)] + ([edges] if edges.tables or edges.figures else []) + [_equity(results)]
 
 
 #: compact equity tables at the head of the match sections, per folder (the rest: the Match equity section)

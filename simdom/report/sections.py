@@ -114,9 +114,12 @@ def points(results: list[Results]) -> Section:
     return sec
 
 
-def moves(results: list[Results]) -> Section:
+def moves(results: list[Results]) -> Section | None:
+    """The scoring rate by move number; None (left out) when no results have the moves table."""
     from simdom.stats.views.stats import moves_answer
 
+    if all(r.moves is None for r in results):
+        return None
     sec = Section("Scoring rate by move")
     for r in results:
         if r.moves is None:

@@ -111,16 +111,23 @@ class Results:
         """Arm names in the scenario's order (the order every table shows them in)."""
         return [a.name for a in self.manifest.arms]
 
-    def select(self, arm: str) -> "Results":
-        """One arm of these results, named ``NAME:ARM``; its deals are those of the other arms (paired)."""
-        if arm not in self.arm_names:
-            raise ResultsError(f"{self.path}: no arm {arm!r}; allowed: {', '.join(self.arm_names)} "
-                               "(write FOLDER:ARM)")
-        manifest = self.manifest.model_copy(update={"arms": [a for a in self.manifest.arms if a.name == arm]})
-        only = pl.col("arm") == arm
+    def select(self, arm: str | list[str]) -> "Results":
+        """One arm of these results, named ``NAME:ARM``, or several (a list, in the order given: the first
+        is then the baseline of every comparison), ``NAME:ARM1,ARM2``; their deals are those of the other
+        arms (paired)."""
+        arms = [arm] if isinstance(arm, str) else list(arm)
+        for a in arms:
+            if a not in self.arm_names:
+                raise ResultsError(f"{self.path}: no arm {a!r}; allowed: {', '.join(self.arm_names)} "
+                                   "(write FOLDER:ARM or FOLDER:ARM1,ARM2)")
+        if len(set(arms)) != len(arms):
+            raise ResultsError(f"{self.path}: an arm is named twice in {','.join(arms)}; allowed: distinct arms")
+        by_name = {a.name: a for a in self.manifest.arms}
+        manifest = self.manifest.model_copy(update={"arms": [by_name[a] for a in arms]})
+        only = pl.col("arm").is_in(arms)
         return Results(self.path, manifest, self.deals.filter(only),
                        None if self.moves is None else self.moves.filter(only),
-                       None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{arm}",
+                       None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{','.join(arms)}",
                        matches=None if self.matches is None else self.matches.filter(only),
                        decisions=None if self.decisions is None else self.decisions.filter(only),
                        wide=None if self.wide is None else self.wide.filter(only))
@@ -259,10 +266,11 @@ def open_results(path: str | Path) -> Results:
 
 def open_selection(text: str | Path) -> Results:
     """A results folder, or one arm of it written ``FOLDER:ARM`` (Threes and Fives as two arms of one
-    run: ``results/threes-vs-fives:threes``). Two arms of one run share their deals, so comparisons
-    between them are paired."""
+    run: ``results/threes-vs-fives:threes``), or several, ``FOLDER:ARM1,ARM2`` (in that order). Two arms
+    of one run share their deals, so comparisons between them are paired."""
     text = str(text)
     if Path(text).exists() or ":" not in text:
         return open_results(text)
     folder, _, arm = text.rpartition(":")
-    return open_results(folder).select(arm)
+    arms = arm.split(",")
+    return open_results(folder).select(arms[0] if len(arms) == 1 else arms)

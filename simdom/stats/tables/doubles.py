@@ -63,6 +63,32 @@ def detect_sweep(res: Results) -> Sweep | None:
     return Sweep(f, [arms[i]["name"] for i in order], [ks[i] for i in order], arms[ks.index(base)]["name"])
 
 
+def detect_families(res: Results) -> list[tuple[str, list[str]]]:
+    """The double-timing sweeps of a study that varies the rules too (a [sweep] over a rule and a seat's
+    hold:until=K): the arms grouped by their rules, each group a sweep of its own (:func:`detect_sweep`
+    on it), labelled by the rule parameters in which the groups differ (``first_double_bonus=[[4, 4],
+    ...]``); [] when there are fewer than two such groups, or any group of two or more arms is not one."""
+    groups: dict[str, list[dict]] = {}
+    for a in res.arms:
+        groups.setdefault(repr(sorted((a.get("rules") or {}).items())), []).append(a)
+    if len(groups) < 2:
+        return []
+    rules = [g[0].get("rules") or {} for g in groups.values()]
+    keys = [k for k in rules[0] if len({repr(r.get(k)) for r in rules}) > 1]
+    out = []
+    for g, r in zip(groups.values(), rules):
+        names = [a["name"] for a in g]
+        if len(names) < 2 or detect_sweep(res.select(names)) is None:
+            return []
+        out.append((", ".join(f"{k}={_compact(r.get(k))}" for k in keys), names))
+    return out
+
+
+def _compact(v) -> str:
+    import json
+    return json.dumps(v, separators=(",", ":")) if isinstance(v, (list, dict)) else str(v)
+
+
 def _require_threes(res: Results) -> list[int]:
     tiers = res.bonus_tiers()
     if not tiers:

@@ -33,7 +33,7 @@ def doubles_view(res: Results, label: str, decisions: bool, keys: list[str] | No
                  every: bool) -> P.Answer:
     """The answer of `simdom doubles` on ``res`` (``label``: as the user named it): the --table asked for,
     else every table that applies when ``every`` (people reading a terminal), else the main one."""
-    from simdom.stats.tables.doubles import _require_threes, detect_sweep
+    from simdom.stats.tables.doubles import _require_threes, detect_families, detect_sweep
     from simdom.stats.views.pairs import doubles_answer
     if decisions:
         from simdom.stats.decisions.views import decisions_answer
@@ -41,9 +41,34 @@ def doubles_view(res: Results, label: str, decisions: bool, keys: list[str] | No
         return decisions_answer(res, wanted, keys)
     _require_threes(res)
     sweep = detect_sweep(res)
+    families = detect_families(res) if sweep is None else []
+    if families:  # a sweep over the rules and a hold:until=K: one answer per rules variant
+        return _per_family(res, families, table, every)
     if table in ("sweep", "best") and sweep is None:
         raise InputError(f"{label}: no double-timing sweep (arms differing only in one player's "
                          "hold:until=K, with a K=1 or greedy baseline); use --table by-move or taker")
     wanted = [table] if table else (["sweep", "best", "by-move", "taker"] if every
                                     else ["sweep" if sweep else "by-move"])
     return doubles_answer(res, wanted)
+
+
+def _per_family(res: Results, families: list[tuple[str, list[str]]], table: str | None, every: bool) -> P.Answer:
+    """One answer per rules variant (its own hold sweep, its own bonus column), in the scenario's order;
+    the machines get ``{variant label: that variant's data}``."""
+    from simdom.stats.views.pairs import doubles_answer
+    wanted = [table] if table else (["sweep", "best", "by-move", "taker"] if every else ["sweep"])
+    out = P.Answer(data={})
+    out.sentences.append(f"{len(families)} rules variants, each with its own double-timing sweep:")
+    for label, arms in families:
+        sub = res.select(arms)
+        if not sub.bonus_tiers():
+            out.sentences.append(f"{label}: no first-double bonus, so no bonus to hold for.")
+            continue
+        ans = doubles_answer(sub, wanted)
+        out.sentences += [f"{label}: {x}" for x in ans.sentences]
+        for t in ans.tables:
+            t.title = f"{t.title} [{label}]"
+            out.tables.append(t)
+        out.notes += [n for n in ans.notes if n not in out.notes]
+        out.data[label] = ans.data
+    return out
