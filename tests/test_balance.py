@@ -253,3 +253,12 @@ def test_seat_test_is_simdom_seats_turn_test(folder, card):
     for v in card["variants"]:
         assert v["seat_test"]["p_value"] == pytest.approx(by_arm[v["name"]]["p_value"], rel=1e-9, abs=1e-300)
         assert v["seat_test"]["p_holm"] == pytest.approx(by_arm[v["name"]]["p_holm"], rel=1e-9, abs=1e-300)
+
+
+def test_cli_keeps_an_existing_file_and_writes_nothing_on_error(folder, tmp_path):
+    old = tmp_path / "card.json"
+    old.write_text("old")
+    r = _cli("balance", folder, "-o", old)
+    assert r.returncode == 2 and old.read_text() == "old" and "--overwrite" in r.output
+    r = _cli("balance", tmp_path / "missing", "-o", tmp_path / "new.json")
+    assert r.returncode == 2 and not (tmp_path / "new.json").exists()
