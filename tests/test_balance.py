@@ -253,3 +253,43 @@ def test_seat_test_is_simdom_seats_turn_test(folder, card):
     for v in card["variants"]:
         assert v["seat_test"]["p_value"] == pytest.approx(by_arm[v["name"]]["p_value"], rel=1e-9, abs=1e-300)
         assert v["seat_test"]["p_holm"] == pytest.approx(by_arm[v["name"]]["p_holm"], rel=1e-9, abs=1e-300)
+
+
+def test_cli_keeps_an_existing_file_and_writes_nothing_on_error(folder, tmp_path):
+    old = tmp_path / "card.json"
+    old.write_text("old")
+    r = _cli("balance", folder, "-o", old)
+    assert r.returncode == 2 and old.read_text() == "old" and "--overwrite" in r.output
+    r = _cli("balance", tmp_path / "missing", "-o", tmp_path / "new.json")
+    assert r.returncode == 2 and not (tmp_path / "new.json").exists()
+
+
+@pytest.mark.slow
+def test_scorecard_intervals_cover_the_truth_of_a_synthetic_model():
+    """Over 200 synthetic runs with the real structure (arms sharing each deal, rotations often replaying
+    one outcome, a turn-order effect, ties; simdom.testing), each 95% interval of the scorecard, and of
+    each variant's paired difference, holds the known truth in about 95% of the runs."""
+    from simdom.stats.tables.balance import scorecard
+    from simdom.testing import in_memory, truth_by
+    from synthdata import sweep_spec
+    structure = dict(lock=0.4, arm_redraw=0.3, turn_weights=(0.55, 0.15, 0.15, 0.15), turn_points=(1.0, 0.0, -0.5, 0.0))
+    spec0 = sweep_spec(seed=0, deals=200, **structure)
+    t_turn = truth_by(spec0, ["arm", "turn"])
+    names = [a.name for a in spec0.arms]
+    blocked = {a.name: a.blocked for a in spec0.arms}
+    truth = {a: {"leader_win": t_turn[(a, 0)]["win"], "last_win": t_turn[(a, 3)]["win"],
+                 "points": float(np.mean([t_turn[(a, t)]["points"] for t in range(4)])), "blocked": blocked[a]}
+             for a in names}
+    hits: dict[str, list[bool]] = {}
+    for i in range(200):
+        s = scorecard(in_memory(sweep_spec(seed=20_000 + i, deals=200, **structure)))
+        for a in names:
+            for m, t in truth[a].items():
+                e = s.measures[a][m]
+                hits.setdefault(m, []).append(e["low"] <= t <= e["high"])
+                d = s.vs.get(a, {}).get(m)
+                if d is not None and d["low"] < d["high"]:  # a difference fixed by the design (0) has no interval
+                    hits.setdefault(f"{m} diff", []).append(d["low"] <= t - truth[names[0]][m] <= d["high"])
+    rates = {k: float(np.mean(v)) for k, v in hits.items()}
+    assert {"leader_win diff", "last_win diff", "points diff"} <= set(rates)
+    assert all(0.91 <= r <= 0.985 for r in rates.values()), sorted(rates.items())

@@ -144,3 +144,13 @@ def test_study_over_players_runs_into_one_folder(tmp_path, cli):
         assert [a["name"] for a in man["arms"]] == ["first_double_bonus=4.2-8.4-8", "first_double_bonus=none"]
         assert man["arms"][0]["rules"]["first_double_bonus"] == [[4, 2], [8, 4], [None, 8]]
         assert man["players"] == n
+
+
+def test_sweep_over_presets_and_policies():
+    sc = from_dict({**BASE, "sweep": {"preset": ["threes", "fives"], "policies": ["greedy", ["greedy", "random"]]}})
+    assert [a.name for a in sc.arms] == ["preset=threes+policies=greedy", "preset=threes+policies=greedy-random",
+                                         "preset=fives+policies=greedy", "preset=fives+policies=greedy-random"]
+    assert [a.preset for a in sc.arms] == ["threes", "threes", "fives", "fives"]
+    assert sc.arms[1].policies == ("greedy", "random") and sc.arms[2].rules.min_ends == 1
+    with pytest.raises(ScenarioError, match="no player 2 with 2 players"):
+        from_dict({**BASE, "sweep": {"policy_2": ["greedy", "random"]}})
