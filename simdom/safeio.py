@@ -79,7 +79,7 @@ def refusal(where: str, kind: str, e: BaseException) -> InputError:
 def loads_json(text: str | bytes, where: str) -> Any:
     """``json.loads`` with bounded nesting and integer length; InputError naming ``where`` otherwise."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=unique_keys)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise refusal(where, "JSON", e) from None
     return check_depth(value, where)
@@ -111,6 +111,37 @@ def not_a_file(path: str | Path) -> str | None:
         return "a folder"
     return ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device") + \
         ", not a regular file"
+
+
+def read_regular(path: str | Path, allowed: str) -> bytes:
+    """The bytes of a regular file; InputError naming what else ``path`` is (a FIFO, a device, a folder, no
+    such file) and ``allowed``, never waiting on a FIFO nobody writes (opened without blocking, checked
+    by the open descriptor)."""
+    path = Path(path)
+    problem = not_a_file(path)
+    if problem is None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError as e:
+            problem = e.strerror or str(e)
+        else:
+            with os.fdopen(fd, "rb") as fh:
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    return fh.read()
+                problem = "not a regular file"
+    raise InputError(f"{path} is {problem}; allowed: {allowed}" if problem != "no such file" else
+                     f"{path}: no such file; allowed: {allowed}")
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is given once (json's object_pairs_hook): a key given twice is refused,
+    never silently resolved to its last value."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"key {shown(k, 40)} is given twice; allowed: each key once")
+        out[k] = v
+    return out
 
 
 # ---- writing ---------------------------------------------------------------------------------------------

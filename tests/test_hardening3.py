@@ -285,3 +285,70 @@ def test_a_full_disk_during_a_csv_export_is_named(pristine, tmp_path):
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip() == f"Error: {tmp_path / 'big.csv'}: File too large", done.stderr
     assert not (tmp_path / "big.csv").exists()
+
+
+# ---- inputs that are not what they seem ----------------------------------------------------------------
+@pytest.mark.parametrize("args, words", [
+    (["solve", *SEED, "--move", "3"], ["--move is given twice (--move 10, then --move 3)", "each option once"]),
+    (["analyze", "--script", "script.toml", "-m10", "-m", "3"], ["--move is given twice (-m 10, then -m 3)"]),
+    (["trace", "-d", "2", "--deals=3", "-o", "t.jsonl"], ["--deals is given twice (-d 2, then --deals 3)"]),
+    (["run", "scen.toml", "--seed", "3", "--seed", "4", "--quiet"], ["--seed is given twice"]),
+    (["analyze", "--script", "script.toml", "--all", "--all"], ["--all is given twice"]),
+])
+def test_an_option_given_twice_is_refused_not_resolved_to_its_last_value(ws, args, words):
+    check(ws, args, words)
+
+
+def test_an_option_meant_to_repeat_still_repeats(ws):
+    r = invoke(ws, ["trace", "-n", "2", "-p", "greedy", "-p", "random", "-d", "1", "-o", "t.jsonl"])
+    assert r.exit_code == 0, r.output
+
+
+def _manifest(change):
+    def prepare(ws: Path) -> None:
+        import json
+        d = json.loads((ws / "res" / "manifest.json").read_text())
+        change(d)
+        (ws / "res" / "manifest.json").write_text(json.dumps(d))
+    return prepare
+
+
+@pytest.mark.parametrize("prepare, words", [
+    (_manifest(lambda d: d.update(created="")), ["manifest.json is damaged", "created", "at least 1 character"]),
+    (_manifest(lambda d: d["arms"][0].update(policies=["", "random", "greedy", "random"])),
+     ["arms.0.policies.0", "at least 1 character"]),
+    (lambda ws: (ws / "res" / "manifest.json").write_text((ws / "res" / "manifest.json").read_text().replace(
+        "{", '{"seed": 7, ', 1)), ["manifest.json", "key 'seed' is given twice"]),
+], ids=["created-empty", "policy-empty", "key-twice"])
+def test_simdom_s_own_metadata_empty_of_a_wrong_type_or_given_twice_is_refused(ws, prepare, words):
+    prepare(ws)
+    check(ws, ["stats", "res"], words)
+
+
+def test_a_fifo_is_refused_where_a_file_is_read_never_waited_on(ws):
+    import os
+
+    def one_line(args: list[str], words: list[str]) -> None:  # tests/badinput.check reads every file: no FIFO there
+        r = invoke(ws, args)
+        lines = [x for x in r.output.splitlines() if x.strip()]
+        assert r.exit_code == 2 and len(lines) == 1 and "Traceback" not in r.output, r.output
+        for w in words:
+            assert w in lines[0], (w, lines[0])
+    os.mkfifo(ws / "ff.json")
+    one_line(["report", "res", "--skill", "ff.json", "-o", "r.html"], ["ff.json is a FIFO", "not a regular file"])
+    assert not (ws / "r.html").exists()
+    os.unlink(ws / "res" / "manifest.json")
+    os.mkfifo(ws / "res" / "manifest.json")
+    one_line(["stats", "res"], ["manifest.json is a FIFO", "damaged"])
+    one_line(RUN, ["res"])  # returns at once: the run never opens the FIFO
+
+
+def test_a_skill_file_with_a_field_of_the_wrong_type_is_refused(ws):
+    import json
+    assert invoke(ws, ["skill", "-n", "2", "--deals", "2", "--optimal", "greedy", "--workers", "1", "-o",
+                       "s.json"]).exit_code == 0
+    d = json.loads((ws / "s.json").read_text())
+    d["rows"][0]["skill"] = "high"
+    (ws / "s.json").write_text(json.dumps(d))
+    check(ws, ["report", "res", "--skill", "s.json", "-o", "r.html"], ["s.json", 'row 0: skill = "high"',
+                                                                        "a number, or null"])

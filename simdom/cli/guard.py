@@ -154,6 +154,12 @@ class OneLineErrors(typer.core.TyperGroup):
             sys.exit(1)
         sys.exit(code if type(code) is int else 0)  # a command's typer.Exit(code) comes back as its code
 
+    def resolve_command(self, ctx, args):  # type: ignore[override]
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None:
+            given_twice(cmd, rest, ctx)
+        return name, cmd, rest
+
     # Typer turns a KeyboardInterrupt (Ctrl-C, and simdom's SIGTERM and SIGHUP) raised outside the command
     # into a silent exit code 130; parsing and dispatch raise it as Stopped instead, which main reports.
     def make_context(self, *args, **kwargs):  # type: ignore[override]
@@ -167,6 +173,45 @@ class OneLineErrors(typer.core.TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt as e:
             raise Stopped(e) from None
+
+
+#: the parser's usage error (Typer's vendored click's)
+UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+def given_twice(cmd, args: list[str], ctx) -> None:
+    """An option that takes one value given twice (``--deals 5 --deals 10``) is refused, never silently
+    resolved to its last value: a click UsageError naming it and both values (options that repeat, such
+    as --policy and --set, are left alone)."""
+    single: dict[str, Any] = {}
+    for p in cmd.params:
+        if getattr(p, "param_type_name", "") == "option" and not p.multiple and not getattr(p, "count", False):
+            for o in (*p.opts, *p.secondary_opts):
+                single[o] = p
+    seen: dict[str, tuple[str, str]] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            break
+        opt, eq, val = a.partition("=") if a.startswith("--") else (a[:2], "", a[2:]) if (
+            a.startswith("-") and len(a) > 2 and a[:2] in single) else (a, "", "")
+        p = single.get(opt)
+        if p is None:
+            i += 1
+            continue
+        takes = not p.is_flag
+        if takes and not eq and not val:
+            val = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        shown = val if takes else opt
+        if p.name in seen:
+            first_opt, first_val = seen[p.name]
+            what = (f"{first_opt} {first_val}, then {opt} {shown}" if takes else f"{first_opt}, then {opt}")
+            raise UsageError(f"{max(p.opts, key=len) if p.opts else opt} is given twice ({what}); allowed: each "
+                                   "option once", ctx=ctx)
+        seen[p.name] = (opt, shown)
+        i += 1
 
 
 class Stopped(Exception):

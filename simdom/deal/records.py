@@ -17,7 +17,7 @@ from typing import Annotated, Any, Iterator, Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..safeio import InputError, check_depth, not_a_file
+from ..safeio import InputError, check_depth, not_a_file, unique_keys
 from ..rules import MATCH_PARAMETERS, PARAMETERS, Rules, RulesError, from_dict, shown
 from ..tiles import parse_tile
 
@@ -300,7 +300,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
                 if not line.strip():
                     continue
                 try:
-                    value = json.loads(line)
+                    value = json.loads(line, object_pairs_hook=unique_keys)  # a key twice: refused
                 except (ValueError, RecursionError) as e:
                     raise RecordError(f"{where}: not a JSON line ({str(e)[:80] or 'nested too deeply'})") from None
                 try:

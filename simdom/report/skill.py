@@ -22,16 +22,28 @@ ROW_KEYS = ("rules", "players", "by", "beginner", "beginner_value", "optimal", "
             "random_effect_hi", "skill", "skill_lo", "skill_hi", "deals", "fictive", "opponents")
 
 
+#: the rows' text fields (every other field a number, or null where undefined)
+TEXT_KEYS = {"rules", "by", "beginner", "optimal", "fictive", "opponents", "policy"}
+
+
+def _typed(key: str, value: object) -> bool:
+    """A field of simdom's own answer file has its type: a non-empty text, or a number (null where undefined)."""
+    if key in TEXT_KEYS:
+        return isinstance(value, str) and bool(value.strip())
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
 def load_answer_file(path: str | Path, kind: str) -> dict:
     """A `simdom skill` or `simdom ladder` JSON file (``kind``), checked: InputError names what is wrong."""
     path = Path(path)
     what = f"`simdom {kind} --format json` file"
+    from ..safeio import loads_json, read_regular
+    raw = read_regular(path, f"a {what}")  # a FIFO or a device is refused, never waited on
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"no such file {path}; allowed: a {what}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise InputError(f"{path} is not a {what}: not JSON ({type(e).__name__})") from None
+        data = loads_json(raw.decode("utf-8"), str(path))  # a key given twice is refused
+    except (UnicodeDecodeError, ValueError) as e:
+        why = str(e).split(": ", 1)[-1] if not isinstance(e, UnicodeDecodeError) else "not UTF-8"
+        raise InputError(f"{path} is not a {what}: not JSON ({why})") from None
     if not isinstance(data, dict):
         raise InputError(f"{path} is not a {what}: not a JSON object")
     missing = [k for k in KEYS[kind] if k not in data]
@@ -45,14 +57,21 @@ def load_answer_file(path: str | Path, kind: str) -> dict:
             gone = [k for k in ROW_KEYS if k not in r]
             if gone:
                 raise InputError(f"{path} is not a {what}: row {i} has no {gone[0]!r}")
+            bad = next((k for k in ROW_KEYS if not _typed(k, r[k])), None)
+            if bad is not None:
+                raise InputError(f"{path} is not a {what}: row {i}: {bad} = {json.dumps(r[bad])[:40]}; allowed: "
+                                 + ("a non-empty text" if bad in TEXT_KEYS else "a number, or null"))
         if {(r["by"], r["beginner"]) for r in rows} != {(b, g) for b in ("points", "wins") for g in ("random", "greedy")}:
             raise InputError(f"{path} is not a {what}: its rows are not points and wins against random and greedy")
     else:
-        if len(data["ratings"]) < 2 or not all(isinstance(r, dict) and {"policy", "rating", "rating_lo",
-                                                                        "rating_hi", "games"} <= set(r)
-                                               for r in data["ratings"]):
+        if not isinstance(data["ratings"], list) or len(data["ratings"]) < 2 or not all(
+                isinstance(r, dict) and {"policy", "rating", "rating_lo", "rating_hi", "games"} <= set(r)
+                and _typed("policy", r["policy"]) and all(_typed(k, r[k]) for k in ("rating", "rating_lo", "rating_hi"))
+                for r in data["ratings"]):
             raise InputError(f"{path} is not a {what}: 'ratings' is not a list of at least two ratings")
         names = [r["policy"] for r in data["ratings"]]
+        if not isinstance(data["head_to_head"], list):
+            raise InputError(f"{path} is not a {what}: 'head_to_head' is not a list")
         pairs = {(h.get("a"), h.get("b")) for h in data["head_to_head"] if isinstance(h, dict)}
         need = {(a, b) for i, a in enumerate(names) for b in names[i + 1:]}
         if not need <= pairs:

@@ -4,11 +4,11 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..safeio import InputError, check_depth
+from ..safeio import InputError, check_depth, not_a_file, unique_keys
 from .folder import FORMAT, KIND, MANIFEST, PART, ResultsError
 from .tables import sides_of, tables_of
 
@@ -20,7 +20,7 @@ class ArmEntry(BaseModel):
     name: str = Field(min_length=1)
     rules: dict[str, Any]
     preset: Optional[str] = None
-    policies: list[str] = Field(min_length=2, max_length=4)
+    policies: list[Annotated[str, Field(min_length=1)]] = Field(min_length=2, max_length=4)
 
 
 class PartEntry(BaseModel):
@@ -63,14 +63,15 @@ class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     kind: Literal["simdom-results"]
     format: int
-    simdom_version: str
+    #: simdom's own texts are never empty (a field empty or of another type: the folder is damaged)
+    simdom_version: str = Field(min_length=1)
     sim_version: int = Field(ge=1)
-    scenario_name: str
+    scenario_name: str = Field(min_length=1)
     scenario: dict[str, Any]
     description: str = ""
-    settings_hash: str
+    settings_hash: str  #: checked against the settings on every read (an empty one matches none)
     seed: int = Field(ge=0)
-    root_key: str
+    root_key: str = Field(min_length=1)
     deals: int = Field(ge=1)
     chunk_size: int = Field(ge=1)
     n_chunks: int = Field(ge=1)
@@ -80,13 +81,13 @@ class Manifest(BaseModel):
     tables: list[Literal["deals", "seats", "moves", "decisions", "matches"]]
     decision_rollouts: Optional[int] = Field(default=None, ge=0)  #: with a decisions table: rollouts per decision
     #: with decision rollouts: their continuation when not greedy (``simdom run --then``); null: greedy
-    decision_then: Optional[str] = None
+    decision_then: Optional[str] = Field(default=None, min_length=1)
     arms: list[ArmEntry] = Field(min_length=1)
     chunks_done: list[int]
     #: every part of a done chunk, by its path in the folder (:func:`part_key`), as simdom wrote it
     parts: dict[str, PartEntry] = Field(default_factory=dict)
-    created: str
-    finished: Optional[str] = None
+    created: str = Field(min_length=1)
+    finished: Optional[str] = Field(default=None, min_length=1)
     complete: bool
     last_session: Optional[dict[str, Any]] = None
 
@@ -222,9 +223,12 @@ def read_manifest(folder: Path) -> Manifest:
     """The folder's manifest, validated; ResultsError when missing, unreadable or not simdom's."""
     path = Path(folder) / MANIFEST
     if not path.is_file():
-        raise ResultsError(f"{folder}: no {MANIFEST}; not a simdom results folder (write one with `simdom run`)")
-    try:
-        data = check_depth(json.loads(path.read_bytes().decode("utf-8")), f"{folder}/{MANIFEST}")
+        what = not_a_file(path)
+        raise ResultsError(f"{folder}: no {MANIFEST}; not a simdom results folder (write one with `simdom run`)"
+                           if what == "no such file" else f"{folder}: {MANIFEST} is {what}; the folder is damaged")
+    try:  # a key given twice is refused, not read as its last value
+        data = check_depth(json.loads(path.read_bytes().decode("utf-8"), object_pairs_hook=unique_keys),
+                           f"{folder}/{MANIFEST}")
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ResultsError(f"{folder}: {MANIFEST} is not valid JSON ({e}); the folder is damaged") from None
     except (InputError, ValueError, RecursionError) as e:  # nested too deeply, a number too long

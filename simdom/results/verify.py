@@ -244,6 +244,8 @@ def read_checked(root: Path, m: Manifest, table: str, c: int, rows: int | None) 
     try:
         pf = pq.ParquetFile(pa.BufferReader(data))
         meta = json.loads((pf.schema_arrow.metadata or {}).get(META_KEY.encode(), b"{}"))
+        if not isinstance(meta, dict):
+            return None, f"has simdom's footer metadata of the wrong type ({type(meta).__name__}, not an object)"
         if meta.get("settings_hash") != m.settings_hash or meta.get("chunk") != c:
             return None, "was written by another run or for another chunk"
         n = pf.metadata.num_rows

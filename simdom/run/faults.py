@@ -28,6 +28,8 @@ def is_simdom_folder(path: Path) -> bool:
     """The folder holds a manifest of simdom's kind (of any format version), or, its manifest damaged,
     parts that simdom wrote (their footers carry simdom's metadata)."""
     try:
+        if not (path / fmt.MANIFEST).is_file():  # a FIFO under its name is not read (it would wait)
+            raise OSError("not a regular file")
         data = json.loads((path / fmt.MANIFEST).read_bytes())
         return isinstance(data, dict) and data.get("kind") == fmt.KIND
     except (OSError, ValueError, RecursionError):
