@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from badinput import build, check, snapshot
+from badinput import build, check
 from simdom.cli import app
 
 
@@ -352,3 +352,93 @@ def test_a_skill_file_with_a_field_of_the_wrong_type_is_refused(ws):
     (ws / "s.json").write_text(json.dumps(d))
     check(ws, ["report", "res", "--skill", "s.json", "-o", "r.html"], ["s.json", 'row 0: skill = "high"',
                                                                         "a number, or null"])
+
+
+# ---- long work: progress with counts, a word about a job's size, a lost scheduler in one line ----------
+def test_blocks_report_their_progress_in_order_locally_and_on_loky_workers():
+    from simdom.run.parallel import run_blocks
+    for workers in (1, 2):
+        seen: list[tuple[int, int]] = []
+        out = run_blocks(pow, [(2, k) for k in range(6)], workers=workers, progress=lambda d, t: seen.append((d, t)))
+        assert out == [2**k for k in range(6)]
+        assert seen == [(k, 6) for k in range(1, 7)], (workers, seen)
+
+
+@pytest.mark.parametrize("decisions, says", [(1e6, "under a minute"), (4.8e10, "about 7 hours on 2 workers"),
+                                             (4e11, "about 2 days on 2 workers")])
+def test_a_job_s_size_in_words(decisions, says):
+    from simdom.run.parallel import size_text
+    assert size_text(decisions, 2).startswith(says), size_text(decisions, 2)
+
+
+def test_skill_and_ladder_say_what_they_start_and_how_long_it_takes_and_tick_every_block():
+    from contextlib import contextmanager
+    from simdom.rules import preset
+    from simdom.run.skill import skill
+    from simdom.run.tournament import ladder
+    said, ticks = [], []
+
+    @contextmanager
+    def status(text):
+        said.append(text)
+        yield lambda done, total: ticks.append((done, total))
+    skill(rules=lambda: preset("threes", 2), rules_name="threes", modified=False, players=2, deals=2, seed=1,
+          optimal="greedy", opponents=["greedy"], out=None, overwrite=False, workers=1, status=status)
+    ladder(["greedy", "random"], deals=4, seed=1, players=2, rules=lambda: preset("threes", 2), shown="threes",
+           status=status, workers=1)
+    assert said == ["playing 2 deals x 2 seats x 4 players: under a minute ...",
+                    "playing 4 deals in 2 seatings: under a minute ..."], said
+    assert ticks[-1][0] == ticks[-1][1] and all(t == ticks[-1][1] for _, t in ticks[-2:]), ticks
+
+
+def test_report_says_what_it_does_on_a_terminal_and_nothing_extra_elsewhere(ws):
+    r = invoke(ws, ["report", "res", "-o", "r.md"])
+    assert r.exit_code == 0 and "building the report" not in r.output, r.output  # not a terminal: the answer alone
+    from simdom.cli import common
+    from rich.console import Console
+    import io
+    old = common.err
+    common.err = Console(file=io.StringIO(), force_terminal=True, width=200)
+    try:
+        r = invoke(ws, ["report", "res", "-o", "r2.md"])
+        shown = common.err.file.getvalue()
+    finally:
+        common.err = old
+    assert r.exit_code == 0 and "building the report of res" in shown and "sections" in shown, shown
+
+
+def test_the_estimate_of_an_enormous_skill_job_is_said_before_it_starts():
+    from simdom.policies import parse_policy
+    from simdom.rules import preset
+    from simdom.run.parallel import size_text
+    from simdom.run.skill import _tasks, work
+    r = preset("threes", 2)
+    players0 = [parse_policy(p) for p in ("random", "greedy", "search:worlds=1000", "clairvoyant:against=seats")]
+    tasks, _ = _tasks(r, players0, [parse_policy("greedy")], 1, 1_000_000, 2, "local")
+    assert "days on 2 workers" in size_text(work(r, tasks), 2)
+
+
+@pytest.mark.parametrize("args", [["skill", "-n", "2", "--deals", "3000", "--optimal", "greedy"],
+                                  ["ladder", "greedy", "random", "search", "-n", "2", "--deals", "3000"]],
+                         ids=["skill", "ladder"])
+def test_a_lost_dask_scheduler_ends_skill_and_ladder_with_one_line(tmp_path, args):
+    import subprocess
+    import sys
+    import time
+    distributed = pytest.importorskip("distributed")
+    cl = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None)
+    address = cl.scheduler_address
+    try:
+        proc = subprocess.Popen([str(Path(sys.executable).with_name("simdom")), *args, "--backend", "dask",
+                                 "--scheduler", address], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                cwd=tmp_path)
+        deadline = time.monotonic() + 90
+        while not cl.scheduler.tasks and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the command has submitted its blocks
+        assert proc.poll() is None and cl.scheduler.tasks, proc.communicate()
+    finally:
+        cl.close()
+    _, err = proc.communicate(timeout=120)
+    errors = [x for x in err.splitlines() if x.startswith("Error:")]
+    assert proc.returncode == 1 and "Traceback" not in err and len(errors) == 1, err
+    assert f"the dask scheduler at {address} was lost after" in errors[0] and "blocks" in errors[0], err

@@ -5,9 +5,10 @@ import json
 import sys
 import tomllib
 import traceback
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional
+from typing import Any, Callable, Iterator, List, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -131,6 +132,32 @@ def out_format(fmt: Optional[Enum], out: Optional[Path], choices: type[Enum]) ->
                        list(dict.fromkeys(name(c.value) for c in choices)))
     except OptionError as e:
         fail(str(e))
+
+
+@contextmanager
+def work_status(text: str, unit: str = "blocks") -> Iterator[Callable[[int, int], None]]:
+    """Long work shown on stderr: ``text`` (what is played, its size and estimated time) as a line first
+    (on a terminal; elsewhere only a job long enough to carry an estimate, simdom.run.parallel.ESTIMATE),
+    then a bar with the count done of the total, the rate and the time left; yields ``tick(done, total)``.
+    The bar is removed when the work ends (the answer follows)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+    if err.is_terminal or "(an estimate)" in text:
+        err.print(text, highlight=False, soft_wrap=True, markup=False)
+    if not err.is_terminal:  # a log or a pipe: no bar redrawn in it
+        yield lambda done, total: None
+        return
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn()]
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(unit, total=None, rate="")
+
+        def tick(done: int, total: int) -> None:
+            t = bar.tasks[0]
+            speed = t.speed
+            bar.update(task, completed=done, total=total,
+                       rate=f"{speed:,.1f} {unit}/s" if speed else "")
+        yield tick
 
 
 def check_out(path: Optional[Path], overwrite: bool) -> None:

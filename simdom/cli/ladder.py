@@ -10,7 +10,7 @@ import typer
 
 from .run import Backend
 from .common import (OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, check_out, console, make_rules,
-                     out_format)
+                     out_format, work_status)
 
 
 class Format(str, Enum):
@@ -59,7 +59,8 @@ def ladder_cmd(
     f = out_format(fmt, out, Format)
     shown = rules + (f" (with --set {', '.join(overrides)})" if overrides else "")
     ans = ladder(policy, deals=deals, seed=seed, players=players, rules=lambda: make_rules(rules, players, overrides),
-                 shown=shown, status=console.status, workers=workers, backend=backend.value, scheduler=scheduler)
+                 shown=shown, status=lambda text: work_status(text, "blocks"), workers=workers,
+                 backend=backend.value, scheduler=scheduler)
     P.emit(ans, f, out, console=console)
 
 

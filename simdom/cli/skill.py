@@ -9,7 +9,7 @@ import typer
 
 from ..stats.views.skill import skill_answer  # noqa: F401 - the answer, where tests/test_skill.py reads it
 from .run import Backend
-from .common import OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, console, make_rules, out_format
+from .common import OUT_HELP, OVERWRITE_OPT, RULES_OPT, SET_OPT, console, make_rules, out_format, work_status
 
 
 class Format(str, Enum):
@@ -57,7 +57,7 @@ def skill_cmd(
     ans = skill(rules=lambda: make_rules(rules, players, overrides), rules_name=rules, modified=bool(overrides),
                 players=players, deals=deals, seed=seed, optimal=optimal, opponents=opponents, out=out,
                 overwrite=overwrite, workers=workers, backend=backend.value, scheduler=scheduler,
-                status=console.status)
+                status=lambda text: work_status(text, "blocks"))
     P.emit(ans, f, out, console=console)
 
 

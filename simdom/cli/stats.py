@@ -319,8 +319,11 @@ def report(
         raise InputError(f"bad report file {out}: the suffix decides the format; allowed: .html, .md")
     check_writable(out, force)
     from simdom.stats.tables.balance import expand
-    res = _open(expand(results))  # a study over player counts: each count's folder
-    rep = build_report(res, out, force=force, skill=skill or (), ladder=ladder or ())
+    from .common import work_status
+    with work_status(f"building the report of {', '.join(map(str, results))}: every part read and checked, then "
+                     "each section (tens of seconds for a large folder) ...", "sections") as tick:
+        res = _open(expand(results))  # a study over player counts: each count's folder
+        rep = build_report(res, out, force=force, skill=skill or (), ladder=ladder or (), progress=tick)
     if rep.answer:  # the report's first answer, then where it is
         console.print(rep.answer, highlight=False, markup=False)
     console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",

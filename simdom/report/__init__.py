@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from simdom.safeio import replaces, write_atomic
 from simdom.stats.read.folder import Results
@@ -20,7 +20,8 @@ class Written:
 
 
 def build_report(results: list[Results], out: str | Path, *, force: bool = False,
-                 skill: Sequence[str | Path] = (), ladder: Sequence[str | Path] = ()) -> Written:
+                 skill: Sequence[str | Path] = (), ladder: Sequence[str | Path] = (),
+                 progress: "Callable[[int, int], None] | None" = None) -> Written:
     """Write the balance report for one or more results folders; the suffix (.html or .md) picks the format.
     ``skill``, ``ladder``: JSON files of `simdom skill` and `simdom ladder` for the luck-and-skill section."""
     from simdom.report.build import build_sections
@@ -40,7 +41,7 @@ def build_report(results: list[Results], out: str | Path, *, force: bool = False
     from simdom.report.skill import load_answer_file
     skills = [(Path(f).name, load_answer_file(f, "skill")) for f in skill]
     ladders = [(Path(f).name, load_answer_file(f, "ladder")) for f in ladder]
-    sections = build_sections(list(results), skills, ladders)
+    sections = build_sections(list(results), skills, ladders, progress)
     title = "simdom balance report: " + ", ".join(r.name for r in results)
     text = render_md(sections, title, out) if suffix == ".md" else render_html(sections, title)
     write_atomic(out, text)  # whole or not at all: a full disk leaves the old report (simdom.safeio)

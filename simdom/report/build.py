@@ -3,6 +3,8 @@ seats, points, moves, doubles, decisions, versus, luck and skill and the match s
 module from the results; a section with nothing to show is left out)."""
 from __future__ import annotations
 
+from typing import Callable
+
 from simdom.report.balance import scorecard_section
 from simdom.report.data import Section, overview
 from simdom.report.decisions import decisions
@@ -13,25 +15,22 @@ from simdom.stats.read.folder import Results
 
 
 def build_sections(results: list[Results], skill: list[tuple[str, dict]] = (),
-                   ladder: list[tuple[str, dict]] = ()) -> list[Section]:
+                   ladder: list[tuple[str, dict]] = (),
+                   progress: "Callable[[int, int], None] | None" = None) -> list[Section]:
     """The sections; ``skill`` and ``ladder``: (name, JSON data) of `simdom skill` and `simdom ladder`
-    files, answered in the luck-and-skill section (with the seat and lead under strong play)."""
-    card = scorecard_section(results)  # a rule study answers first what its variants change
-    out = ([card] if card is not None else []) + [matchups(results), seats(results), points(results)]
-    mv = moves(results)
-    if mv is not None:
-        out.append(mv)
-    out.append(doubles(results))
-    d = decisions(results)
-    if d is not None:
-        out.append(d)
-    v = versus(results)
-    if v is not None:
-        out.append(v)
-    ls = luck_and_skill(results, list(skill), list(ladder))
-    if ls is not None:
-        out.append(ls)
-    matches = match_sections(results)
+    files, answered in the luck-and-skill section (with the seat and lead under strong play).
+    ``progress(done, total)``: after each section is built (a report takes tens of seconds)."""
+    steps = [lambda: scorecard_section(results), lambda: matchups(results), lambda: seats(results),
+             lambda: points(results), lambda: moves(results), lambda: doubles(results), lambda: decisions(results),
+             lambda: versus(results), lambda: luck_and_skill(results, list(skill), list(ladder)),
+             lambda: match_sections(results), lambda: overview(results)]
+    built = []
+    for i, step in enumerate(steps):
+        built.append(step())
+        if progress is not None:
+            progress(i + 1, len(steps))
+    *parts, matches, first = built  # a section that does not apply is None (the scorecard: a rule study)
+    out = [x for x in parts if x is not None]
     if all(r.unit == "match" for r in results):  # a match study answers first what matches answer
-        return [overview(results), *matches, *out]
-    return [overview(results), *out, *matches]
+        return [first, *matches, *out]
+    return [first, *out, *matches]

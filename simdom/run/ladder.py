@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -82,7 +83,8 @@ def _seating_block(rules: Rules, lineup: list[Policy], seed: int, d0: int, m: in
 
 
 def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int, *, workers: int | None = 1,
-                   backend: str = "local", scheduler: str | None = None) -> DuplicatePlay:
+                   backend: str = "local", scheduler: str | None = None,
+                   progress: "Callable[[int, int], None] | None" = None) -> DuplicatePlay:
     """Deals 0 .. deals - 1 of root ``seed`` in every seating (:func:`seatings`); with a match target,
     matches 0 .. deals - 1 (docs/rules.md 12: hand h of match m is dealt from (seed, m, h) alone, so the
     seatings of a match share their shuffles hand by hand, and ``points`` are final match scores, a
@@ -100,7 +102,8 @@ def play_duplicate(rules: Rules, policies: list[Policy], seed: int, deals: int, 
     size = block_size(policies, deals, n_workers(workers) if backend == "local" else 8, per)
     blocks = [(d0, min(size, deals - d0)) for d0 in range(0, deals, size)]
     tasks = [(rules, [policies[i] for i in row], seed, d0, m) for row in seats for d0, m in blocks]
-    done = run_blocks(_seating_block, tasks, workers=workers, backend=backend, scheduler=scheduler)
+    done = run_blocks(_seating_block, tasks, workers=workers, backend=backend, scheduler=scheduler,
+                      progress=progress)
     points = np.empty((deals, S, n), np.int32)
     dealt = np.empty((deals, S, n), np.int32)
     first = np.empty((deals, S), np.int32)

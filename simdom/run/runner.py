@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -253,18 +253,23 @@ DASK_RECONNECT = "20s"
 
 def _dask_results(client, address: str, plan: Plan, todo: list[int], n_jobs: int,
                   done: Callable[[], int]) -> Iterator[ChunkResult]:
-    """The chunks ``todo`` played on the dask cluster of ``client``, at most ``n_jobs + 2`` in flight, in the
-    order they finish. A scheduler that goes away (the client closes after it fails to reconnect, or the
-    chunks' futures are cancelled or lost) raises SchedulerLost; a worker killed too often, KilledWorker
-    (reported as WorkerLost by :func:`_watched`)."""
-    from concurrent.futures import CancelledError
-
-    pending = iter(todo)
-    flying = {client.submit(play_chunk, plan, c, pure=False) for c in itertools.islice(pending, n_jobs + 2)}
-
+    """The chunks ``todo`` played on the dask cluster of ``client``, in the order they finish (dask_tasks)."""
     def lost() -> SchedulerLost:
         return SchedulerLost(f"the dask scheduler at {address} was lost after {done()} of {plan.n_chunks} chunks")
+    for _, res in dask_tasks(client, play_chunk, [(plan, c) for c in todo], n_jobs, lost):
+        yield res
 
+
+def dask_tasks(client, fn: Callable[..., Any], tasks: Sequence[tuple], n_jobs: int,
+               lost: Callable[[], Exception]) -> Iterator[tuple[int, Any]]:
+    """(i, fn(*tasks[i])) on the dask cluster of ``client`` as they finish, at most ``n_jobs + 2`` in flight:
+    the one dask loop of simdom run, skill and ladder. A scheduler that goes away (the client closes after
+    it fails to reconnect, or the tasks' futures are cancelled or lost) raises ``lost()`` (one line); a
+    worker killed too often, KilledWorker (reported as WorkerLost by :func:`_watched`)."""
+    from concurrent.futures import CancelledError
+
+    pending = iter(enumerate(tasks))
+    flying = {client.submit(fn, *t, pure=False): i for i, t in itertools.islice(pending, n_jobs + 2)}
     try:
         while flying:
             ready = [f for f in flying if f.done()]
@@ -274,19 +279,19 @@ def _dask_results(client, address: str, plan: Plan, todo: list[int], n_jobs: int
                 time.sleep(0.02)
                 continue
             for f in ready:
-                flying.discard(f)
+                i = flying.pop(f)
                 if f.status in ("cancelled", "lost"):
                     raise lost()
                 if f.status == "error":
-                    f.result()  # the chunk's own error (KilledWorker, another behaviour version, ...), raised here
+                    f.result()  # the task's own error (KilledWorker, another behaviour version, ...), raised here
                 try:
                     res = f.result()
                 except (CancelledError, OSError, TimeoutError):  # its result could not be fetched
                     raise lost() from None
                 nxt = next(pending, None)
                 if nxt is not None:
-                    flying.add(client.submit(play_chunk, plan, nxt, pure=False))
-                yield res
+                    flying[client.submit(fn, *nxt[1], pure=False)] = nxt[0]
+                yield i, res
     finally:
         for f in flying:
             with contextlib.suppress(Exception):

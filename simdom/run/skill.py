@@ -22,7 +22,7 @@ from ..present import Answer, OptionError, check_out
 from ..rules import Rules
 from ..stats.estimate.skill import SkillEstimate, skill_share
 from ..stats.views.skill import BEGINNERS, skill_answer
-from .parallel import check_parallel, deal_blocks, n_workers, run_blocks
+from .parallel import check_parallel, deal_blocks, n_workers, run_blocks, size_text
 
 Status = Callable[[str], ContextManager[Any]]
 #: the root seed at most
@@ -47,11 +47,9 @@ def _block(rules: Rules, lineup: list, seed: int, d0: int, m: int, seat: int) ->
     return b.seats["points"][:, seat].astype(np.float64), b.win()[:, seat]
 
 
-def play_player0(rules: Rules, players0: Sequence[Policy], opponents: Sequence[Policy], seed: int, deals: int,
-                 workers: int | None = 1, backend: str = "local", scheduler: str | None = None
-                 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """For each of ``players0`` in player 0's place: its points and win shares (1/k for a k-way tie on top),
-    float64[deals, rotations], every (player, rotation, block of deals) a task of its own."""
+def _tasks(rules: Rules, players0: Sequence[Policy], opponents: Sequence[Policy], seed: int, deals: int,
+           workers: int | None, backend: str) -> tuple[list[tuple], list[tuple]]:
+    """Every (player, rotation, block of deals) a task: (the tasks, where each one's rows go)."""
     P = rules.players
     blocks = deal_blocks(deals, n_workers(workers) if backend == "local" else 8)
     tasks, where = [], []
@@ -62,7 +60,25 @@ def play_player0(rules: Rules, players0: Sequence[Policy], opponents: Sequence[P
             for d0, m in blocks:
                 tasks.append((rules, [lineup[(s + r) % P] for s in range(P)], seed, d0, m, seat))
                 where.append((k, r, d0, m))
-    done = run_blocks(_block, tasks, workers=workers, backend=backend, scheduler=scheduler)
+    return tasks, where
+
+
+def work(rules: Rules, tasks: Sequence[tuple]) -> float:
+    """The tasks' play in greedy decisions, roughly (policies.policy_cost): about 20 decisions a deal, a
+    match about target / 15 deals."""
+    from ..policies import policy_cost
+    per = 20.0 * (max(1.0, rules.target / 15) if rules.is_match else 1.0)
+    return sum(t[4] * per * sum(policy_cost(p) for p in t[1]) for t in tasks)
+
+
+def play_player0(rules: Rules, players0: Sequence[Policy], opponents: Sequence[Policy], seed: int, deals: int,
+                 workers: int | None = 1, backend: str = "local", scheduler: str | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """For each of ``players0`` in player 0's place: its points and win shares (1/k for a k-way tie on top),
+    float64[deals, rotations], every (player, rotation, block of deals) a task of its own."""
+    P = rules.players
+    tasks, where = _tasks(rules, players0, opponents, seed, deals, workers, backend)
+    done = run_blocks(_block, tasks, workers=workers, backend=backend, scheduler=scheduler, progress=progress)
     out = {str(p): (np.empty((deals, P)), np.empty((deals, P))) for p in players0}
     for (k, r, d0, m), (pts, win) in zip(where, done):
         points, wins = out[str(players0[k])]
@@ -73,11 +89,12 @@ def play_player0(rules: Rules, players0: Sequence[Policy], opponents: Sequence[P
 
 def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, fictive: "dict[str, Policy]",
                opponents: Sequence[Policy], seed: int, deals: int, label: str, workers: int | None = 1,
-               backend: str = "local", scheduler: str | None = None) -> list[dict]:
+               backend: str = "local", scheduler: str | None = None,
+               progress: Callable[[int, int], None] | None = None) -> list[dict]:
     """One row per measure (points, wins) and beginner: the JSON rows of `simdom skill`. ``fictive``: the
     fictive player of each measure (the one that maximises that measure's payoff)."""
     players0 = list({str(p): p for p in [*beginners, optimal, *fictive.values()]}.values())
-    played = play_player0(rules, players0, opponents, seed, deals, workers, backend, scheduler)
+    played = play_player0(rules, players0, opponents, seed, deals, workers, backend, scheduler, progress)
     rows = []
     for k, by in enumerate(("points", "wins")):
         for beg in beginners:
@@ -140,8 +157,13 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     beginners = [parse_policy(b) for b in BEGINNERS]
     name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
     label = f"{name} (modified)" if modified else name
-    with status(f"playing {deals:,} {'matches' if r.is_match else 'deals'} x {players} seats x 4 players ..."):
-        rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label, workers, backend, scheduler)
+    players0 = list({str(p): p for p in [*beginners, opt, *fictive.values()]}.values())
+    n = n_workers(workers) if backend == "local" else (workers or 8)
+    size = size_text(work(r, _tasks(r, players0, opp, seed, deals, workers, backend)[0]), n)
+    with status(f"playing {deals:,} {'matches' if r.is_match else 'deals'} x {players} seats x {len(players0)} "
+                f"players: {size} ...") as tick:
+        rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label, workers, backend, scheduler,
+                          progress=tick if callable(tick) else None)
     from ..engine.api import SIM_VERSION
     ans = skill_answer(rows)
     ans.data.update(seed=seed, sim_version=SIM_VERSION)

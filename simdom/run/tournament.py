@@ -54,8 +54,14 @@ def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Cal
         raise OptionError(str(e)) from None
     anchor = canon.index("random") if "random" in canon else 0
     unit = "matches" if r.is_match else "deals"
-    with status(f"playing {deals:,} {unit} in {len(seats)} seatings ..."):
-        play = play_duplicate(r, pols, seed, deals, workers=workers, backend=backend, scheduler=scheduler)
+    from .ladder import work_of
+    from .parallel import n_workers, size_text
+    per = 20.0 * (max(1.0, r.target / 15) if r.is_match else 1.0)
+    n = n_workers(workers) if backend == "local" else (workers or 8)
+    with status(f"playing {deals:,} {unit} in {len(seats)} seatings: "
+                f"{size_text(work_of(pols, deals, len(seats), per), n)} ...") as tick:
+        play = play_duplicate(r, pols, seed, deals, workers=workers, backend=backend, scheduler=scheduler,
+                              progress=tick if callable(tick) else None)
         orders = finishing_orders(play.order_key(), play.seatings, seed)
         lad = ladder_ratings(orders, names, anchor=anchor, anchor_rating=ANCHOR_RATING, bootstrap=BOOTSTRAP,
                              seed=seed)
