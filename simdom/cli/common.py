@@ -127,9 +127,9 @@ def out_format(fmt: Optional[Enum], out: Optional[Path], choices: type[Enum]) ->
 
     def name(v: str) -> str:
         return "table" if v == "text" else v
-    try:
-        return resolve(None if fmt is None else name(fmt.value), out,
-                       list(dict.fromkeys(name(c.value) for c in choices)))
+    allowed = list(dict.fromkeys(name(c.value) for c in choices))
+    try:  # the default: the command's first format (table; export's parquet, view's json)
+        return resolve(None if fmt is None else name(fmt.value), out, allowed, default=allowed[0])
     except OptionError as e:
         fail(str(e))
 
