@@ -64,7 +64,7 @@ from .sides import settle
 from .rng import GAMMA, mix64
 
 from .layout import (BLOCK_NONE, BN, HCNT, HPIPS, OUT_FIXED, OUT_OPP_PIPS, R_BLOCK_MODE, R_BMAX, R_DRAW, R_OUT_MODE,
-                     R_OUT_N, R_PMAX, R_RESERVE, SV_TBITS)
+                     R_OUT_N, R_PMAX, R_RESERVE, SV_TBITS, SALT_PARAMS)
 
 INF = 1 << 40
 #: the half-width of a root move's first window with several sides by margin (solve_root)
@@ -691,7 +691,7 @@ def salt_of(G, bone, V, nb):
     if ctl[SV_AGAINST]:
         for s in range(G[R_PLAYERS]):
             h = mixin(h, ids[s])
-            for k in range(par.shape[1]):
+            for k in range(min(par.shape[1], SALT_PARAMS)):
                 h = mixin(h, np.int64(par[s, k] * 1024.0))
     for i in range(nb):
         h = mixin(h, bone[i & TMASK])
