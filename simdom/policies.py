@@ -206,7 +206,9 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                                              "players, boneyard empty; 0: never)"),
                 Param("win", 40.0, _win, "B: added to a move's margin in each world where it wins the deal, in "
                                          "percent of the margins' standard deviation over the decision's worlds"),
-                _HOLD)),
+                _HOLD,
+                Param("model", 0.0, _choice("greedy", "defensive"),
+                      "how every other seat plays in the worlds after the move (the seat itself plays defensive)"))),
     PolicyInfo("clairvoyant", "NOT A FAIR PLAYER: it sees every hand and the boneyard, and plays the exact "
                "solver's best move against the other seats' own policies (which must be deterministic: "
                "greedy, heavy, hold, timing, defensive), or with against=minimax against the worst "

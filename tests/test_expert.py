@@ -152,7 +152,7 @@ def test_hold_is_written_only_when_set_and_allow_keeps_the_texts():
     assert str(parse_policy("search")) == "search:worlds=256,model=greedy,depth=1,own=defensive,win=40"
     assert str(parse_policy("search:hold=allow")) == str(parse_policy("search"))
     assert str(parse_policy("search:hold=never")).endswith(",hold=never")
-    assert str(parse_policy("expert")) == "expert:worlds=512,infer=50,exact=16,win=40"
+    assert str(parse_policy("expert")) == "expert:worlds=512,infer=50,exact=16,win=40,model=greedy"
     assert parse_policy(str(parse_policy("expert:worlds=9,hold=never"))) == parse_policy("expert:worlds=9,hold=never")
 
 
@@ -160,7 +160,8 @@ def test_hold_is_written_only_when_set_and_allow_keeps_the_texts():
                                       ("expert:infer=-1", "integer from 0 to 1,000"),
                                       ("expert:exact=99", "from 0 \\(never\\) to 40"),
                                       ("expert:hold=sometimes", "allow or never"),
-                                      ("expert:depth=3", "allowed parameters: worlds, infer, exact, win, hold")])
+                                      ("expert:model=minimax", "greedy or defensive"),
+                                      ("expert:depth=3", "allowed parameters: worlds, infer, exact, win, hold, model")])
 def test_bad_budgets_get_one_line_and_exit_2(bad, says):
     with pytest.raises(PolicyError, match=says):
         parse_policy(bad)

@@ -282,6 +282,7 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
              ("search", "win"): L.PAR_WIN, ("search", "hold"): L.PAR_HOLD,
              ("expert", "worlds"): L.PAR_E_WORLDS, ("expert", "infer"): L.PAR_E_INFER,
              ("expert", "exact"): L.PAR_E_EXACT, ("expert", "win"): L.PAR_E_WIN, ("expert", "hold"): L.PAR_E_HOLD,
+             ("expert", "model"): L.PAR_E_MODEL,
              ("clairvoyant", "against"): L.PAR_AGAINST, ("clairvoyant", "nodes"): L.PAR_NODES}
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
     assert found == where

@@ -88,7 +88,7 @@ def _policy_functions() -> dict:
         "solve_root": (solve.solve_root, (G, St, bone, V, rt, re, rv)),
         "clairvoyant_pick": (kchoose.clairvoyant_pick, (G, St, bone, i, ids, par, V)),
         "search_pick": (kchoose.search_pick, (G, St, i, i, i, i, i, types.float64, i, u, mt, me, i, sx, V)),
-        "expert_pick": (kexpert.expert_pick, (G, St, i, i, types.float64, i, types.float64, i, u, mt, me, i, sx, V)),
+        "expert_pick": (kexpert.expert_pick, (G, St, i, i, types.float64, i, types.float64, i, i, u, mt, me, i, sx, V)),
     }
 
 

@@ -27,7 +27,7 @@ from .greedy import greedy_move, greedy_pick, list_index
 from .kexpert import allowed, expert_pick, tie_break
 from .kpolicies import choose as choose_basic
 from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, MODEL_GREEDY, PAR_AGAINST, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS, PAR_HOLD, HOLD_NEVER, FD_MOVE, POL_EXPERT,
-                     PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD,
+                     PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL,
                      POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, SV_OWN, OWN_GREEDY, TMASK,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
 from .moves import legal_moves
@@ -177,7 +177,8 @@ def choose(G, St, bone, s, ids, par, rng, mv_t, mv_e, scratch, V):
         n = legal_moves(G, St, s, mv_t, mv_e)
         key = next64(rng, RNG_SEAT + s) if n > 1 else np.uint64(0)
         i = expert_pick(G, St, s, np.int64(par[s, PAR_E_WORLDS]), par[s, PAR_E_INFER], np.int64(par[s, PAR_E_EXACT]),
-                        par[s, PAR_E_WIN], np.int64(par[s, PAR_E_HOLD]), key, mv_t, mv_e, n, scratch, V)
+                        par[s, PAR_E_WIN], np.int64(par[s, PAR_E_HOLD]), np.int64(par[s, PAR_E_MODEL]), key, mv_t, mv_e,
+                        n, scratch, V)
         return mv_t[i], mv_e[i]
     if pid == POL_CLAIRVOYANT or pid == POL_SEARCH:
         n = legal_moves(G, St, s, mv_t, mv_e)

@@ -131,10 +131,11 @@ PAR_AGAINST, PAR_NODES = 0, 1                               # clairvoyant: 0 the
 #                                                             its positions per decision (0: no limit)
 PAR_WORLDS, PAR_MODEL, PAR_DEPTH, PAR_OWN, PAR_WIN, PAR_HOLD = range(6)  # search
 #: expert: worlds, inference strength (beta, percent per point), exact endgame (tiles in hands), win bonus, hold
-PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD = range(5)
+PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL = range(6)
 HOLD_ALLOW, HOLD_NEVER = 0, 1                               # search:hold, expert:hold
 MODEL_GREEDY, MODEL_MINIMAX = 0, 1                          # search:model
 OWN_GREEDY, OWN_DEFENSIVE = 0, 1                            # search:own
+OWN_ALL_DEFENSIVE = 2                                       # expert:model=defensive: every seat defensive
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
 RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4
