@@ -196,8 +196,8 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                 _HOLD)),
     PolicyInfo("expert", "search that infers and plans: W sampled deals of the unseen tiles, each weighted (2 players) "
                "by how likely the opponent's placements since its last draw were under a softmax of greedy "
-               "(beta = I/100 per point); every legal move placed in each and played out (other seats greedy, "
-               "its own later moves defensive), best weighted margin plus B% of the margins' spread per won world; "
+               "(beta = I/100 per point); every legal move placed in each and played out (the other seats as "
+               "model says, its own later moves defensive), best weighted margin plus B% of the margins' spread per won world; "
                "with 2 players, the boneyard empty and at most E tiles in the hands, the exact solver's best move",
                (Param("worlds", 512.0, _worlds, "W: sampled deals per decision"),
                 Param("infer", 50.0, _win, "I: the opponent model's beta in percent per point (0: uniform "
