@@ -93,6 +93,21 @@ def test_expert_traces_follow_the_rules_and_repeat(name, players):
         assert trace(rules, lineup, 5, deal) == rec  # deterministic from its seat's stream
 
 
+def test_an_expert_trace_replays_through_the_cli(tmp_path):
+    """simdom trace writes expert's deals and simdom replay re-plays one through the engine (which checks
+    every move), ending on the trace's totals."""
+    import json
+    out = tmp_path / "ex.jsonl"
+    r = CliRunner().invoke(app, ["trace", "-r", "fives", "-n", "2", "-p", CHEAP, "-p", "greedy", "-d", "3",
+                                 "--seed", "6", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    recs = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+    assert len(recs) == 3 and all(check(x) == [] for x in recs)
+    r = CliRunner().invoke(app, ["replay", str(out), "--deal", "1"])
+    assert r.exit_code == 0, r.output
+    assert all(str(t) in r.output for t in recs[1]["totals"])
+
+
 def test_expert_deals_do_not_depend_on_batches_or_workers():
     """A batch of deals gives every deal as it is alone or in another batch, whatever ran before in the
     process (the expert's memory carries nothing from one deal to the next), and a run in two workers
