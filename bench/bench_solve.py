@@ -76,7 +76,7 @@ def main() -> None:
     ap.add_argument("--search-deals", type=int, default=40)
     ap.add_argument("--limit", type=int, default=20_000_000, help="positions per deal at most")
     ap.add_argument("--budget", type=float, default=120.0, help="seconds per case at most")
-    ap.add_argument("--budgets", default="search:worlds=64,search:worlds=128,search,rollout:samples=128")
+    ap.add_argument("--budgets", default="search:worlds=64,search:worlds=128,search,rollout:samples=128,expert")
     args = ap.parse_args()
     res: dict = {"solve": {}, "search": {}}
     for name, n in CASES:

@@ -28,6 +28,9 @@ class Param:
     default: float
     parse: Callable[[str], float]
     doc: str
+    #: written out at its default (False: a parameter added later, left out of the policy's text while it
+    #: keeps its default, so that the texts stamped on earlier results stay what they were)
+    shown: bool = True
 
     def text(self, v: float) -> str:
         """The value ``v`` as it is written: a choice by its name (``model=greedy``), ``never``, ``none``."""
@@ -140,6 +143,21 @@ def _pos_int(text: str) -> float:
     return float(n)
 
 
+#: the largest exact endgame of expert (tiles in the two hands): beyond it a solve can take seconds
+MAX_EXACT = 40
+
+
+def _exact(text: str) -> float:
+    if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > MAX_EXACT:
+        raise ValueError(f"an integer from 0 (never) to {MAX_EXACT}")
+    return float(int(text))
+
+
+#: hold=never (search, expert): while no double is down and a double is legal, it places a double
+_HOLD = Param("hold", 0.0, _choice("allow", "never"),
+              "allow: it may hold the first double; never: while no double is down and a double is legal, it "
+              "places a double (which, and where, chosen as it would)", shown=False)
+
 REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
     PolicyInfo("random", "uniform over the legal (tile, end) moves"),
     PolicyInfo("greedy", "the most immediate points (first-double bonus included); ties to the heavier tile"),
@@ -174,7 +192,23 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                 Param("own", 1.0, _choice("greedy", "defensive"),
                       "the seat's own moves beyond the horizon (the other seats play greedy there)"),
                 Param("win", 40.0, _win, "B: added to a move's margin in each world where it wins the deal, in "
-                                         "percent of the margins' standard deviation over the decision's worlds"))),
+                                         "percent of the margins' standard deviation over the decision's worlds"),
+                _HOLD)),
+    PolicyInfo("expert", "search that infers and plans: W sampled deals of the unseen tiles, each weighted (2 players) "
+               "by how likely the opponent's placements since its last draw were under a softmax of greedy "
+               "(beta = I/100 per point); every legal move placed in each and played out (the other seats as "
+               "model says, its own later moves defensive), best weighted margin plus B% of the margins' spread per won world; "
+               "with 2 players, the boneyard empty and at most E tiles in the hands, the exact solver's best move",
+               (Param("worlds", 512.0, _worlds, "W: sampled deals per decision"),
+                Param("infer", 50.0, _win, "I: the opponent model's beta in percent per point (0: uniform "
+                                           "worlds, no inference)"),
+                Param("exact", 16.0, _exact, "E: the most tiles in the two hands for the exact endgame (2 "
+                                             "players, boneyard empty; 0: never)"),
+                Param("win", 40.0, _win, "B: added to a move's margin in each world where it wins the deal, in "
+                                         "percent of the margins' standard deviation over the decision's worlds"),
+                _HOLD,
+                Param("model", 0.0, _choice("greedy", "defensive"),
+                      "how every other seat plays in the worlds after the move (the seat itself plays defensive)"))),
     PolicyInfo("clairvoyant", "NOT A FAIR PLAYER: it sees every hand and the boneyard, and plays the exact "
                "solver's best move against the other seats' own policies (which must be deterministic: "
                "greedy, heavy, hold, timing, defensive), or with against=minimax against the worst "
@@ -212,7 +246,8 @@ class Policy:
             return self.info.name
         parts = []
         for p, v in zip(self.info.params, self.values):
-            parts.append(f"{p.name}={p.text(v)}")
+            if p.shown or v != p.default:
+                parts.append(f"{p.name}={p.text(v)}")
         return f"{self.info.name}:{','.join(parts)}"
 
 
@@ -229,7 +264,7 @@ def _listing() -> str:
 #: 472,000; rollout:samples=32 1,300; search (16 worlds) 275; clairvoyant: milliseconds a deal, a few
 #: deals seconds. Only the run's automatic chunk size reads it (a chunk should last seconds whatever
 #: the policy), so a rough figure is enough.
-COST_PER = {"defensive": 9.0, "rollout": 11.0, "search": 110.0, "clairvoyant": 5000.0}
+COST_PER = {"defensive": 9.0, "rollout": 11.0, "search": 110.0, "expert": 110.0, "clairvoyant": 5000.0}
 #: a policy written in Python (python:module:function) steps its deals in Python: about 220 deals/s
 COST_PYTHON = 2000.0
 
@@ -245,6 +280,8 @@ def policy_cost(p: "str | Policy") -> float:
         return base * p.values[0]
     if p.name == "search":
         return base * p.values[0] / 16 * (10.0 if p.values[2] == 0 else 1.0)
+    if p.name == "expert":
+        return base * p.values[0] / 16
     return base
 
 

@@ -19,7 +19,7 @@ from simdom.rules import PRESETS, preset
 DEALS = 36
 SEED = 20240611
 POLICY_TEXT = {"rollout": "rollout:samples=2", "hold": "hold:until=9",   # the searching ones kept cheap
-               "search": "search:worlds=2"}
+               "search": "search:worlds=2", "expert": "expert:worlds=2"}
 POLICIES = [POLICY_TEXT.get(name, name) for name in REGISTRY]
 MIXED = ["greedy", "random", "heavy", "hold:until=never"]
 

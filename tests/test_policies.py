@@ -24,7 +24,8 @@ from simdom.tiles import halves, parse_tile
 
 SEED = 4242
 PLAYERS = (2, 3, 4)
-CHEAP = {"rollout": "rollout:samples=3", "hold": "hold:until=9", "search": "search:worlds=2"}
+CHEAP = {"rollout": "rollout:samples=3", "hold": "hold:until=9", "search": "search:worlds=2",
+         "expert": "expert:worlds=2"}
 #: the fair policies (clairvoyant reads every hand: tests/test_search.py checks it apart)
 POLICIES = [CHEAP.get(name, name) for name, info in REGISTRY.items() if info.fair] + ["hold:until=never",
                                                                                       "hold:until=3"]
@@ -278,7 +279,10 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
              ("timing", "support"): L.PAR_SUPPORT, ("timing", "lead"): L.PAR_LEAD, ("timing", "wait"): L.PAR_WAIT,
              ("timing", "players"): L.PAR_PLAYERS, ("search", "worlds"): L.PAR_WORLDS,
              ("search", "model"): L.PAR_MODEL, ("search", "depth"): L.PAR_DEPTH, ("search", "own"): L.PAR_OWN,
-             ("search", "win"): L.PAR_WIN,
+             ("search", "win"): L.PAR_WIN, ("search", "hold"): L.PAR_HOLD,
+             ("expert", "worlds"): L.PAR_E_WORLDS, ("expert", "infer"): L.PAR_E_INFER,
+             ("expert", "exact"): L.PAR_E_EXACT, ("expert", "win"): L.PAR_E_WIN, ("expert", "hold"): L.PAR_E_HOLD,
+             ("expert", "model"): L.PAR_E_MODEL,
              ("clairvoyant", "against"): L.PAR_AGAINST, ("clairvoyant", "nodes"): L.PAR_NODES}
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
     assert found == where

@@ -94,6 +94,7 @@ class PolicyId(IntEnum):
     TIMING = K.POL_TIMING
     CLAIRVOYANT = K.POL_CLAIRVOYANT
     SEARCH = K.POL_SEARCH
+    EXPERT = K.POL_EXPERT
 
 
 #: Length of a policy's parameter vector in the kernel.

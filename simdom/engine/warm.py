@@ -41,9 +41,11 @@ PARTS = {k: v for phase in PHASES for k, v in phase.items()}
 POLICY_STEPS = {
     "policies": (("c", "greedy_to_end"), ("c", "playout"), ("w", "sample_world"), ("c", "rollout_pick"),
                  ("w", "timing_pick"), ("w", "heavy_pick"), ("w", "defensive_pick"), ("c", "policy_move"),
-                 ("c", "search"), ("c", "solve_best"), ("c", "clairvoyant_pick"), ("w", "search_pick")),
+                 ("c", "search"), ("c", "solve_best"), ("c", "clairvoyant_pick"), ("w", "search_pick"),
+                 ("w", "expert_pick")),
     "policy-leaves": (("c", "sample_world"), ("c", "timing_pick"), ("c", "heavy_pick"), ("c", "defensive_pick"),
-                      ("w", "search"), ("c", "solve_root"), ("c", "search_pick")),
+                      ("w", "search"), ("c", "solve_root"), ("c", "search_pick"),
+                      ("c", "expert_pick")),
 }
 #: how long a process waits for the other's function before compiling it itself
 WAIT_SECONDS = 600.0
@@ -56,7 +58,7 @@ def _policy_functions() -> dict:
     from numba import types
 
     from ..rules import preset
-    from ._kernel import kchoose, kpolicies, ktiming, sampler, solve
+    from ._kernel import kchoose, kexpert, kpolicies, ktiming, sampler, solve
     from ._kernel import layout as L
     from .codes import kernel_arrays
     from ..policies import parse_policy
@@ -85,7 +87,8 @@ def _policy_functions() -> dict:
         "solve_best": (solve.solve_best, (G, St, bone, V, rt, re, rv)),
         "solve_root": (solve.solve_root, (G, St, bone, V, rt, re, rv)),
         "clairvoyant_pick": (kchoose.clairvoyant_pick, (G, St, bone, i, ids, par, V)),
-        "search_pick": (kchoose.search_pick, (G, St, i, i, i, i, i, types.float64, u, mt, me, i, sx, V)),
+        "search_pick": (kchoose.search_pick, (G, St, i, i, i, i, i, types.float64, i, u, mt, me, i, sx, V)),
+        "expert_pick": (kexpert.expert_pick, (G, St, i, i, types.float64, i, types.float64, i, i, u, mt, me, i, sx, V)),
     }
 
 

@@ -24,8 +24,10 @@ import numpy as np
 from .jit import entry, kernel
 
 from .greedy import greedy_move, greedy_pick, list_index
+from .kexpert import allowed, expert_pick, tie_break
 from .kpolicies import choose as choose_basic
-from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, BY_POINTS, MODEL_GREEDY, PAR_AGAINST, PAR_BY, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS,
+from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, BY_POINTS, MODEL_GREEDY, PAR_AGAINST, PAR_BY, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS, PAR_HOLD, HOLD_NEVER, FD_MOVE, POL_EXPERT,
+                     PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL,
                      POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, SV_OWN, OWN_GREEDY, TMASK,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
 from .moves import legal_moves
@@ -103,12 +105,23 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
 
 
 @entry
-def search_pick(G, St, s, worlds, model, depth, own, win, key, mv_t, mv_e, n, scratch, V):
+def search_pick(G, St, s, worlds, model, depth, own, win, hold, key, mv_t, mv_e, n, scratch, V):
     """The index among seat s's n legal moves (mv_t, mv_e) of the move with the best margin summed over
     ``worlds`` sampled deals, each solved (see the module), plus a bonus for each world where the move's
     margin is above 0 (the seat's side wins the deal; half of it where the margin is 0, a tie at the top):
     ``win`` percent of the standard deviation of the margins over this decision's worlds and moves, so
-    that a win weighs alike in games that score little (Threes) and much (Fives)."""
+    that a win weighs alike in games that score little (Threes) and much (Fives). ``hold`` = HOLD_NEVER:
+    while no double is down and a double is legal, only the doubles are chosen among (kexpert.allowed)."""
+    restricted = hold == HOLD_NEVER and St[FD_MOVE] == 0
+    if restricted:
+        cnt = 0
+        last = 0
+        for i in range(n):
+            if allowed(G, St, mv_t, n, hold, i):
+                cnt += 1
+                last = i
+        if cnt == 1:
+            return last
     W, bone2, pool, deck, loc, aux, dp, acc = (scratch[SX_W], scratch[SX_BONE], scratch[SX_POOL], scratch[SX_DECK],
                                                scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
     ctl, vids, vpar, rt, re, rv, wins = V[6], V[8], V[9], V[14], V[15], V[16], V[18][2]
@@ -144,6 +157,12 @@ def search_pick(G, St, s, worlds, model, depth, own, win, key, mv_t, mv_e, n, sc
         sd = np.sqrt(max(0.0, (s2 - s1 * s1 / c) / (c - 1)))
         for i in range(n):
             acc[i] += win / 100.0 * sd * wins[i] / 2.0
+    if restricted:
+        best = tie_break(G, St, s, mv_t, mv_e, n, hold)
+        for i in range(n):
+            if allowed(G, St, mv_t, n, hold, i) and acc[i] > acc[best]:
+                best = i
+        return best
     best = greedy_pick(G, St, mv_t, mv_e, n, False, scratch)
     for i in range(n):
         if acc[i] > acc[best]:
@@ -156,6 +175,13 @@ def choose(G, St, bone, s, ids, par, rng, mv_t, mv_e, scratch, V):
     """(tile, end): the move seat s's policy ids[s] (parameters par[s]) chooses; seat s holds a legal
     move. ``bone``: the true boneyard (only clairvoyant reads it)."""
     pid = ids[s]
+    if pid == POL_EXPERT:  # called at every placement of the seat, a single legal move too: its memory
+        n = legal_moves(G, St, s, mv_t, mv_e)
+        key = next64(rng, RNG_SEAT + s) if n > 1 else np.uint64(0)
+        i = expert_pick(G, St, s, np.int64(par[s, PAR_E_WORLDS]), par[s, PAR_E_INFER], np.int64(par[s, PAR_E_EXACT]),
+                        par[s, PAR_E_WIN], np.int64(par[s, PAR_E_HOLD]), np.int64(par[s, PAR_E_MODEL]), key, mv_t, mv_e,
+                        n, scratch, V)
+        return mv_t[i], mv_e[i]
     if pid == POL_CLAIRVOYANT or pid == POL_SEARCH:
         n = legal_moves(G, St, s, mv_t, mv_e)
         if n == 1:
@@ -164,7 +190,7 @@ def choose(G, St, bone, s, ids, par, rng, mv_t, mv_e, scratch, V):
             return clairvoyant_pick(G, St, bone, s, ids, par, V)
         i = search_pick(G, St, s, np.int64(par[s, PAR_WORLDS]), np.int64(par[s, PAR_MODEL]),
                         np.int64(par[s, PAR_DEPTH]), np.int64(par[s, PAR_OWN]), par[s, PAR_WIN],
-                        next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch, V)
+                        np.int64(par[s, PAR_HOLD]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n, scratch, V)
         return mv_t[i], mv_e[i]
     return choose_basic(G, St, s, pid, par[s], rng, mv_t, mv_e, scratch)
 

@@ -148,11 +148,12 @@ def greedy_to_end(G, P, bone, rec):
 @called
 def defensive_to_end(G, P, bone, rec, r, scratch2, ot, oe):
     """As :func:`greedy_to_end`, but seat r plays defensive (its scratch ``scratch2``, its move list in
-    ot/oe): the search policy's own=defensive beyond its horizon (solve.py)."""
+    ot/oe): the search policy's own=defensive beyond its horizon (solve.py). r < 0: every seat plays
+    defensive (the expert's model=defensive)."""
     mover = True
     while mover:
         q = P[TURN] & SMASK
-        if q == r:
+        if q == r or r < 0:
             n = legal_moves(G, P, q, ot, oe)
             i = 0 if n == 1 else defensive_pick(G, P, q, ot, oe, n, scratch2)
             t, e = ot[i], oe[i]

@@ -117,7 +117,12 @@ REC_COLS = len(REC_NAMES)
 POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(6)
 POL_TIMING = 6
 POL_CLAIRVOYANT, POL_SEARCH = 7, 8
-N_PARAMS = 5
+POL_EXPERT = 9
+N_PARAMS = 6
+#: the parameter columns the solver's table salt reads in against mode (solve.salt_of): the policies it
+#: plays against are deterministic ones with at most 4 parameters; the columns added since (N_PARAMS 6)
+#: are left out so that every salt, and so every table and node count, stays what it was
+SALT_PARAMS = 5
 #: a policy's parameters par[PAR_*], in the order of its Params in simdom.policies
 PAR_UNTIL = 0                                               # hold
 PAR_SAMPLES = 0                                             # rollout
@@ -125,12 +130,29 @@ PAR_SUPPORT, PAR_LEAD, PAR_WAIT, PAR_PLAYERS = range(4)     # timing
 PAR_AGAINST, PAR_NODES, PAR_BY = 0, 1, 2                    # clairvoyant: 0 the seats' policies, 1 minimax;
 #                                                             its positions per decision (0: no limit); the
 #                                                             value it maximises (BY_MARGIN, BY_POINTS)
-PAR_WORLDS, PAR_MODEL, PAR_DEPTH, PAR_OWN, PAR_WIN = range(5)  # search
+PAR_WORLDS, PAR_MODEL, PAR_DEPTH, PAR_OWN, PAR_WIN, PAR_HOLD = range(6)  # search
+#: expert: worlds, inference strength (beta, percent per point), exact endgame (tiles in hands), win bonus, hold
+PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL = range(6)
+HOLD_ALLOW, HOLD_NEVER = 0, 1                               # search:hold, expert:hold
 MODEL_GREEDY, MODEL_MINIMAX = 0, 1                          # search:model
 OWN_GREEDY, OWN_DEFENSIVE = 0, 1                            # search:own
+OWN_ALL_DEFENSIVE = 2                                       # expert:model=defensive: every seat defensive
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
 RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4
+
+# ---- the expert policy's memory (kexpert.py): one row per seat of V[19] (work.make_solver) ---------
+#: the view of the seat's last decision (its known state), the state after its move there, that state's
+#: validity, the records kept, then records of the opponent's placements seen since its last draw: the
+#: state before it (as the seat saw it), the tile and the points it scored (2 players)
+MEM_ASK = 0
+MEM_AFT = ST_SIZE
+MEM_VALID = 2 * ST_SIZE
+MEM_NREC = MEM_VALID + 1
+MEM_REC = MEM_NREC + 1
+MEM_RSIZE = ST_SIZE + 2
+MEM_MAXREC = 48
+MEM_SIZE = MEM_REC + MEM_MAXREC * MEM_RSIZE
 
 # ---- per-seat and per-deal outputs of a batch ----------------------------------------------------
 # one block per column: seat_out[SC_*, s, row] and deal_out[DC_*, row] (int32; row: a deal's place in the

@@ -57,14 +57,14 @@ from .kpolicies import defensive_to_end, greedy_to_end, policy_move
 from .layout import (FR_A, FR_V, FR_A0, FR_B, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF,
                      FR_S, FR_SLOT, KIND_FULL, KIND_PASS, ARMS, BTOP, COV, ED, ENDED, EV, FD_MOVE, EB, FIRST, FORCED, HAND, LONE, NPASS, NPL, PIPS, PTS, BON,
                      REC_NONE, R_PLAYERS, SMASK, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_MULTI, SV_NODES,
-                     AGAINST_NONE, AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, SV_OWN, OWN_DEFENSIVE, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
+                     AGAINST_NONE, AGAINST_READS_ALL, SV_ABORTED, SV_HORIZON, SV_LIMIT, SV_ROOT, SV_SALT, SV_SIDE, SV_CANON, SV_OWN, OWN_DEFENSIVE, OWN_GREEDY, TMASK, TURN, USED, VOID, BY_POINTS, POL_GREEDY, SX_REC)
 from .moves import legal_moves, seat_base
 from .sides import settle
 
 from .rng import GAMMA, mix64
 
 from .layout import (BLOCK_NONE, BN, HCNT, HPIPS, OUT_FIXED, OUT_OPP_PIPS, R_BLOCK_MODE, R_BMAX, R_DRAW, R_OUT_MODE,
-                     R_OUT_N, R_PMAX, R_RESERVE, SV_TBITS)
+                     R_OUT_N, R_PMAX, R_RESERVE, SV_TBITS, SALT_PARAMS)
 
 INF = 1 << 40
 #: the half-width of a root move's first window with several sides by margin (solve_root)
@@ -505,8 +505,9 @@ def search(G, bone, V, d0, alpha0, beta0):
                     ctl[SV_ABORTED] = 1  # the table holds only finished nodes: it stays valid
                     return 0
                 if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat, or for
-                    if ctl[SV_OWN] == OWN_DEFENSIVE:  # every other seat and the root's plays defensive
-                        defensive_to_end(G, P, bone, scratch[SX_REC], ctl[SV_ROOT], V[17], V[18][0], V[18][1])
+                    if ctl[SV_OWN] != OWN_GREEDY:  # the root's plays defensive (expert's model=defensive: every seat)
+                        defensive_to_end(G, P, bone, scratch[SX_REC], ctl[SV_ROOT] if ctl[SV_OWN] == OWN_DEFENSIVE else -1,
+                                         V[17], V[18][0], V[18][1])
                     else:
                         greedy_to_end(G, P, bone, scratch[SX_REC])
                     mover = False
@@ -691,7 +692,7 @@ def salt_of(G, bone, V, nb):
     if ctl[SV_AGAINST]:
         for s in range(G[R_PLAYERS]):
             h = mixin(h, ids[s])
-            for k in range(par.shape[1]):
+            for k in range(min(par.shape[1], SALT_PARAMS)):
                 h = mixin(h, np.int64(par[s, k] * 1024.0))
     for i in range(nb):
         h = mixin(h, bone[i & TMASK])

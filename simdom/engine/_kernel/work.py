@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .layout import (AUX_SIZE, TT_COLS, TT_KEY, DCTL_SIZE, FR_SIZE, DEC_COLS, DEC_VALS, N_PARAMS, N_STREAMS, REC_COLS, ST_SIZE, SV_SIZE,
+from .layout import (AUX_SIZE, TT_COLS, TT_KEY, DCTL_SIZE, FR_SIZE, DEC_COLS, DEC_VALS, MEM_SIZE, N_PARAMS, N_STREAMS, REC_COLS, ST_SIZE, SV_SIZE,
                      dp_size)
 
 
@@ -85,7 +85,8 @@ def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> 
     scratch (``scratch``, or new), the search's frame per depth (layout.FR_*) and its table key, and a
     move list with a value per move (the root's, for the policies), and the root seat's own scratch and move
     list where it plays defensive beyond a horizon (kpolicies.defensive_to_end) and the search policy's wins
-    per move (in halves: a tie at the top is half a win). The caller sets ctl, sides, ids and par."""
+    per move (in halves: a tie at the top is half a win), and the expert policy's memory of what each seat saw
+    (layout.MEM_*: kexpert.py). The caller sets ctl, sides, ids and par."""
     depth = nt + 2
     m = 4 * nt + 4
     return (np.zeros((depth, ST_SIZE), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),
@@ -96,4 +97,4 @@ def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> 
             make_scratch(nt) if scratch is None else scratch,
             np.zeros((depth, FR_SIZE), dtype=np.int64), np.zeros(depth, dtype=np.uint64),
             np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
-            make_scratch(nt), np.zeros((3, m), dtype=np.int64))
+            make_scratch(nt), np.zeros((3, m), dtype=np.int64), np.zeros((4, MEM_SIZE), dtype=np.int64))
