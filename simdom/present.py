@@ -360,6 +360,8 @@ def out_format(fmt: str | None, path: str | Path | None, allowed: Sequence[str] 
     """The format a command writes, one rule for every -o: --format if given (refused when -o's suffix
     names another format), else the format -o's suffix names (refused when it names none, or one the
     command does not write), else ``default``. Called before any work starts."""
+    if path is not None and Path(path).is_dir():
+        raise OptionError(f"{path} is a folder; allowed: a file name for -o")
     named = SUFFIXES.get(Path(path).suffix.lower()) if path is not None else None
     names = ", ".join(f"{s} ({f})" for s, f in SUFFIXES.items() if f in allowed)
     if fmt is None:

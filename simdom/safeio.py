@@ -70,6 +70,10 @@ def refusal(where: str, kind: str, e: BaseException) -> InputError:
         return InputError(f"{where}: nested too deeply to read; allowed: at most {MAX_DEPTH} levels of lists and "
                           "tables")
     text = str(e)
+    if "given twice" in text:  # a JSON key twice (unique_keys)
+        return InputError(f"{where}: {text.splitlines()[0][:160]}")
+    if "Cannot overwrite a value" in text:  # a TOML key twice
+        return InputError(f"{where}: a key is given twice ({text.splitlines()[0][:120]}); allowed: each key once")
     if "digits" in text and "integer" in text:  # Python's limit on converting long integers
         return InputError(f"{where}: an integer with more than 4,300 digits; allowed: integers within each "
                           "value's range (simdom rules lists the rule parameters')")
@@ -187,6 +191,13 @@ def atomic_open(path: str | Path, mode: str = "wb", **kw: Any) -> Iterator[IO]:
     ``path``."""
     path = Path(path)
     try:
+        if path.is_symlink() and _kind(path) == "special":  # a link to a device, or /dev/stdout to a pipe
+            real = Path(os.path.realpath(path))
+            path = real if real.exists() else path  # an error names the device, not the link
+            with _open_special(path, mode, kw) as fh:
+                yield fh
+                fh.flush()
+            return
         if path.is_symlink():
             try:
                 path = path.resolve()

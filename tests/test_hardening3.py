@@ -442,3 +442,22 @@ def test_a_lost_dask_scheduler_ends_skill_and_ladder_with_one_line(tmp_path, arg
     errors = [x for x in err.splitlines() if x.startswith("Error:")]
     assert proc.returncode == 1 and "Traceback" not in err and len(errors) == 1, err
     assert f"the dask scheduler at {address} was lost after" in errors[0] and "blocks" in errors[0], err
+
+
+def test_a_toml_or_json_key_given_twice_is_named(ws):
+    (ws / "dup.toml").write_text((ws / "scen.toml").read_text().replace("seed = 7", "seed = 7\nseed = 8"))
+    check(ws, ["run", "dup.toml", "--quiet"], ["dup.toml", "a key is given twice", "each key once"])
+    import json
+    assert invoke(ws, ["view", "--script", "script.toml", "--seat", "1", "-o", "p.json"]).exit_code == 0
+    text = (ws / "p.json").read_text()
+    (ws / "p.json").write_text(text.replace('"seat": 1,', '"seat": 1, "seat": 2,', 1))
+    assert json.loads((ws / "p.json").read_text())["seat"] == 2  # json alone would take the last
+    check(ws, ["analyze", "--position", "p.json"], ["p.json", "key 'seat' is given twice", "each key once"])
+
+
+def test_o_a_symlink_to_a_pipe_writes_into_the_pipe(ws):
+    import subprocess
+    import sys
+    done = subprocess.run(f"{Path(sys.executable).with_name('simdom')} solve --script script.toml --move 10 -o "
+                          "/dev/stdout | cat", shell=True, capture_output=True, text=True, cwd=ws, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("Exact: "), done.stderr
