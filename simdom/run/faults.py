@@ -57,7 +57,7 @@ def holds_nothing(path: Path) -> bool:
 #: the names simdom gives the files of a table folder: a part (results/folder.py PART) and the temporary
 #: file it is written to (safeio.atomic_open); any other file there is not simdom's
 PART_NAME = re.compile(r"part-\d{5}\.parquet")
-PART_TMP_NAME = re.compile(r"\.part-\d{5}\.parquet\.\d+\.tmp")
+PART_TMP_NAME = re.compile(r"\.part-\d{5}\..*\.tmp")
 
 
 def _table_files(path: Path) -> list[Path]:
