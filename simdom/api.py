@@ -246,7 +246,7 @@ class Results:
 
     @property
     def unit(self) -> str:
-        """``deal``, or ``match`` for a run of matches."""
+        """``deal``, or ``match`` for a run of matches (a :class:`simdom.results.Unit`, a str)."""
         return self._res.unit
 
     def policies(self) -> dict[str, list[str]]:

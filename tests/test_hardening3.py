@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from badinput import build, check, snapshot
+from badinput import build, check
 from simdom.cli import app
 
 

@@ -32,6 +32,6 @@ def build_sections(results: list[Results], skill: list[tuple[str, dict]] = (),
     if ls is not None:
         out.append(ls)
     matches = match_sections(results)
-    if all(r.unit == "match" for r in results):  # a match study answers first what matches answer
+    if all(r.unit.is_match for r in results):  # a match study answers first what matches answer
         return [overview(results), *matches, *out]
     return [overview(results), *out, *matches]

@@ -168,9 +168,8 @@ class LocalPool:
                              "the run stopped")
         c = w.chunks[0] if w.chunks else sending
         d0, d1 = plan.chunk_range(c)
-        unit = "matches" if plan.unit == "match" else "deals"
         raise WorkerLost(f"worker process {w.proc.pid} {_death(w.proc.exitcode)} while playing chunk {c} "
-                         f"({unit} {d0}..{d1 - 1}); the run stopped")
+                         f"({plan.unit.plural} {d0}..{d1 - 1}); the run stopped")
 
     def close(self) -> None:
         """Stop every worker (SIGKILL: they hold nothing worth saving), then close the pipes."""

@@ -93,7 +93,7 @@ def manifest_for(sc: "Scenario", tables: tuple[str, ...], decision_rollouts: int
 
 
 def _describe(m: fmt.Manifest) -> str:
-    return (f"scenario {m.scenario_name!r}, {m.deals} {m.unit}{'es' if m.unit == 'match' else 's'}, seed {m.seed}, "
+    return (f"scenario {m.scenario_name!r}, {m.deals} {m.unit.plural}, seed {m.seed}, "
             f"chunk size {m.chunk_size}, tables "
             f"{', '.join(m.tables)}, arms {[a.name for a in m.arms]}, behaviour version {m.sim_version}")
 
@@ -120,7 +120,7 @@ def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manif
         if new.deals < old.deals and overwrite:
             return None  # --overwrite: a fresh start with fewer deals
         if new.deals < old.deals:  # more deals extend the folder (deal i depends only on the seed and i)
-            unit = f"{new.unit}{'es' if new.unit == 'match' else 's'}"
+            unit = new.unit.plural
             raise RunError(f"{path} holds {old.deals:,} {unit} of this scenario and seed, more than the {new.deals:,} "
                            f"asked for; allowed: --deals {old.deals} or more (more adds the missing {unit}), "
                            "--overwrite to replace them, or --out to write elsewhere")
@@ -186,7 +186,7 @@ class Folder:
             parts, _ = fmt.check_chunk(self.path, self.manifest, c)
             if parts is None:
                 continue
-            if plan.unit == "match":
+            if plan.unit.is_match:
                 sums += self._match_sums(plan, parts["matches"].frame)
             else:
                 deals = parts["deals"].frame
@@ -349,7 +349,7 @@ def check_run(sc: "Scenario", tables: tuple[str, ...], workers: int | None = Non
     if decision_then != "greedy" and not decision_rollouts:
         raise RunError("--then is the continuation of the decision rollouts; allowed: with --decision-rollouts N "
                        "(N >= 1)")
-    if "decisions" in tables and sc.unit == "match":
+    if "decisions" in tables and sc.unit.is_match:
         raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
                        f"target = 0 ({sc.path or 'the scenario'} plays matches)")
 
@@ -371,7 +371,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     if "decisions" in tables and py is not None:
         raise RunError(f"--decisions records the first-double decisions in the compiled kernel, but an arm plays "
                        f"{py}; allowed: --decisions with compiled policies only")
-    tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
+    tables = tuple(t for t in sc.unit.tables if t in set(tables) | {"deals", "matches"})
     new = manifest_for(sc, tables, decision_rollouts, decision_then)
     out = Path(out)
     try:

@@ -39,6 +39,7 @@ from ..safeio import InputError, check_depth, loads_toml, not_a_file
 from ..engine.pyloop import has_python
 from ..engine.pypolicy import seat_policies as py_seat_policies
 from ..policies import PolicyError, policy_cost
+from ..results import Unit
 from ..rules import ALL_PARAMETERS, PARAMETERS, PRESETS, Rules, RulesError, preset
 
 #: Deals played in one chunk (deals x arms x rotations) aimed at when chunk_size is not given.
@@ -130,14 +131,9 @@ class Scenario:
     path: str = ""
 
     @property
-    def unit(self) -> str:
+    def unit(self) -> Unit:
         """``match`` when the rules play matches (target > 0): ``deals`` then counts matches; else ``deal``."""
-        return "match" if self.arms[0].rules.is_match else "deal"
-
-    @property
-    def units(self) -> str:
-        """``deals`` or ``matches``: what ``deals`` counts."""
-        return f"{self.unit}es" if self.unit == "match" else f"{self.unit}s"
+        return Unit.of(self.arms[0].rules.is_match)
 
     @property
     def rotations(self) -> int:
@@ -454,8 +450,8 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
     if m.chunk_size is None and slow > 1:
         chunk = max(1, min(chunk, int(AUTO_CHUNK_PLAYS // plays // per_match / slow)))
     if min(chunk, m.deals) * plays * per_match > MAX_CHUNK_PLAYS:
-        unit = "matches" if per_match > 1 or arms[0].rules.is_match else "deals"
-        raise ScenarioError(f"{path}: field 'chunk_size' = {chunk}: {chunk} {unit} x {len(arms)} arm(s) x "
+        unit = Unit.of(per_match > 1 or arms[0].rules.is_match)
+        raise ScenarioError(f"{path}: field 'chunk_size' = {chunk}: {chunk} {unit.plural} x {len(arms)} arm(s) x "
                             f"{plays // len(arms)} rotation(s) is about {chunk * plays * per_match:,} plays per chunk, "
                             f"more than a worker holds in about 1 GB ({MAX_CHUNK_PLAYS:,}); allowed: chunk_size <= "
                             f"{MAX_CHUNK_PLAYS // plays // per_match}, or leave it out (automatic)")

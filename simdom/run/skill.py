@@ -19,6 +19,7 @@ import numpy as np
 from ..engine.api import simulate
 from ..policies import Policy
 from ..present import Answer, OptionError, check_out
+from ..results import Unit
 from ..rules import Rules
 from ..stats.estimate.skill import SkillEstimate, skill_share
 from ..stats.views.skill import BEGINNERS, skill_answer
@@ -91,7 +92,7 @@ def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, ficti
                                                     "random_effect", "random_effect_lo", "random_effect_hi",
                                                     "skill", "skill_lo", "skill_hi", "deals")},
                          "fictive": str(fictive[by]), "opponents": ",".join(map(str, opponents)),
-                         "unit": "match" if rules.is_match else "deal", "target": rules.target})
+                         "unit": Unit.of(rules.is_match).value, "target": rules.target})
     return rows
 
 
@@ -140,7 +141,7 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     beginners = [parse_policy(b) for b in BEGINNERS]
     name = rules_name.strip().replace("-", " ").capitalize()  # "All fives", "Fives and threes"
     label = f"{name} (modified)" if modified else name
-    with status(f"playing {deals:,} {'matches' if r.is_match else 'deals'} x {players} seats x 4 players ..."):
+    with status(f"playing {deals:,} {Unit.of(r.is_match).plural} x {players} seats x 4 players ..."):
         rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label, workers, backend, scheduler)
     from ..engine.api import SIM_VERSION
     ans = skill_answer(rows)
