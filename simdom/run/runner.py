@@ -159,7 +159,7 @@ def locked(path: Path) -> Iterator[None]:
         raise ReadOnly(f"cannot write into {path}: {e.strerror or e}; allowed: --out a folder you can "
                        "write") from None
     try:
-        yield None
+        yield
     finally:
         lock.release()
 
@@ -209,18 +209,29 @@ class Folder:
         return match_sums(plan, cols)
 
 
-def _parallel(backend: str, workers: int | None, scheduler: str | None):
-    """The backend's (number of jobs, context manager): joblib's loky for local; for dask (jobs, the stack that
-    holds the client, the client, the scheduler's address)."""
+@dataclass
+class Cluster:
+    """A dask cluster reached for a run: its jobs at once, the stack that holds the client, the client and the
+    scheduler's address."""
+    n: int
+    stack: contextlib.ExitStack
+    client: object
+    address: str
+
+
+def _loky(workers: int | None):
+    """joblib's loky workers (where fork is not available): (number of jobs, the context manager that
+    configures them)."""
     from joblib import parallel_config
-    if backend == "local":
-        n = workers or os.cpu_count() or 1
-        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # freed buffers go back to the OS
-        os.environ[PARENT_ENV] = str(os.getpid())
-        faults.tracker_ignoring_sighup()
-        return n, parallel_config(backend="loky", n_jobs=n, inner_max_num_threads=1)
-    if backend != "dask":
-        raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
+    n = workers or os.cpu_count() or 1
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # freed buffers go back to the OS
+    os.environ[PARENT_ENV] = str(os.getpid())
+    faults.tracker_ignoring_sighup()
+    return n, parallel_config(backend="loky", n_jobs=n, inner_max_num_threads=1)
+
+
+def _dask(workers: int | None, scheduler: str | None) -> Cluster:
+    """The dask cluster at ``scheduler``, reached (RunError in one line when it cannot be)."""
     if not scheduler:
         raise RunError("--backend dask needs --scheduler tcp://HOST:PORT (the address of a running dask scheduler)")
     from distributed import Client
@@ -239,7 +250,7 @@ def _parallel(backend: str, workers: int | None, scheduler: str | None):
         raise RunError(f"cannot reach the dask scheduler at {scheduler!r}: {e}; allowed: tcp://HOST:PORT of a "
                        "running dask scheduler") from None
     n = workers or max(1, sum(client.nthreads().values()))
-    return n, stack, client, scheduler
+    return Cluster(n, stack, client, scheduler)
 
 
 class SchedulerLost(WorkerLost):
@@ -251,16 +262,16 @@ class SchedulerLost(WorkerLost):
 DASK_RECONNECT = "20s"
 
 
-def _dask_results(client, address: str, plan: Plan, todo: list[int], n_jobs: int,
-                  done: Callable[[], int]) -> Iterator[ChunkResult]:
-    """The chunks ``todo`` played on the dask cluster of ``client``, at most ``n_jobs + 2`` in flight, in the
+def _dask_results(cluster: Cluster, plan: Plan, todo: list[int], done: Callable[[], int]) -> Iterator[ChunkResult]:
+    """The chunks ``todo`` played on the dask cluster, at most ``cluster.n + 2`` in flight, in the
     order they finish. A scheduler that goes away (the client closes after it fails to reconnect, or the
     chunks' futures are cancelled or lost) raises SchedulerLost; a worker killed too often, KilledWorker
     (reported as WorkerLost by :func:`_watched`)."""
     from concurrent.futures import CancelledError
 
+    client, address = cluster.client, cluster.address
     pending = iter(todo)
-    flying = {client.submit(play_chunk, plan, c, pure=False) for c in itertools.islice(pending, n_jobs + 2)}
+    flying = {client.submit(play_chunk, plan, c, pure=False) for c in itertools.islice(pending, cluster.n + 2)}
 
     def lost() -> SchedulerLost:
         return SchedulerLost(f"the dask scheduler at {address} was lost after {done()} of {plan.n_chunks} chunks")
@@ -383,23 +394,20 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     if backend not in ("local", "dask"):
         raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
     # a cluster is reached before the folder is touched: a wrong address changes nothing
-    cluster = _parallel(backend, workers, scheduler) if backend == "dask" else None
+    cluster = _dask(workers, scheduler) if backend == "dask" else None
     try:
-        # lock_fd None: filelock closes the lock file in every forked worker itself
-        with locked(out) as lock_fd, contextlib.ExitStack() as stack, faults.stopping():
+        with locked(out), contextlib.ExitStack() as stack, faults.stopping():
             if cluster is not None:
-                stack.callback(cluster[1].close)
-            return _run_locked(plan, out, new, old, lock_fd, stack, backend, workers, cluster, on_start, on_chunk,
-                               t0)
+                stack.callback(cluster.stack.close)
+            return _run_locked(plan, out, new, old, stack, workers, cluster, on_start, on_chunk, t0)
     except ReadOnly:
         if old is None or not old.complete:
             raise
         return _summary_only(plan, out, old, t0)  # a complete folder that cannot be written: nothing to write
 
 
-def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | None, lock_fd: int | None,
-                stack: contextlib.ExitStack, backend: str, workers: int | None, cluster, on_start, on_chunk,
-                t0: float) -> RunSummary:
+def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | None, stack: contextlib.ExitStack,
+                workers: int | None, cluster: Cluster | None, on_start, on_chunk, t0: float) -> RunSummary:
     folder = Folder(out, new)
     resume = f"{{}} of {plan.n_chunks} chunks are written in {out}; run the same command again to resume"
     try:
@@ -425,16 +433,17 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
         folder.write_manifest()
         pool = None
         n_local = workers or os.cpu_count() or 1
-        if backend == "local" and n_local > 1 and len(todo) > 1 and _fork_available():
+        if cluster is None and n_local > 1 and len(todo) > 1 and _fork_available():
             # before anything starts a thread (the caller's progress bar; the reads above start none)
-            pool = LocalPool(min(n_local, len(todo)), lock_fd)
+            pool = LocalPool(min(n_local, len(todo)))
             stack.callback(pool.close)
         if on_start:
             on_start(plan.deals, sum(plan.chunk_deals(c) for c in done))
-        new.last_session = {"started": now(), "backend": backend, "workers": workers, "chunks_computed": 0,
-                            "seconds": None, "first_chunk_seconds": None}
-        computed, more = _compute(plan, folder, todo, sums, backend, workers, cluster, on_chunk, t0, pool) \
-            if todo else (0, 0)
+        new.last_session = {"started": now(), "backend": "local" if cluster is None else "dask", "workers": workers,
+                            "chunks_computed": 0, "seconds": None, "first_chunk_seconds": None}
+        results = _chunk_results(plan, folder, todo, workers, cluster, pool)
+        stack.callback(results.close)  # its workers' context ends with the run, whatever stops it
+        computed, more = _compute(plan, folder, results, sums, on_chunk, t0) if todo else (0, 0)
         played += more
         new.last_session.update(chunks_computed=computed, seconds=round(time.perf_counter() - t0, 3))
         new.chunks_done, new.finished, new.complete = list(range(plan.n_chunks)), now(), True
@@ -492,43 +501,46 @@ def _summary_only(plan: Plan, out: Path, old: fmt.Manifest, t0: float) -> RunSum
     return RunSummary(plan, out, sums, 0, len(done), time.perf_counter() - t0, played)
 
 
-def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, backend: str, workers: int | None,
-             cluster, on_chunk: Callable[[int], None] | None, t0: float,
-             pool: LocalPool | None = None) -> tuple[int, int]:
-    """Compute the chunks ``todo`` and write their parts: (chunks computed, deals played)."""
-    computed, played, last = 0, 0, time.monotonic()
+def _chunk_results(plan: Plan, folder: Folder, todo: list[int], workers: int | None, cluster: Cluster | None,
+                   pool: LocalPool | None) -> Iterator[ChunkResult]:
+    """The chunks ``todo`` played, in the order they finish: by the forked local workers (``pool``), the dask
+    cluster, this process (one worker), or joblib's loky workers where fork is not available."""
     if pool is not None:
-        n_jobs, ctx = pool.n, contextlib.nullcontext()
+        yield from pool.results(plan, todo)
+    elif cluster is not None:
+        yield from _dask_results(cluster, plan, todo, lambda: len(folder.manifest.chunks_done))
     else:
-        n_jobs, ctx = cluster[:2] if cluster else _parallel(backend, workers, None)
+        n_jobs, ctx = _loky(workers)
+        with ctx:
+            if n_jobs == 1:
+                yield from (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
+            else:
+                from joblib import Parallel, delayed
+                yield from Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
+                    delayed(play_chunk)(plan, c) for c in todo)
+
+
+def _compute(plan: Plan, folder: Folder, results: Iterator[ChunkResult], sums: np.ndarray,
+             on_chunk: Callable[[int], None] | None, t0: float) -> tuple[int, int]:
+    """Write the parts of the chunks ``results`` brings: (chunks computed, deals played)."""
+    computed, played, last = 0, 0, time.monotonic()
     m = folder.manifest
-    with ctx:
-        if pool is not None:
-            results: Iterator[ChunkResult] = pool.results(plan, todo)
-        elif backend == "dask":
-            results = _dask_results(cluster[2], cluster[3], plan, todo, n_jobs, lambda: len(m.chunks_done))
-        elif n_jobs == 1 and backend == "local":
-            results = (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
-        else:
-            from joblib import Parallel, delayed
-            results = Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
-                delayed(play_chunk)(plan, c) for c in todo)
-        for res in _watched(results):
-            for table, data in res.parts.items():
-                m.record(table, res.chunk, data)  # what every reader checks the part against
-            for table, data in res.parts.items():  # the deals part last: it marks the chunk whole
-                if table != "deals":
-                    _write(fmt.part_path(folder.path, table, res.chunk), data)
-            _write(fmt.part_path(folder.path, "deals", res.chunk), res.parts["deals"])
-            sums += res.sums
-            computed += 1
-            played += res.played
-            if computed == 1:
-                m.last_session["first_chunk_seconds"] = round(time.perf_counter() - t0, 3)
-            m.chunks_done = sorted([*m.chunks_done, res.chunk])
-            if time.monotonic() - last > 2.0:
-                folder.write_manifest()
-                last = time.monotonic()
-            if on_chunk:
-                on_chunk(res.n_deals)
+    for res in _watched(results):
+        for table, data in res.parts.items():
+            m.record(table, res.chunk, data)  # what every reader checks the part against
+        for table, data in res.parts.items():  # the deals part last: it marks the chunk whole
+            if table != "deals":
+                _write(fmt.part_path(folder.path, table, res.chunk), data)
+        _write(fmt.part_path(folder.path, "deals", res.chunk), res.parts["deals"])
+        sums += res.sums
+        computed += 1
+        played += res.played
+        if computed == 1:
+            m.last_session["first_chunk_seconds"] = round(time.perf_counter() - t0, 3)
+        m.chunks_done = sorted([*m.chunks_done, res.chunk])
+        if time.monotonic() - last > 2.0:
+            folder.write_manifest()
+            last = time.monotonic()
+        if on_chunk:
+            on_chunk(res.n_deals)
     return computed, played
