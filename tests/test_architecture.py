@@ -19,7 +19,8 @@ ENGINE_PRIVATE_ATTRS = {"_St", "_G", "_bone", "_work", "_rec"}
 ALLOWED = {
     "tiles": set(),
     "present": set(),
-    "rules": {"tiles"},
+    "rulevalues": set(),                        # the values a rule parameter takes, their bounds and checks
+    "rules": {"tiles", "rulevalues"},
     "results": {"tiles"},
     "policies": {"rules", "tiles"},
     "engine": {"rules", "tiles", "policies"},
