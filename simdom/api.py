@@ -246,8 +246,8 @@ class Results:
 
     @property
     def unit(self) -> str:
-        """``deal``, or ``match`` for a run of matches (a :class:`simdom.results.Unit`, a str)."""
-        return self._res.unit
+        """``deal``, or ``match`` for a run of matches."""
+        return self._res.unit.value
 
     def policies(self) -> dict[str, list[str]]:
         """Each arm's policies, by player (player p plays ``policies[arm][p]`` in every rotation)."""
