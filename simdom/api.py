@@ -247,7 +247,7 @@ class Results:
     @property
     def unit(self) -> str:
         """``deal``, or ``match`` for a run of matches."""
-        return self._res.unit
+        return self._res.unit.value
 
     def policies(self) -> dict[str, list[str]]:
         """Each arm's policies, by player (player p plays ``policies[arm][p]`` in every rotation)."""

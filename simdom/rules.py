@@ -15,213 +15,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum, unique
 from typing import Any, Mapping
 
+from .rulevalues import (BONUS_POINTS_RANGE, INT16_MAX, INT32_MAX, MAX_DEALS_RANGE, MAX_END_SUM,  # noqa: F401
+                         MAX_PIP_RANGE, MAX_TILES, OUT_FIXED_RANGE, PLAYERS, POINTS_FIXED_RANGE, ROUND_RANGE,
+                         TARGET_RANGE, ArmsOpen, BlockBonus, Choice, DoubleCounts, Draw, Lead, MatchEnd, NextLead,
+                         OutBonus, OutMode, Points, PointsMode, RulesError, Spinner, Teams, allowed_text, by_players,
+                         choice_of, int_in, invalid, mode_n)
 from .safeio import shown
 from .tiles import n_tiles, parse_tile, tile_name
-
-
-class RulesError(ValueError):
-    """A rule set that cannot be played: names the parameter and what it allows."""
-
-
-class Choice(StrEnum):
-    """A rule parameter's choice: its value is its text (traces, manifests, ``simdom rules``), and it reads
-    as that text in messages too (``repr``: ``'none'``, as the string it replaces)."""
-
-    def __repr__(self) -> str:
-        return repr(self.value)
-
-
-@unique
-class Draw(Choice):
-    UNTIL_PLAYABLE = "until_playable"  #: draw from the boneyard until a tile fits
-    NONE = "none"  #: nobody ever draws
-
-
-@unique
-class Spinner(Choice):
-    FIRST_DOUBLE = "first_double"  #: the first double placed becomes the spinner (four-way layout)
-    NONE = "none"  #: the layout stays a line
-
-
-@unique
-class ArmsOpen(Choice):
-    IMMEDIATELY = "immediately"  #: arms accept tiles as soon as the spinner is placed (Threes)
-    AFTER_BOTH_SIDES = "after_both_sides"  #: only once both main sides are covered (All Fives)
-
-
-@unique
-class DoubleCounts(Choice):
-    FACE = "face"  #: a double at an end counts its face value v (Threes)
-    BOTH = "both"  #: a double at an end counts both halves, 2v (the Fives family)
-
-
-@unique
-class BlockBonus(Choice):
-    NONE = "none"
-    OPPONENTS_PIPS = "opponents_pips"  #: P = the opponents' pips
-    OPPONENTS_MINUS_OWN = "opponents_minus_own"  #: P = the opponents' pips minus the winner's
-
-
-@unique
-class MatchEnd(Choice):
-    """How a match is won (docs/rules.md 12), when ``target`` T > 0."""
-    DEAL_END = "deal_end"  #: after each deal, the highest side with >= T wins; a tie for highest plays on
-    IMMEDIATE = "immediate"  #: a side wins the moment its score reaches >= T, even mid-deal
-    EXACT = "exact"  #: every credit all or nothing: a side wins on reaching exactly T, never passing it
-
-
-@unique
-class NextLead(Choice):
-    """Who leads the second and later deals of a match (the first always follows ``lead``)."""
-    RULES = "rules"  #: every deal is led by the rules' lead (section 6)
-    HAND_WINNER = "hand_winner"  #: the seat that dominoed the previous deal, any tile (after a block: the rules')
-    ROTATE = "rotate"  #: the seat after the previous deal's leader, any tile
-
-
-@unique
-class Teams(Choice):
-    """Who scores together in a match."""
-    NONE = "none"  #: every seat is its own side
-    PARTNERS = "partners"  #: 4 players: seats 0 and 2 are side 0, seats 1 and 3 side 1
-
-
-@unique
-class PointsMode(Choice):
-    """What a scoring placement earns (docs/rules.md 4)."""
-    FIXED = "fixed"  #: N points (Threes: fixed:6)
-    SUM = "sum"  #: S points
-    QUOTIENT = "quotient"  #: the sum of S / d over the divisors d of S
-
-
-@unique
-class OutMode(Choice):
-    """The hand winner's bonus after a domino (docs/rules.md 7)."""
-    NONE = "none"
-    FIXED = "fixed"  #: N points, not rounded or divided
-    OPPONENTS_PIPS = "opponents_pips"  #: P = the opponents' pips, rounded and divided
-
-
-class _ModeN(str):
-    """A value written ``MODE`` or ``MODE:N`` (``sum``, ``fixed:6``), parsed once: ``mode`` (a Choice) and
-    ``n`` (N, 0 without one). It is its canonical text, so traces and manifests stay as they were."""
-
-    MODES: type[Choice]
-    mode: Choice
-    n: int
-
-    def __new__(cls, text: str) -> "_ModeN":
-        obj = super().__new__(cls, text)
-        head, _, tail = text.partition(":")
-        obj.mode, obj.n = cls.MODES(head), int(tail) if tail else 0
-        return obj
-
-
-class Points(_ModeN):
-    """``points``: sum, quotient or fixed:N, with ``mode`` (PointsMode) and ``n``."""
-    MODES = PointsMode
-
-
-class OutBonus(_ModeN):
-    """``out_bonus``: none, opponents_pips or fixed:N, with ``mode`` (OutMode) and ``n``."""
-    MODES = OutMode
-
-
-class Lead(str):
-    """``lead``: any, or tile:A-B (the canonical text), parsed once: ``halves`` (A, B), None for any."""
-
-    halves: tuple[int, int] | None
-
-    def __new__(cls, text: str) -> "Lead":
-        obj = super().__new__(cls, text)
-        obj.halves = tuple(int(x) for x in text[5:].split("-")) if text.startswith("tile:") else None  # type: ignore
-        return obj
-
-
-PLAYERS = (2, 3, 4)
-MAX_PIP_RANGE = (2, 12)
-
-# ---- the bounds of every parameter ---------------------------------------------------------------------
-# Each bound holds whatever the other parameters are, so that the largest deal total a seat can reach,
-# :meth:`Rules.deal_total_bound` with every parameter at its bound (28,400), fits the results' int16 points
-# columns (32,767), a first-double bonus their int8 tier columns (127), and a match score (a side of two
-# seats over max_deals deals: 579,840,000) their int32 score columns (2,147,483,647).
-#: tiles of the largest set (double-12): no deal has more placements, moves or tiles in a hand
-MAX_TILES = 91
-#: the largest end sum S (four counted ends of a double-12 counted twice): a divisor above it never divides
-MAX_END_SUM = 4 * 2 * MAX_PIP_RANGE[1]
-POINTS_FIXED_RANGE = (1, 300)   #: points = fixed:N
-BONUS_POINTS_RANGE = (0, 100)   #: the points of a first_double_bonus pair
-OUT_FIXED_RANGE = (0, 1000)     #: out_bonus = fixed:N
-ROUND_RANGE = (1, 1000)         #: bonus_round_to and bonus_divisor
-TARGET_RANGE = (0, 100_000)     #: target (0: no match)
-MAX_DEALS_RANGE = (1, 10_000)   #: max_deals
-INT16_MAX, INT32_MAX = 2**15 - 1, 2**31 - 1
-
-
-def _allowed(enum: type[Enum]) -> str:
-    return ", ".join(m.value for m in enum)
-
-
-def _fail(name: str, value: Any, allowed: str) -> RulesError:
-    return RulesError(f"rules: {name} = {shown(value)} is invalid; allowed: {allowed}")
-
-
-def _by_players(name: str, value: Any, minimum: int, maximum: int) -> tuple[int, int, int]:
-    """Normalise ``{2: 6, "3": 6, 4: 5}``, ``[6, 6, 5]`` or ``5`` to (v2, v3, v4)."""
-    allowed = (f"an integer from {minimum} to {maximum}, a list of three for 2/3/4 players, "
-               f"or a table keyed by 2, 3, 4 (e.g. {{2 = 6, 3 = 6, 4 = 5}})")
-    if isinstance(value, bool):
-        raise _fail(name, value, allowed)
-    if isinstance(value, int):
-        out = (value, value, value)
-    elif isinstance(value, Mapping):
-        try:
-            keyed = {int(k): v for k, v in value.items()}
-        except (TypeError, ValueError):
-            raise _fail(name, value, allowed) from None
-        if set(keyed) != set(PLAYERS):
-            raise _fail(name, value, allowed)
-        out = tuple(keyed[p] for p in PLAYERS)
-    elif isinstance(value, (list, tuple)) and len(value) == 3:
-        out = tuple(value)
-    else:
-        raise _fail(name, value, allowed)
-    if not all(isinstance(v, int) and not isinstance(v, bool) and minimum <= v <= maximum for v in out):
-        raise _fail(name, value, allowed)
-    return out  # type: ignore[return-value]
-
-
-def _int(name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(name, value, f"an integer from {lo} to {hi}")
-    return value
-
-
-def _enum(name: str, enum: type[Choice], value: Any) -> Choice:
-    try:
-        return enum(value)
-    except ValueError:
-        raise _fail(name, value, _allowed(enum)) from None
-
-
-def _mode_n(name: str, value: Any, kind: type[_ModeN], plain: tuple[str, ...], prefixed: str,
-            n_range: tuple[int, int]) -> _ModeN:
-    """Modes like ``sum`` or ``fixed:N``, parsed into ``kind`` from their canonical text."""
-    lo, hi = n_range
-    allowed = ", ".join((*plain, f"{prefixed}:N (N an integer from {lo} to {hi})"))
-    if isinstance(value, str):
-        if value in plain:
-            return kind(str(value))
-        head, sep, tail = value.partition(":")
-        digits = tail.strip()
-        # ASCII digits only (str.isdigit takes "²"), and few of them: int() of a long string is refused
-        if head == prefixed and sep and 0 < len(digits) <= 12 and digits.isascii() and digits.isdigit() \
-                and lo <= int(digits) <= hi:
-            return kind(f"{prefixed}:{int(digits)}")
-    raise _fail(name, value, allowed)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -259,31 +61,31 @@ class Rules:
 
     def __post_init__(self) -> None:
         s = object.__setattr__
-        s(self, "players", _int("players", self.players, 2, 4))
+        s(self, "players", int_in("players", self.players, 2, 4))
         lo, hi = MAX_PIP_RANGE
-        s(self, "max_pip", _int("max_pip", self.max_pip, lo, hi))
-        s(self, "hand_size", _by_players("hand_size", self.hand_size, 1, MAX_TILES))
-        s(self, "boneyard_reserve", _by_players("boneyard_reserve", self.boneyard_reserve, 0, MAX_TILES - 1))
-        s(self, "draw", _enum("draw", Draw, self.draw))
+        s(self, "max_pip", int_in("max_pip", self.max_pip, lo, hi))
+        s(self, "hand_size", by_players("hand_size", self.hand_size, 1, MAX_TILES))
+        s(self, "boneyard_reserve", by_players("boneyard_reserve", self.boneyard_reserve, 0, MAX_TILES - 1))
+        s(self, "draw", choice_of("draw", Draw, self.draw))
         s(self, "lead", self._check_lead(self.lead))
-        s(self, "spinner", _enum("spinner", Spinner, self.spinner))
+        s(self, "spinner", choice_of("spinner", Spinner, self.spinner))
         if self.arms_open == "none":  # TOML has no null: arms_open = "none" is the line's "no arms"
             s(self, "arms_open", None)
         if self.arms_open is None and self.spinner != Spinner.NONE:
-            raise _fail("arms_open", None, _allowed(ArmsOpen) + " (spinner = first_double needs one)")
+            raise invalid("arms_open", None, allowed_text(ArmsOpen) + " (spinner = first_double needs one)")
         if self.arms_open is not None:
-            s(self, "arms_open", _enum("arms_open", ArmsOpen, self.arms_open))
-        s(self, "double_counts", _enum("double_counts", DoubleCounts, self.double_counts))
+            s(self, "arms_open", choice_of("arms_open", ArmsOpen, self.arms_open))
+        s(self, "double_counts", choice_of("double_counts", DoubleCounts, self.double_counts))
         s(self, "divisors", self._check_divisors(self.divisors))
-        s(self, "min_ends", _int("min_ends", self.min_ends, 1, 4))
-        s(self, "points", _mode_n("points", self.points, Points, ("sum", "quotient"), "fixed",
+        s(self, "min_ends", int_in("min_ends", self.min_ends, 1, 4))
+        s(self, "points", mode_n("points", self.points, Points, ("sum", "quotient"), "fixed",
                                      POINTS_FIXED_RANGE))
         s(self, "first_double_bonus", self._check_bonus(self.first_double_bonus))
-        s(self, "out_bonus", _mode_n("out_bonus", self.out_bonus, OutBonus, ("none", "opponents_pips"), "fixed",
+        s(self, "out_bonus", mode_n("out_bonus", self.out_bonus, OutBonus, ("none", "opponents_pips"), "fixed",
                                         OUT_FIXED_RANGE))
-        s(self, "block_bonus", _enum("block_bonus", BlockBonus, self.block_bonus))
-        s(self, "bonus_round_to", _int("bonus_round_to", self.bonus_round_to, *ROUND_RANGE))
-        s(self, "bonus_divisor", _int("bonus_divisor", self.bonus_divisor, *ROUND_RANGE))
+        s(self, "block_bonus", choice_of("block_bonus", BlockBonus, self.block_bonus))
+        s(self, "bonus_round_to", int_in("bonus_round_to", self.bonus_round_to, *ROUND_RANGE))
+        s(self, "bonus_divisor", int_in("bonus_divisor", self.bonus_divisor, *ROUND_RANGE))
         total = n_tiles(self.max_pip)
         need = self.players * self.hand
         if need > total:
@@ -328,11 +130,11 @@ class Rules:
         """The five match parameters (docs/rules.md 12). With target 0 there is no match: the other four,
         once valid, are reset to their defaults (they take effect only when target > 0)."""
         s = object.__setattr__
-        s(self, "target", _int("target", self.target, *TARGET_RANGE))
-        s(self, "match_end", _enum("match_end", MatchEnd, self.match_end))
-        s(self, "next_lead", _enum("next_lead", NextLead, self.next_lead))
-        s(self, "teams", _enum("teams", Teams, self.teams))
-        s(self, "max_deals", _int("max_deals", self.max_deals, *MAX_DEALS_RANGE))
+        s(self, "target", int_in("target", self.target, *TARGET_RANGE))
+        s(self, "match_end", choice_of("match_end", MatchEnd, self.match_end))
+        s(self, "next_lead", choice_of("next_lead", NextLead, self.next_lead))
+        s(self, "teams", choice_of("teams", Teams, self.teams))
+        s(self, "max_deals", int_in("max_deals", self.max_deals, *MAX_DEALS_RANGE))
         if self.teams == Teams.PARTNERS and self.players != 4:
             raise RulesError(f"rules: teams = 'partners' needs players = 4, but players = {self.players}; "
                              f"allowed: teams = none with {self.players} players, or players = 4")
@@ -350,7 +152,7 @@ class Rules:
             except ValueError as e:
                 raise RulesError(f"rules: lead = {shown(value)} is invalid ({e}); allowed: {allowed}") from None
             return Lead("tile:" + tile_name(t, self.max_pip))
-        raise _fail("lead", value, allowed)
+        raise invalid("lead", value, allowed)
 
     @staticmethod
     def _check_divisors(value: Any) -> tuple[int, ...]:
@@ -358,10 +160,10 @@ class Rules:
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, (list, tuple)) or not value:
-            raise _fail("divisors", value, allowed)
+            raise invalid("divisors", value, allowed)
         if not all(isinstance(d, int) and not isinstance(d, bool) and 2 <= d <= MAX_END_SUM for d in value) \
                 or len(set(value)) != len(value):
-            raise _fail("divisors", value, allowed)
+            raise invalid("divisors", value, allowed)
         return tuple(value)
 
     @staticmethod
@@ -373,25 +175,25 @@ class Rules:
                    f"JSON, [null, points]; points integers from {BONUS_POINTS_RANGE[0]} to "
                    f"{BONUS_POINTS_RANGE[1]}; e.g. [[4, 2], [8, 4], [8]] or []")
         if not isinstance(value, (list, tuple)):
-            raise _fail("first_double_bonus", value, allowed)
+            raise invalid("first_double_bonus", value, allowed)
         out: list[tuple[int | None, int]] = []
         prev = 0
         for i, pair in enumerate(value):
             if isinstance(pair, (list, tuple)) and len(pair) == 1:
                 pair = (None, pair[0])  # an open-ended last tier: [points]
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                raise _fail("first_double_bonus", value, allowed)
+                raise invalid("first_double_bonus", value, allowed)
             last, pts = pair
             if last == "end":
                 last = None
             if isinstance(pts, bool) or not isinstance(pts, int) \
                     or not BONUS_POINTS_RANGE[0] <= pts <= BONUS_POINTS_RANGE[1]:
-                raise _fail("first_double_bonus", value, allowed)
+                raise invalid("first_double_bonus", value, allowed)
             if last is None:
                 if i != len(value) - 1:
-                    raise _fail("first_double_bonus", value, allowed)
+                    raise invalid("first_double_bonus", value, allowed)
             elif isinstance(last, bool) or not isinstance(last, int) or last <= prev or last > MAX_TILES:
-                raise _fail("first_double_bonus", value, allowed)
+                raise invalid("first_double_bonus", value, allowed)
             else:
                 prev = last
             out.append((last, pts))
@@ -517,7 +319,7 @@ def preset_params(name: str) -> dict[str, Any]:
     try:
         return dict(_PRESET_TABLE[name])
     except KeyError:
-        raise _fail("preset", name, ", ".join(PRESETS)) from None
+        raise invalid("preset", name, ", ".join(PRESETS)) from None
 
 
 def _check_names(overrides: Mapping[str, Any], allowed: tuple[str, ...] = ALL_PARAMETERS) -> None:

@@ -1,4 +1,4 @@
-"""The results folder's lock (filelock, simdom/run/runner.py locked()): a second run on the same folder
+"""The results folder's lock (filelock, simdom/run/folder.py locked()): a second run on the same folder
 is refused at once with one line, and a run that dies frees the folder even while a worker it forked
 still lives (the worker's copy of the lock file is closed in the child)."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.run import register
-from simdom.run.runner import RunError, locked
+from simdom.run.folder import RunError, locked
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "default.toml"
 

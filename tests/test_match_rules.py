@@ -106,7 +106,7 @@ def test_s12_a_run_plays_matches_in_every_arm_or_in_none(tmp_path):
     base = {"name": "m", "players": 4, "policies": "greedy", "deals": 10, "seed": 1,
             "rules": {"preset": "fives", "target": 100}}
     sc = scenario(base)
-    assert sc.unit == "match" and sc.units == "matches"
+    assert sc.unit == "match" and sc.unit.plural == "matches"
     with pytest.raises(ScenarioError) as info:
         scenario({**base, "arms": [{"name": "a"}, {"name": "single", "rules": {"target": 0}}]})
     msg = str(info.value)

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from simdom.cli import app
 from simdom.rules import preset
-from simdom.run.scenario import MAX_VARIANTS, ScenarioError, from_dict, load_study
+from simdom.run.scenario import ScenarioError, from_dict, load_study
+from simdom.run.sweep import MAX_VARIANTS
 
 BASE = {"name": "sw", "players": 2, "policies": "greedy", "rotation": True, "deals": 300, "seed": 5,
         "rules": {"preset": "threes"}}

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from simdom.analyze.evaluate import evaluate
 from simdom.analyze.position import from_script, from_seed
-from simdom.analyze.view import ViewError, full_deal, view_deal, view_from_data, view_from_hand, view_of
+from simdom.analyze.view import ViewError, full_deal, view_deal, view_of
+from simdom.analyze.viewread import view_from_data, view_from_hand
 from simdom.cli import app
 from simdom.engine.analysis import MoveRollouts
 from simdom.rules import preset

@@ -62,7 +62,7 @@ def _positions(script, trace_file, position, hand, seen, seat, deal, move, every
     against the deal's players."""
     from ..engine.pypolicy import seat_policies
     from .position import from_script, from_seed, from_trace
-    from .view import view_options, viewer_position
+    from .viewread import view_options, viewer_position
 
     viewed = position is not None or hand is not None
     if viewed:
@@ -133,7 +133,8 @@ def _review_deal(script, trace_file, deal, position, *, then, rollouts, luck_rol
     viewer = None
     try:
         if position is not None:
-            from .view import full_deal, load_view
+            from .view import full_deal
+            from .viewread import load_view
             if deal is not None:
                 raise _bad("--deal does not apply to --position (a position file holds one deal)")
             v = load_view(position)

@@ -10,7 +10,7 @@ def stats_matches(results, by, table, bins, fmt: str, out: Path | None) -> None:
     from simdom import present as P
     from simdom.stats.matches.views import stats_answer
     from simdom.stats.tables.stats import InputError
-    single = [str(r.path) for r in results if r.unit != "match"]
+    single = [str(r.path) for r in results if not r.unit.is_match]
     if single:
         raise InputError(f"{single[0]}: single deals, but the other folders hold matches; give folders of one kind "
                          "(match results have target > 0)")

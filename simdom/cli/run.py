@@ -115,7 +115,7 @@ def run_cmd(
     for sc in studies:
         folder = root / f"{sc.players}p" if several else root
         if not quiet:
-            err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.units} x {len(sc.arms)} arm(s) x {sc.rotations} "
+            err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.unit.plural} x {len(sc.arms)} arm(s) x {sc.rotations} "
                       f"rotation(s), {sc.players} players, seed {sc.seed}, chunks of "
                       f"{min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
         with _progress(sc, quiet) as (on_start, on_chunk):  # stopped before any error line
@@ -153,7 +153,7 @@ def run_cmd(
 def _progress(sc, quiet: bool):
     """The run's progress bar on stderr: yields (on_start, on_chunk) for run(); stopped on the way out,
     whatever ends the run, so that an error line comes after the bar."""
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(sc.units),
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=24), _Done(), _Rate(sc.unit.plural),
                         TimeRemainingColumn(), console=err, disable=quiet, speed_estimate_period=10)
     state: dict = {}
 

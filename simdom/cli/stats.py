@@ -86,7 +86,7 @@ def stats(
     f = resolve_format(fmt and fmt.value, out)
     check_writable(out, force)
     res = _open(results)
-    if any(r.unit == "match" for r in res) and not moves:
+    if any(r.unit.is_match for r in res) and not moves:
         from .matchstats import stats_matches
         return stats_matches(res, by, table, bins, f, out)
     table = table or "groups"
@@ -277,7 +277,7 @@ def compare(
     if a.path.resolve() == b.path.resolve() and a.arm_names == b.arm_names:
         raise InputError(f"A and B are the same results ({results_a}); compare two folders or two arms "
                          "of one (FOLDER:ARM)")
-    if a.unit == "match" or b.unit == "match":
+    if a.unit.is_match or b.unit.is_match:
         from .matchstats import compare_matches_cmd
         return compare_matches_cmd(a, b, strong, f, out)
     _emit(compare_answer(a, b, strong), f, out)

@@ -18,9 +18,8 @@ from .pyloop import deal_streams, has_python, play_python
 from .pypolicy import seat_policies as py_seat_policies
 from .state import DealState, _mask_tiles
 
-#: The sampler's result for a world dealt by counting (engine/sampler.py), and for no consistent deal.
+#: The sampler's result for a world dealt by counting (engine/sampler.py).
 DEALT_BY_COUNTING = 8
-NO_CONSISTENT_DEAL = -1
 
 
 def _kernel():

@@ -17,7 +17,7 @@ PLOTTED = (("leader_win", "leader's win rate, %", True), ("balance", "balance, %
 def rules_study(r: Results) -> bool:
     """Single-deal results with two or more arms whose rules differ (a rule sweep)."""
     import json
-    return r.unit == "deal" and len({json.dumps(a.get("rules") or {}, sort_keys=True) for a in r.arms}) > 1
+    return not r.unit.is_match and len({json.dumps(a.get("rules") or {}, sort_keys=True) for a in r.arms}) > 1
 
 
 #: measure columns per scorecard table in the report (the variant column repeated in each)

@@ -31,6 +31,6 @@ def build_sections(results: list[Results], skill: list[tuple[str, dict]] = (),
             progress(i + 1, len(steps))
     *parts, matches, first = built  # a section that does not apply is None (the scorecard: a rule study)
     out = [x for x in parts if x is not None]
-    if all(r.unit == "match" for r in results):  # a match study answers first what matches answer
+    if all(r.unit.is_match for r in results):  # a match study answers first what matches answer
         return [first, *matches, *out]
     return [first, *out, *matches]

@@ -17,7 +17,7 @@ from simdom.stats.matches.views import frame_table
 
 def match_sections(results: list[Results]) -> list[Section]:
     """The match sections of the match-mode folders among ``results`` (none: no section)."""
-    results = [r for r in results if r.unit == "match"]
+    results = [r for r in results if r.unit.is_match]
     if not results:
         return []
     edges = _edges(results)

@@ -29,7 +29,7 @@ def matchups(results: list[Results]) -> Section:
 
     sec = Section("Policy match-ups")
     for r in results:
-        if r.unit == "match" and all(len(set(a["policies"])) == 1 for a in r.arms):
+        if r.unit.is_match and all(len(set(a["policies"])) == 1 for a in r.arms):
             sec.paragraphs.append(f"{r.name}: a match study with one policy in every seat; what it answers (how "
                                   "long a match lasts, what the first lead is worth, the match equity) is in the "
                                   "match sections.")
@@ -182,7 +182,7 @@ def unlike_pairs(results: list[Results]) -> list[tuple[str, str]]:
     """Threes and Fives arms with the same policies that are not compared: one plays single deals, the
     other deals inside matches (``folder:arm`` names)."""
     return [(f"{rt.name}:{t['name']}", f"{rf.name}:{f['name']}") for rt, t, rf, f in _twins(results)
-            if (rt.unit == "match") != (rf.unit == "match")]
+            if rt.unit != rf.unit]
 
 
 def versus_pairs(results: list[Results]) -> list[tuple[Results, Results]]:
@@ -191,7 +191,7 @@ def versus_pairs(results: list[Results]) -> list[tuple[Results, Results]]:
     pairs, used = [], set()
     for same in (True, False):
         for rt, t, rf, f in _twins(results):
-            if (rt.unit == "match") != (rf.unit == "match"):
+            if rt.unit != rf.unit:
                 continue  # single deals and deals inside matches are not alike (versus() says so)
             if (rt is rf) != same or (id(rt), t["name"]) in used or (id(rf), f["name"]) in used:
                 continue

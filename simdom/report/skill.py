@@ -98,7 +98,7 @@ def luck_and_skill(results: list[Results], skill: list[tuple[str, dict]],
     from simdom.stats.views.skill import ladder_answer_of, skill_answer
     from simdom.stats.views.stats import seats_answer
 
-    strong = [(r, arms) for r in results if r.unit != "match" for arms in [strong_arms(r)] if arms]
+    strong = [(r, arms) for r in results if not r.unit.is_match for arms in [strong_arms(r)] if arms]
     if not (skill or ladder or strong):
         return None
     sec = Section("Luck and skill")

@@ -26,6 +26,7 @@ records every part of a done chunk (its BLAKE2b hash, size, rows and deal range)
 checks each part against that record and the domains of its values (simdom.results.verify).
 
     folder.py     names, FORMAT, ResultsError          tables.py   every table's columns and schemas, docs
+    unit.py       Unit: deal or match, what differs
     manifest.py   the typed Manifest, settings hash,   parts.py    atomic writer, encode()
                   part records, row counts             verify.py   each part read once and checked
 """
@@ -35,7 +36,8 @@ from .manifest import (ArmEntry, Manifest, PartEntry, chunk_range, digest, first
 from .parts import PARQUET, atomic_open, encode, part_path, strings, write_atomic
 from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, SCHEMA_BEGIN, SCHEMA_END,
                      SCHEMA_PAGE, SEATS, TABLES, Column, TableSpec, schema_markdown, schema_tables, sides_of,
-                     tables_of, update_schema_page)
+                     update_schema_page)
+from .unit import Unit
 
 from .verify import bounds, check_chunk, check_folder_parts, read_checked
 
@@ -45,5 +47,5 @@ __all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsErr
            "encode", "part_path", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
            "DECISIONS",
            "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "SCHEMA_BEGIN", "SCHEMA_END", "SCHEMA_PAGE",
-           "SEATS", "TABLES", "Column", "TableSpec", "schema_markdown", "schema_tables", "sides_of", "tables_of",
+           "SEATS", "TABLES", "Column", "TableSpec", "schema_markdown", "schema_tables", "sides_of", "Unit",
            "update_schema_page"]

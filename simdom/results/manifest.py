@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..safeio import InputError, check_depth, not_a_file, unique_keys
 from .folder import FORMAT, KIND, MANIFEST, PART, ResultsError
-from .tables import sides_of, tables_of
+from .tables import sides_of
+from .unit import Unit
 
 
 # ---- the manifest -------------------------------------------------------------------------------------
@@ -48,12 +49,12 @@ def chunk_range(deals: int, chunk_size: int, c: int) -> tuple[int, int]:
     return c * chunk_size, min(deals, (c + 1) * chunk_size)
 
 
-def part_rows(table: str, *, unit: str, plays: int, players: int, hands: int | None = None) -> int | None:
+def part_rows(table: str, *, unit: Unit, plays: int, players: int, hands: int | None = None) -> int | None:
     """The rows of one chunk's part of ``table`` (the one home of row counts): ``plays`` = the chunk's deals
     (matches) x arms x rotations; ``hands``: in match mode, the deals its matches played (the sum of its
     matches part's ``deals``). None: as many as the play makes (moves, decisions; match mode without
     ``hands``)."""
-    if unit == "match":
+    if unit.is_match:
         return {"matches": plays, "deals": hands, "seats": None if hands is None else hands * players}.get(table)
     return {"deals": plays, "seats": plays * players}.get(table)
 
@@ -77,7 +78,7 @@ class Manifest(BaseModel):
     n_chunks: int = Field(ge=1)
     rotations: int = Field(ge=1, le=4)
     players: int = Field(ge=2, le=4)
-    unit: Literal["deal", "match"] = "deal"   #: match: the rules play matches; ``deals`` counts matches
+    unit: Unit = Field(default=Unit.DEAL, strict=False)  #: match: the rules play matches; ``deals`` counts matches
     tables: list[Literal["deals", "seats", "moves", "decisions", "matches"]]
     decision_rollouts: Optional[int] = Field(default=None, ge=0)  #: with a decisions table: rollouts per decision
     #: with decision rollouts: their continuation when not greedy (``simdom run --then``); null: greedy
@@ -97,11 +98,11 @@ class Manifest(BaseModel):
     @property
     def sides(self) -> int:
         """Per-side columns of a match-mode run: the most sides of any arm (0: single deals)."""
-        return max(sides_of(a.rules, self.players) for a in self.arms) if self.unit == "match" else 0
+        return max(sides_of(a.rules, self.players) for a in self.arms) if self.unit.is_match else 0
 
     def names(self, table: str) -> list[str]:
         """The columns of the run's ``table``."""
-        return tables_of(self.unit)[table].names(self.players, self.sides)
+        return self.unit.tables[table].names(self.players, self.sides)
 
     def chunk_range(self, c: int) -> tuple[int, int]:
         return chunk_range(self.deals, self.chunk_size, c)
@@ -197,9 +198,9 @@ def parse_manifest(data: Any, where: str) -> Manifest:
     if any(len(a.policies) != m.players for a in m.arms) or len({a.name for a in m.arms}) != len(m.arms):
         raise ResultsError(f"{where}: {MANIFEST} is damaged: arms do not match players = {m.players}")
     matches = [int(a.rules.get("target", 0)) > 0 for a in m.arms]
-    if any(matches) != (m.unit == "match") or (m.unit == "match") != ("matches" in m.tables) or \
+    if any(matches) != m.unit.is_match or m.unit.is_match != ("matches" in m.tables) or \
             (any(matches) and not all(matches)):
-        raise ResultsError(f"{where}: {MANIFEST} is damaged: unit = {m.unit!r}, but the tables {m.tables} or the "
+        raise ResultsError(f"{where}: {MANIFEST} is damaged: unit = {m.unit.value!r}, but the tables {m.tables} or the "
                            "arms' targets say otherwise (allowed: unit = 'match' with a matches table and every "
                            "arm's target > 0, or unit = 'deal')")
     keys = {part_key(t, c): c for t in m.tables for c in range(m.n_chunks)}

@@ -171,11 +171,6 @@ def _column_types() -> dict[str, pa.DataType]:
 COLUMN_TYPES: dict[str, pa.DataType] = _column_types()
 
 
-def tables_of(unit: str) -> dict[str, TableSpec]:
-    """The tables of a run whose unit is ``deal`` or ``match``."""
-    return MATCH_TABLES if unit == "match" else TABLES
-
-
 def sides_of(rules: dict[str, Any], players: int) -> int:
     """The sides of a match under these rules (docs/rules.md 12): 2 with partners, else one per seat."""
     return 2 if rules.get("teams") == "partners" else players

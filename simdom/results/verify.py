@@ -21,7 +21,7 @@ from ..tiles import n_tiles, tile_name
 from .folder import META_KEY, ResultsError
 from .manifest import Manifest, PartEntry, digest, part_key
 from .parts import part_path
-from .tables import COLUMN_TYPES, sides_of, tables_of
+from .tables import COLUMN_TYPES, sides_of
 
 __all__ = ["Bounds", "Part", "bounds", "check_chunk", "check_folder_parts", "read_checked"]
 
@@ -103,10 +103,10 @@ def _between(col: str, lo, hi) -> pl.Expr:
 
 def _checks(table: str, m: Manifest, c: int) -> list[Check]:
     """The named checks of chunk ``c``'s part of ``table``, in the order they are reported."""
-    A, P, R, match = _Arms(m), m.players, m.rotations, m.unit == "match"
+    A, P, R, match = _Arms(m), m.players, m.rotations, m.unit.is_match
     lo, hi = m.chunk_range(c)
-    spec = tables_of(m.unit)[table]
-    unit = "match" if match else "deal"
+    spec = m.unit.tables[table]
+    unit = m.unit.key
     out: list[Check] = [("no null where the schema has none", pl.all_horizontal(
         *[pl.col(f.name).null_count() == 0 for f in spec.schema(P, m.sides) if not f.nullable]))]
     out += [("arm one of the run's arms", pl.col("arm").is_in(A.names).all()),
@@ -292,7 +292,7 @@ def check_chunk(root: Path, m: Manifest, c: int) -> tuple[dict[str, Part] | None
     """(chunk ``c``'s parts by table, None) when every part is the one simdom wrote and they agree with
     each other, else (None, ``TABLE/part-NNNNN.parquet PROBLEM``)."""
     got: dict[str, Part] = {}
-    order = ["matches", *[t for t in m.tables if t != "matches"]] if m.unit == "match" else list(m.tables)
+    order = ["matches", *[t for t in m.tables if t != "matches"]] if m.unit.is_match else list(m.tables)
     hands = None
     for t in order:
         part, problem = read_checked(root, m, t, c, m.rows(t, c, hands))
@@ -301,7 +301,7 @@ def check_chunk(root: Path, m: Manifest, c: int) -> tuple[dict[str, Part] | None
         got[t] = part
         if t == "matches":
             hands = int(part.frame["deals"].sum())
-    if m.unit == "match":
+    if m.unit.is_match:
         problem = _agree(got["matches"].frame, got["deals"].frame, m.sides)
         if problem:
             return None, f"{part_key('matches', c)} and {part_key('deals', c)} disagree: the check '{problem}' fails"

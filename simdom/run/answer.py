@@ -26,14 +26,14 @@ def _winners(rows, plan) -> list[str]:
         if not rest:
             pts = best[arms[0]].points
             what = ("of the matches by construction and ends a match on"
-                    if plan.unit == "match" else "of the deals by construction and scores")
-            per = "points per match" if plan.unit == "match" else "points per deal"
+                    if plan.unit.is_match else "of the deals by construction and scores")
+            per = f"points per {plan.unit}"
             out.append(f"Every player plays {pol} in {', '.join(arms)}: each wins {fair:.0f}% {what} "
                        f"{P.ci(pts.value, pts.lo, pts.hi)} {per}"
                        f"{' in ' + arms[0] if len(arms) > 1 else ''}; turn order: simdom seats.")
             continue
         parts = [f"{P.ci(w.value, w.lo, w.hi, pct=True, level=None if i else 95)}"
-                 f"{(' of the ' + plan.unit + 'es' if plan.unit == 'match' else ' of the deals') if i == 0 else ''}"
+                 f"{' of the ' + plan.unit.plural if i == 0 else ''}"
                  f" in {a}" for i, a in enumerate(arms) for w in [best[a].win]]
         out.append(f"Against {' and '.join(rest)} (fair share {fair:.0f}%), each {pol} player wins "
                    f"{', '.join(parts)}.")
@@ -52,8 +52,7 @@ def summary_answer(summary):
     found = summary_rows(plan, summary.sums)
     rows = []
     ans = P.Answer()
-    match = plan.unit == "match"
-    unit = "match" if match else "deal"
+    match, unit = plan.unit.is_match, plan.unit
     for r in found:
         rows.append({"arm": r.arm, "policy": f"{r.policy} ({','.join(map(str, r.players))})",
                      **_ci(r.points, "points"), **_ci(r.win, "win"), **_ci(r.d_points, "d_points"),

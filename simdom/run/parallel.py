@@ -12,7 +12,7 @@ import os
 from typing import Any, Callable, Sequence
 
 from .faults import tracker_ignoring_sighup
-from .runner import RunError, SchedulerLost, _parallel, _watched, check_options, dask_tasks
+from .runner import RunError, SchedulerLost, _dask, _watched, check_options, dask_tasks
 
 
 def check_parallel(workers: int | None, backend: str, scheduler: str | None) -> None:
@@ -45,8 +45,8 @@ def run_blocks(fn: Callable[..., Any], blocks: Sequence[tuple], *, workers: int 
         if progress is not None:
             progress(done, total)
     if backend == "dask":
-        _, stack, client, address = _parallel("dask", workers, scheduler)  # distributed's logs quiet
-        n = workers or max(1, sum(client.nthreads().values()))
+        cluster = _dask(workers, scheduler)  # distributed's logs quiet
+        stack, client, address, n = cluster.stack, cluster.client, cluster.address, cluster.n
         out: list = [None] * total
         done = 0
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..results import chunk_range, sides_of, tables_of
+from ..results import Unit, chunk_range, sides_of
 from ..rules import Rules
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class Plan:
     tables: tuple[str, ...]                #: the tables written: deals, and seats / moves when asked
     settings_hash: str
     sim_version: int
-    unit: str = "deal"                     #: deal, or match: ``deals`` counts matches
+    unit: Unit = Unit.DEAL                 #: deal, or match: ``deals`` counts matches
     sides: int = 0                         #: match mode: per-side columns (the most sides of any arm)
     decision_rollouts: int = 0             #: with a decisions table: rollouts per first-double decision
     decision_then: str = "greedy"          #: with a decisions table: the rollouts' continuation (a policy)
@@ -44,12 +44,12 @@ class Plan:
                    policies=tuple(a.policies for a in sc.arms), arm_names=tuple(a.name for a in sc.arms),
                    players=sc.players, rotations=sc.rotations, seed=sc.seed, deals=sc.deals,
                    chunk_size=sc.chunk_size, tables=tables, settings_hash=settings_hash, sim_version=sim_version,
-                   unit=sc.unit, sides=max(sides_of(r, sc.players) for r in rules) if sc.unit == "match" else 0,
+                   unit=sc.unit, sides=max(sides_of(r, sc.players) for r in rules) if sc.unit.is_match else 0,
                    decision_rollouts=decision_rollouts, decision_then=decision_then)
 
     def names(self, table: str) -> list[str]:
         """The columns of ``table`` in this run."""
-        return tables_of(self.unit)[table].names(self.players, self.sides)
+        return self.unit.tables[table].names(self.players, self.sides)
 
     @property
     def arms(self) -> int:

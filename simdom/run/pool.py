@@ -44,16 +44,13 @@ def _ours(e: BaseException) -> bool:
     return any(c.__module__.split(".")[0] == "simdom" for c in type(e).__mro__)
 
 
-def _serve(conn, parent: int, lock_fd: int | None, others: list) -> None:
+def _serve(conn, parent: int, others: list) -> None:
     """A worker: play the chunks the parent sends, answer ("ok", chunk, result) or ("error", chunk, text)."""
     import pyarrow as pa
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.set_wakeup_fd(-1)  # the parent's signal watchdog pipe (simdom.signals) is the parent's
-    for fd in ([lock_fd] if lock_fd is not None else []):
-        with contextlib.suppress(OSError):
-            os.close(fd)
     for other in others:  # the parent's ends of the other workers' pipes
         with contextlib.suppress(OSError):
             other.close()
@@ -103,7 +100,7 @@ class LocalPool:
     """``n`` forked workers. Create it before the process starts any thread (the progress bar, Arrow's
     thread pools): forking a process with live threads can deadlock."""
 
-    def __init__(self, n: int, lock_fd: int | None) -> None:
+    def __init__(self, n: int) -> None:
         import multiprocessing as mp
         warm()
         ctx = mp.get_context("fork")
@@ -111,7 +108,7 @@ class LocalPool:
         self.workers: list[_Worker] = []
         for _ in range(n):
             ours, theirs = ctx.Pipe(duplex=True)
-            proc = ctx.Process(target=_serve, args=(theirs, os.getpid(), lock_fd, [w.conn for w in self.workers]),
+            proc = ctx.Process(target=_serve, args=(theirs, os.getpid(), [w.conn for w in self.workers]),
                                daemon=True, name="simdom-worker")
             proc.start()
             theirs.close()
@@ -168,9 +165,8 @@ class LocalPool:
                              "the run stopped")
         c = w.chunks[0] if w.chunks else sending
         d0, d1 = plan.chunk_range(c)
-        unit = "matches" if plan.unit == "match" else "deals"
         raise WorkerLost(f"worker process {w.proc.pid} {_death(w.proc.exitcode)} while playing chunk {c} "
-                         f"({unit} {d0}..{d1 - 1}); the run stopped")
+                         f"({plan.unit.plural} {d0}..{d1 - 1}); the run stopped")
 
     def close(self) -> None:
         """Stop every worker (SIGKILL: they hold nothing worth saving), then close the pipes."""

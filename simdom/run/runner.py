@@ -12,38 +12,29 @@ results folder (simdom.results) that resumes after any crash.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import itertools
 import logging
 import os
 import sys
 import time
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from .. import results as fmt
-from ..engine.api import SIM_VERSION, root_key, win_shares
+from ..engine.api import SIM_VERSION
 from ..policies import PolicyError, parse_policy
-from ..rules import shown
-from .matchworker import match_sums
+from .folder import Folder, ReadOnly, RunError, check_folder, locked, manifest_for, now, save_manifest, write_part
 from .plan import Plan
-from .summary import SUMS, chunk_sums
+from .summary import SUMS
 from . import faults
 from .pool import LocalPool, WorkerLost
 from .worker import PARENT_ENV, ChunkResult, play_chunk
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .scenario import Scenario
-
-
-class RunError(Exception):
-    """A run that cannot start (folder in use, other results, bad option): a clear message."""
 
 
 class RunInterrupted(Exception):
@@ -52,17 +43,6 @@ class RunInterrupted(Exception):
     def __init__(self, message: str, exit_code: int = 130) -> None:
         super().__init__(message)
         self.exit_code = exit_code
-
-
-def simdom_version() -> str:
-    try:
-        return version("simdom")
-    except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
-        return "0+unknown"
-
-
-def now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -77,150 +57,29 @@ class RunSummary:
     removed: int = 0         #: stray parts removed (files named as parts of no chunk of this run)
 
 
-def manifest_for(sc: "Scenario", tables: tuple[str, ...], decision_rollouts: int = 0,
-                 decision_then: str = "greedy") -> fmt.Manifest:
-    extra = {"decision_rollouts": decision_rollouts} if "decisions" in tables else {}
-    if extra and decision_then != "greedy":   # greedy, the kernel's own, is not written (older folders match)
-        extra["decision_then"] = decision_then
-    return fmt.Manifest(
-        kind=fmt.KIND, format=fmt.FORMAT, simdom_version=simdom_version(), sim_version=SIM_VERSION,
-        scenario_name=sc.name, scenario=sc.source, description=sc.description,
-        settings_hash=sc.settings_hash(tables=tables, sim_version=SIM_VERSION, results_format=fmt.FORMAT, **extra),
-        seed=sc.seed, root_key=format(int(root_key(sc.seed)), "016x"), deals=sc.deals, chunk_size=sc.chunk_size,
-        n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, unit=sc.unit,
-        tables=list(tables), decision_rollouts=extra.get("decision_rollouts"), decision_then=extra.get("decision_then"),
-        arms=[fmt.ArmEntry(**a.to_manifest()) for a in sc.arms], chunks_done=[], created=now(), complete=False)
+@dataclass
+class Cluster:
+    """A dask cluster reached for a run: its jobs at once, the stack that holds the client, the client and the
+    scheduler's address."""
+    n: int
+    stack: contextlib.ExitStack
+    client: object
+    address: str
 
 
-def _describe(m: fmt.Manifest) -> str:
-    return (f"scenario {m.scenario_name!r}, {m.deals} {m.unit}{'es' if m.unit == 'match' else 's'}, seed {m.seed}, "
-            f"chunk size {m.chunk_size}, tables "
-            f"{', '.join(m.tables)}, arms {[a.name for a in m.arms]}, behaviour version {m.sim_version}")
-
-
-def check_folder(path: Path, new: fmt.Manifest, *, overwrite: bool) -> fmt.Manifest | None:
-    """The old manifest to resume from, or None for a fresh start; RunError when the folder holds other
-    results and ``overwrite`` is off, or is not a simdom results folder at all. Touches nothing."""
-    if path.exists() and not path.is_dir():
-        raise RunError(f"--out {path} is a file, not a folder; allowed: a new or empty folder, or a simdom "
-                       "results folder")
-    if not path.is_dir() or faults.holds_nothing(path):
-        return None
-    foreign = faults.foreign_files(path)
-    if foreign and faults.is_simdom_folder(path):
-        f = foreign[0]
-        raise RunError(f"{f} is not simdom's (not named as simdom names a part): a run removes or replaces only "
-                       f"simdom's own files, and readers refuse a folder holding it; allowed: move it out of the "
-                       f"folder (mv {f} SOMEWHERE), or --out another folder")
-    try:
-        old, problem = fmt.read_manifest(path), ""
-    except fmt.ResultsError as e:
-        old, problem = None, str(e)
-    if old is not None and old.settings_hash == new.settings_hash:
-        if new.deals < old.deals and overwrite:
-            return None  # --overwrite: a fresh start with fewer deals
-        if new.deals < old.deals:  # more deals extend the folder (deal i depends only on the seed and i)
-            unit = f"{new.unit}{'es' if new.unit == 'match' else 's'}"
-            raise RunError(f"{path} holds {old.deals:,} {unit} of this scenario and seed, more than the {new.deals:,} "
-                           f"asked for; allowed: --deals {old.deals} or more (more adds the missing {unit}), "
-                           "--overwrite to replace them, or --out to write elsewhere")
-        return old
-    if old is not None and not overwrite:
-        diff = fmt.first_difference(fmt.manifest_settings(old), fmt.manifest_settings(new))
-        what = (f"{diff[0]} is {shown(diff[1])} there but {shown(diff[2])} in this run" if diff else
-                f"{_describe(old)}; this run is {_describe(new)}")
-        raise RunError(f"{path} holds other results: {what}. Use --overwrite to replace them, or --out to write "
-                       "elsewhere")
-    if faults.is_simdom_folder(path):
-        if overwrite:
-            return None
-        raise RunError(f"{problem}; use --overwrite to replace the folder's results, or --out to write elsewhere")
-    raise RunError(f"{path} is not empty and is not a simdom results folder ({fmt.MANIFEST} missing or not "
-                   "simdom's); allowed: --out a new or empty folder" +
-                   (" (--overwrite replaces simdom's results only)" if overwrite else ""))
-
-
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold the folder's lock (filelock: refused at once when another run holds it; a forked worker's
-    copy of the lock file is closed by filelock in the child, so a run that dies frees the folder)."""
-    from filelock import FileLock, Timeout
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise RunError(f"cannot create the results folder {path}: {e.strerror or e}; allowed: --out a "
-                       "folder you can write") from None
-    lock = FileLock(path / fmt.LOCK, blocking=False, preserve_lock_file=True)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise RunError(f"another simdom run is writing into {path}; wait for it or use --out") from None
-    except OSError as e:
-        raise ReadOnly(f"cannot write into {path}: {e.strerror or e}; allowed: --out a folder you can "
-                       "write") from None
-    try:
-        yield None
-    finally:
-        lock.release()
-
-
-class ReadOnly(RunError):
-    """The results folder cannot be written (a complete folder can still be summarised)."""
-
-
-class Folder:
-    """The results folder being written: its manifest, kept on disk as chunks finish."""
-
-    def __init__(self, path: Path, manifest: fmt.Manifest):
-        self.path, self.manifest = path, manifest
-
-    def write_manifest(self) -> None:
-        _write(self.path / fmt.MANIFEST, self.manifest.to_json())
-
-    def reusable(self, plan: Plan) -> tuple[list[int], np.ndarray, int]:
-        """The chunks whose parts are all the ones simdom wrote (each read once and checked against the
-        manifest's records: simdom.results.verify), their summary sums and deals played."""
-        done, sums, played = [], np.zeros((len(plan.groups()), len(SUMS))), 0
-        shape = lambda c: (plan.arms, plan.chunk_deals(c), plan.rotations, plan.players)  # noqa: E731
-        for c in range(plan.n_chunks):
-            parts, _ = fmt.check_chunk(self.path, self.manifest, c)
-            if parts is None:
-                continue
-            if plan.unit == "match":
-                sums += self._match_sums(plan, parts["matches"].frame)
-            else:
-                deals = parts["deals"].frame
-                points = np.stack([deals[f"points_{s}"].to_numpy() for s in range(plan.players)],
-                                  axis=-1).reshape(shape(c))
-                sums += chunk_sums(plan, points, win_shares(points))
-            played += parts["deals"].frame.height
-            done.append(c)
-        return done, sums, played
-
-    @staticmethod
-    def _match_sums(plan: Plan, matches: "pl.DataFrame") -> np.ndarray:
-        """A match-mode chunk's summary sums, from its matches part."""
-        def masked(name: str) -> np.ma.MaskedArray:
-            v = matches[name].fill_null(-1).to_numpy()
-            return np.ma.masked_array(v, v < 0)
-
-        cols = {"match": matches["match"].to_numpy(), "winner": masked("winner"),
-                **{f"score_{j}": masked(f"score_{j}") for j in range(plan.sides)}}
-        return match_sums(plan, cols)
-
-
-def _parallel(backend: str, workers: int | None, scheduler: str | None):
-    """The backend's (number of jobs, context manager): joblib's loky for local; for dask (jobs, the stack that
-    holds the client, the client, the scheduler's address)."""
+def _loky(workers: int | None):
+    """joblib's loky workers (where fork is not available): (number of jobs, the context manager that
+    configures them)."""
     from joblib import parallel_config
-    if backend == "local":
-        n = workers or os.cpu_count() or 1
-        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # freed buffers go back to the OS
-        os.environ[PARENT_ENV] = str(os.getpid())
-        faults.tracker_ignoring_sighup()
-        return n, parallel_config(backend="loky", n_jobs=n, inner_max_num_threads=1)
-    if backend != "dask":
-        raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
+    n = workers or os.cpu_count() or 1
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # freed buffers go back to the OS
+    os.environ[PARENT_ENV] = str(os.getpid())
+    faults.tracker_ignoring_sighup()
+    return n, parallel_config(backend="loky", n_jobs=n, inner_max_num_threads=1)
+
+
+def _dask(workers: int | None, scheduler: str | None) -> Cluster:
+    """The dask cluster at ``scheduler``, reached (RunError in one line when it cannot be)."""
     if not scheduler:
         raise RunError("--backend dask needs --scheduler tcp://HOST:PORT (the address of a running dask scheduler)")
     from distributed import Client
@@ -239,7 +98,7 @@ def _parallel(backend: str, workers: int | None, scheduler: str | None):
         raise RunError(f"cannot reach the dask scheduler at {scheduler!r}: {e}; allowed: tcp://HOST:PORT of a "
                        "running dask scheduler") from None
     n = workers or max(1, sum(client.nthreads().values()))
-    return n, stack, client, scheduler
+    return Cluster(n, stack, client, scheduler)
 
 
 class SchedulerLost(WorkerLost):
@@ -251,12 +110,13 @@ class SchedulerLost(WorkerLost):
 DASK_RECONNECT = "20s"
 
 
-def _dask_results(client, address: str, plan: Plan, todo: list[int], n_jobs: int,
-                  done: Callable[[], int]) -> Iterator[ChunkResult]:
-    """The chunks ``todo`` played on the dask cluster of ``client``, in the order they finish (dask_tasks)."""
+def _dask_results(cluster: Cluster, plan: Plan, todo: list[int], done: Callable[[], int]) -> Iterator[ChunkResult]:
+    """The chunks ``todo`` played on the dask cluster, in the order they finish (dask_tasks)."""
+    client, address = cluster.client, cluster.address
+
     def lost() -> SchedulerLost:
         return SchedulerLost(f"the dask scheduler at {address} was lost after {done()} of {plan.n_chunks} chunks")
-    for _, res in dask_tasks(client, play_chunk, [(plan, c) for c in todo], n_jobs, lost):
+    for _, res in dask_tasks(client, play_chunk, [(plan, c) for c in todo], cluster.n, lost):
         yield res
 
 
@@ -354,7 +214,7 @@ def check_run(sc: "Scenario", tables: tuple[str, ...], workers: int | None = Non
     if decision_then != "greedy" and not decision_rollouts:
         raise RunError("--then is the continuation of the decision rollouts; allowed: with --decision-rollouts N "
                        "(N >= 1)")
-    if "decisions" in tables and sc.unit == "match":
+    if "decisions" in tables and sc.unit.is_match:
         raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
                        f"target = 0 ({sc.path or 'the scenario'} plays matches)")
 
@@ -376,8 +236,8 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     if "decisions" in tables and py is not None:
         raise RunError(f"--decisions records the first-double decisions in the compiled kernel, but an arm plays "
                        f"{py}; allowed: --decisions with compiled policies only")
-    tables = tuple(t for t in fmt.tables_of(sc.unit) if t in set(tables) | {"deals", "matches"})
-    new = manifest_for(sc, tables, decision_rollouts, decision_then)
+    tables = tuple(t for t in sc.unit.tables if t in set(tables) | {"deals", "matches"})
+    new = manifest_for(sc, tables, SIM_VERSION, decision_rollouts, decision_then)
     out = Path(out)
     try:
         old = check_folder(out, new, overwrite=overwrite)
@@ -388,23 +248,20 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     if backend not in ("local", "dask"):
         raise RunError(f"--backend {backend!r} is invalid; allowed: local, dask")
     # a cluster is reached before the folder is touched: a wrong address changes nothing
-    cluster = _parallel(backend, workers, scheduler) if backend == "dask" else None
+    cluster = _dask(workers, scheduler) if backend == "dask" else None
     try:
-        # lock_fd None: filelock closes the lock file in every forked worker itself
-        with locked(out) as lock_fd, contextlib.ExitStack() as stack, faults.stopping():
+        with locked(out), contextlib.ExitStack() as stack, faults.stopping():
             if cluster is not None:
-                stack.callback(cluster[1].close)
-            return _run_locked(plan, out, new, old, lock_fd, stack, backend, workers, cluster, on_start, on_chunk,
-                               t0)
+                stack.callback(cluster.stack.close)
+            return _run_locked(plan, out, new, old, stack, workers, cluster, on_start, on_chunk, t0)
     except ReadOnly:
         if old is None or not old.complete:
             raise
         return _summary_only(plan, out, old, t0)  # a complete folder that cannot be written: nothing to write
 
 
-def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | None, lock_fd: int | None,
-                stack: contextlib.ExitStack, backend: str, workers: int | None, cluster, on_start, on_chunk,
-                t0: float) -> RunSummary:
+def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | None, stack: contextlib.ExitStack,
+                workers: int | None, cluster: Cluster | None, on_start, on_chunk, t0: float) -> RunSummary:
     folder = Folder(out, new)
     resume = f"{{}} of {plan.n_chunks} chunks are written in {out}; run the same command again to resume"
     try:
@@ -430,34 +287,35 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
         folder.write_manifest()
         pool = None
         n_local = workers or os.cpu_count() or 1
-        if backend == "local" and n_local > 1 and len(todo) > 1 and _fork_available():
+        if cluster is None and n_local > 1 and len(todo) > 1 and _fork_available():
             # before anything starts a thread (the caller's progress bar; the reads above start none)
-            pool = LocalPool(min(n_local, len(todo)), lock_fd)
+            pool = LocalPool(min(n_local, len(todo)))
             stack.callback(pool.close)
         if on_start:
             on_start(plan.deals, sum(plan.chunk_deals(c) for c in done))
-        new.last_session = {"started": now(), "backend": backend, "workers": workers, "chunks_computed": 0,
-                            "seconds": None, "first_chunk_seconds": None}
-        computed, more = _compute(plan, folder, todo, sums, backend, workers, cluster, on_chunk, t0, pool) \
-            if todo else (0, 0)
+        new.last_session = {"started": now(), "backend": "local" if cluster is None else "dask", "workers": workers,
+                            "chunks_computed": 0, "seconds": None, "first_chunk_seconds": None}
+        results = _chunk_results(plan, folder, todo, workers, cluster, pool)
+        stack.callback(results.close)  # its workers' context ends with the run, whatever stops it
+        computed, more = _compute(plan, folder, results, sums, on_chunk, t0) if todo else (0, 0)
         played += more
         new.last_session.update(chunks_computed=computed, seconds=round(time.perf_counter() - t0, 3))
         new.chunks_done, new.finished, new.complete = list(range(plan.n_chunks)), now(), True
         folder.write_manifest()
     except KeyboardInterrupt as e:
-        _save(folder)
+        save_manifest(folder)
         term = isinstance(e, faults.Terminated)
         raise RunInterrupted(f"{f'terminated ({e.signal})' if term else 'interrupted'}: "
                              + resume.format(len(new.chunks_done)), e.exit_code if term else 130) from None
     except SchedulerLost as e:
-        _save(folder)
+        save_manifest(folder)
         raise SchedulerLost(f"{e}; the {len(new.chunks_done)} written chunks are kept in {out}; run the same "
                             "command again to resume") from None
     except WorkerLost as e:
-        _save(folder)
+        save_manifest(folder)
         raise WorkerLost(f"{e}: " + resume.format(len(new.chunks_done))) from None
     except OSError as e:
-        _save(folder)
+        save_manifest(folder)
         raise RunError(f"cannot write {faults.io_problem(e)}: " + resume.format(len(new.chunks_done))
                        + " once the folder can be written") from None
     return RunSummary(plan, out, sums, computed, len(done), time.perf_counter() - t0, played, len(stray))
@@ -473,21 +331,6 @@ def _watched(results: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
         raise
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write a part atomically; an OSError names the part (a full disk's error carries no file name)."""
-    try:
-        fmt.write_atomic(path, data)
-    except OSError as e:
-        e.filename = e.filename or str(path)
-        raise
-
-
-def _save(folder: Folder) -> None:
-    """Write the manifest as far as the run got, if the disk lets us (a resume verifies every part anyway)."""
-    with contextlib.suppress(OSError):
-        folder.write_manifest()
-
-
 def _summary_only(plan: Plan, out: Path, old: fmt.Manifest, t0: float) -> RunSummary:
     """A complete folder that cannot be written: its summary when every part is whole, else RunError."""
     done, sums, played = Folder(out, old).reusable(plan)
@@ -497,43 +340,46 @@ def _summary_only(plan: Plan, out: Path, old: fmt.Manifest, t0: float) -> RunSum
     return RunSummary(plan, out, sums, 0, len(done), time.perf_counter() - t0, played)
 
 
-def _compute(plan: Plan, folder: Folder, todo: list[int], sums: np.ndarray, backend: str, workers: int | None,
-             cluster, on_chunk: Callable[[int], None] | None, t0: float,
-             pool: LocalPool | None = None) -> tuple[int, int]:
-    """Compute the chunks ``todo`` and write their parts: (chunks computed, deals played)."""
-    computed, played, last = 0, 0, time.monotonic()
+def _chunk_results(plan: Plan, folder: Folder, todo: list[int], workers: int | None, cluster: Cluster | None,
+                   pool: LocalPool | None) -> Iterator[ChunkResult]:
+    """The chunks ``todo`` played, in the order they finish: by the forked local workers (``pool``), the dask
+    cluster, this process (one worker), or joblib's loky workers where fork is not available."""
     if pool is not None:
-        n_jobs, ctx = pool.n, contextlib.nullcontext()
+        yield from pool.results(plan, todo)
+    elif cluster is not None:
+        yield from _dask_results(cluster, plan, todo, lambda: len(folder.manifest.chunks_done))
     else:
-        n_jobs, ctx = cluster[:2] if cluster else _parallel(backend, workers, None)
+        n_jobs, ctx = _loky(workers)
+        with ctx:
+            if n_jobs == 1:
+                yield from (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
+            else:
+                from joblib import Parallel, delayed
+                yield from Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
+                    delayed(play_chunk)(plan, c) for c in todo)
+
+
+def _compute(plan: Plan, folder: Folder, results: Iterator[ChunkResult], sums: np.ndarray,
+             on_chunk: Callable[[int], None] | None, t0: float) -> tuple[int, int]:
+    """Write the parts of the chunks ``results`` brings: (chunks computed, deals played)."""
+    computed, played, last = 0, 0, time.monotonic()
     m = folder.manifest
-    with ctx:
-        if pool is not None:
-            results: Iterator[ChunkResult] = pool.results(plan, todo)
-        elif backend == "dask":
-            results = _dask_results(cluster[2], cluster[3], plan, todo, n_jobs, lambda: len(m.chunks_done))
-        elif n_jobs == 1 and backend == "local":
-            results = (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
-        else:
-            from joblib import Parallel, delayed
-            results = Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(
-                delayed(play_chunk)(plan, c) for c in todo)
-        for res in _watched(results):
-            for table, data in res.parts.items():
-                m.record(table, res.chunk, data)  # what every reader checks the part against
-            for table, data in res.parts.items():  # the deals part last: it marks the chunk whole
-                if table != "deals":
-                    _write(fmt.part_path(folder.path, table, res.chunk), data)
-            _write(fmt.part_path(folder.path, "deals", res.chunk), res.parts["deals"])
-            sums += res.sums
-            computed += 1
-            played += res.played
-            if computed == 1:
-                m.last_session["first_chunk_seconds"] = round(time.perf_counter() - t0, 3)
-            m.chunks_done = sorted([*m.chunks_done, res.chunk])
-            if time.monotonic() - last > 2.0:
-                folder.write_manifest()
-                last = time.monotonic()
-            if on_chunk:
-                on_chunk(res.n_deals)
+    for res in _watched(results):
+        for table, data in res.parts.items():
+            m.record(table, res.chunk, data)  # what every reader checks the part against
+        for table, data in res.parts.items():  # the deals part last: it marks the chunk whole
+            if table != "deals":
+                write_part(fmt.part_path(folder.path, table, res.chunk), data)
+        write_part(fmt.part_path(folder.path, "deals", res.chunk), res.parts["deals"])
+        sums += res.sums
+        computed += 1
+        played += res.played
+        if computed == 1:
+            m.last_session["first_chunk_seconds"] = round(time.perf_counter() - t0, 3)
+        m.chunks_done = sorted([*m.chunks_done, res.chunk])
+        if time.monotonic() - last > 2.0:
+            folder.write_manifest()
+            last = time.monotonic()
+        if on_chunk:
+            on_chunk(res.n_deals)
     return computed, played

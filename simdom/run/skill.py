@@ -19,6 +19,7 @@ import numpy as np
 from ..engine.api import simulate
 from ..policies import Policy
 from ..present import Answer, OptionError, check_out
+from ..results import Unit
 from ..rules import Rules
 from ..stats.estimate.skill import SkillEstimate, skill_share
 from ..stats.views.skill import BEGINNERS, skill_answer
@@ -108,7 +109,7 @@ def skill_rows(rules: Rules, beginners: Sequence[Policy], optimal: Policy, ficti
                                                     "random_effect", "random_effect_lo", "random_effect_hi",
                                                     "skill", "skill_lo", "skill_hi", "deals")},
                          "fictive": str(fictive[by]), "opponents": ",".join(map(str, opponents)),
-                         "unit": "match" if rules.is_match else "deal", "target": rules.target})
+                         "unit": Unit.of(rules.is_match).value, "target": rules.target})
     return rows
 
 
@@ -160,7 +161,7 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     players0 = list({str(p): p for p in [*beginners, opt, *fictive.values()]}.values())
     n = n_workers(workers) if backend == "local" else (workers or 8)
     size = size_text(work(r, _tasks(r, players0, opp, seed, deals, workers, backend)[0]), n)
-    with status(f"playing {deals:,} {'matches' if r.is_match else 'deals'} x {players} seats x {len(players0)} "
+    with status(f"playing {deals:,} {Unit.of(r.is_match).plural} x {players} seats x {len(players0)} "
                 f"players: {size} ...") as tick:
         rows = skill_rows(r, beginners, opt, fictive, opp, seed, deals, label, workers, backend, scheduler,
                           progress=tick if callable(tick) else None)

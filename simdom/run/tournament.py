@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, ContextManager, List
 
 from ..present import Answer, OptionError
+from ..results import Unit
 from ..stats.views.skill import ladder_answer_of
 
 #: --deals at most
@@ -53,7 +54,7 @@ def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Cal
     except PolicyError as e:
         raise OptionError(str(e)) from None
     anchor = canon.index("random") if "random" in canon else 0
-    unit = "matches" if r.is_match else "deals"
+    unit = Unit.of(r.is_match).plural
     from .ladder import work_of
     from .parallel import n_workers, size_text
     per = 20.0 * (max(1.0, r.target / 15) if r.is_match else 1.0)
@@ -114,7 +115,7 @@ def ladder_data(lad, rules_name: str, players: int, n_seatings: int, seconds: fl
             "hi": float(pb_lo_hi[1][a, b])} for x, a in enumerate(order) for b in order[x + 1:]]
     return {"ratings": ratings, "head_to_head": h2h, "spread": float(lad.spread), "spread_lo": float(sp_lo),
             "spread_hi": float(sp_hi), "anchor": names[lad.anchor], "anchor_rating": lad.anchor_rating,
-            "rules": rules_name, "players": players, "deals": lad.deals, "unit": "match" if target else "deal",
+            "rules": rules_name, "players": players, "deals": lad.deals, "unit": Unit.of(target > 0).value,
             "target": target, "seatings": n_seatings,
             "replicates": int(lad.boot.shape[0]), "seconds": round(seconds, 3), "seed": seed,
             "sim_version": SIM_VERSION}

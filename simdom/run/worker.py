@@ -89,7 +89,7 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
                            f"{plan.sim_version}: install the same simdom on every worker")
     warm()
-    if plan.unit == "match":
+    if plan.unit.is_match:
         parts, sums, n_deals = play_match_chunk(plan, chunk)
         return ChunkResult(chunk, parts, sums, plan.chunk_deals(chunk), n_deals)
     d0, d1 = plan.chunk_range(chunk)

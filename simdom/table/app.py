@@ -21,6 +21,8 @@ from starlette.routing import Route
 from ..policies import REGISTRY
 from ..rules import PRESETS
 from . import game as G
+from . import inputs
+from .follow import FollowGame
 from .page import PAGE
 
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 32"><rect x="1" y="1" width="14" height="30" '
@@ -59,13 +61,13 @@ def _error(msg: str, status: int = 400) -> JSONResponse:
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > 100_000:
-        raise G.TableError("malformed request: the body is larger than 100 kB")
+        raise inputs.TableError("malformed request: the body is larger than 100 kB")
     try:
         data = json.loads(raw or b"{}")
     except ValueError as e:
-        raise G.TableError(f"malformed request: not JSON ({e.msg}); allowed: a JSON object") from None
+        raise inputs.TableError(f"malformed request: not JSON ({e.msg}); allowed: a JSON object") from None
     if not isinstance(data, dict):
-        raise G.TableError("malformed request: allowed: a JSON object")
+        raise inputs.TableError("malformed request: allowed: a JSON object")
     return data
 
 
@@ -76,7 +78,7 @@ def _int(data: dict, key: str, default: int, lo: int, hi: int) -> int:
     if isinstance(v, str) and v.strip().lstrip("-").isdigit():
         v = int(v)
     if type(v) is not int or not lo <= v <= hi:
-        raise G.TableError(f"{key} {v!r}; allowed: an integer from {lo} to {hi:,}")
+        raise inputs.TableError(f"{key} {v!r}; allowed: an integer from {lo} to {hi:,}")
     return v
 
 
@@ -91,7 +93,7 @@ def create_app() -> Starlette:
                 return await run_in_threadpool(fn, g, data, request)
             except LookupError as e:
                 return _error(str(e).strip("'\""), 404)
-            except G.TableError as e:
+            except inputs.TableError as e:
                 return _error(str(e))
         return wrapped
 
@@ -118,7 +120,7 @@ def create_app() -> Starlette:
                 try:
                     result = work(job)
                     err = None
-                except G.TableError as e:
+                except inputs.TableError as e:
                     result, err = None, str(e)
                 except Exception as e:  # noqa: BLE001 - shown on the page, the server goes on
                     result, err = None, f"{type(e).__name__}: {e}"
@@ -142,23 +144,23 @@ def create_app() -> Starlette:
     def new(_g, data: dict, request: Request) -> Response:
         mode = data.get("mode")
         if mode not in ("play", "follow"):
-            raise G.TableError(f"mode {mode!r}; allowed: play, follow")
+            raise inputs.TableError(f"mode {mode!r}; allowed: play, follow")
         over = data.get("overrides", "")
-        over = G.parse_overrides(over) if isinstance(over, str) else over
-        rules = G.make_rules(data.get("rules", "threes"), _int(data, "players", 4, 2, 4), over)
-        seat = G.check_seat(_int(data, "seat", 0, 0, 3), rules.players)
+        over = inputs.parse_overrides(over) if isinstance(over, str) else over
+        rules = inputs.make_rules(data.get("rules", "threes"), _int(data, "players", 4, 2, 4), over)
+        seat = inputs.check_seat(_int(data, "seat", 0, 0, 3), rules.players)
         if mode == "play":
             bots = data.get("bots") or ["greedy"] * rules.players
             if isinstance(bots, str):
                 bots = [bots] * rules.players
             if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
-                raise G.TableError("bots: allowed: a list of policies, one per seat")
+                raise inputs.TableError("bots: allowed: a list of policies, one per seat")
             if len(bots) == 1:
                 bots = bots * rules.players
-            g: G.Game = G.PlayGame(rules, seat, list(bots), G.check_seed(_int(data, "seed", 1, 0, G.MAX_SEED)),
+            g: G.Game = G.PlayGame(rules, seat, list(bots), inputs.check_seed(_int(data, "seed", 1, 0, inputs.MAX_SEED)),
                                    _int(data, "deal", 0, 0, 2**31))
         else:
-            g = G.FollowGame(rules, seat, _int(data, "first", 0, 0, 3), data.get("hand", ""), data.get("scores"))
+            g = FollowGame(rules, seat, _int(data, "first", 0, 0, 3), data.get("hand", ""), data.get("scores"))
         store.add(g)
         return state(g)
 
@@ -167,7 +169,7 @@ def create_app() -> Starlette:
 
     def play(g, data, request) -> Response:
         if not isinstance(g, G.PlayGame):
-            raise G.TableError("this game is followed; allowed: an action (act)")
+            raise inputs.TableError("this game is followed; allowed: an action (act)")
         with g.lock:
             if g.tutor is not None and not data.get("confirm"):
                 warn = _tutor(g, data)
@@ -178,8 +180,8 @@ def create_app() -> Starlette:
             return changed(g, lambda: g.play(data.get("tile"), data.get("end")))
 
     def act(g, data, request) -> Response:
-        if not isinstance(g, G.FollowGame):
-            raise G.TableError("this game is played against bots; allowed: a move (play)")
+        if not isinstance(g, FollowGame):
+            raise inputs.TableError("this game is played against bots; allowed: a move (play)")
         with g.lock:
             if g.tutor is not None and not data.get("confirm") and data.get("act") == "play" \
                     and data.get("seat") == g.seat:
@@ -203,7 +205,7 @@ def create_app() -> Starlette:
                 hint = g.hint(G.HINT_ROLLOUTS, 1, "greedy", lambda d, n: None)
             j = G.Job("hint", g.version, hint["rollouts"], hint["rollouts"], hint, None, True)
             g.jobs["hint"] = j
-        t, e = G.parse_move(data.get("tile"), data.get("end"), g.rules)
+        t, e = inputs.parse_move(data.get("tile"), data.get("end"), g.rules)
         name = f"{G.tile_name(t, g.rules.max_pip)} {e.label}"
         row = next((r for r in hint["rows"] if r["move"] == name), None)
         if row is None or row["loss"] <= g.tutor:
@@ -213,7 +215,7 @@ def create_app() -> Starlette:
                 f"{row['loss_hi']:.2f}), more than your threshold {g.tutor:g}; play it anyway?")
 
     def next_deal(g, data, request) -> Response:
-        if isinstance(g, G.FollowGame):
+        if isinstance(g, FollowGame):
             return changed(g, lambda: g.next_deal(data.get("hand", ""), _int(data, "first", 0, 0, 3),
                                                   data.get("scores")))
         return changed(g, g.next_deal)
@@ -224,7 +226,7 @@ def create_app() -> Starlette:
     def tutor(g, data, request) -> Response:
         v = data.get("threshold")
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 100):
-            raise G.TableError(f"threshold {v!r}; allowed: points from 0 to 100, or null (tutor off)")
+            raise inputs.TableError(f"threshold {v!r}; allowed: points from 0 to 100, or null (tutor off)")
         with g.lock:
             g.tutor = None if v is None else float(v)
         return state(g)
@@ -233,20 +235,20 @@ def create_app() -> Starlette:
         # no rollouts given: simdom analyze's default, until the best move is separated (at most its budget)
         auto = data.get("rollouts") in (None, "", 0)
         rollouts = None if auto else _int(data, "rollouts", G.HINT_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
-        seed = _int(data, "seed", 1, 0, G.MAX_SEED)
+        seed = _int(data, "seed", 1, 0, inputs.MAX_SEED)
         then = data.get("then", "greedy") or "greedy"
         if not isinstance(then, str) or then.startswith("python:"):
-            raise G.TableError(f"then {then!r}; allowed: a compiled policy, e.g. greedy")
+            raise inputs.TableError(f"then {then!r}; allowed: a compiled policy, e.g. greedy")
         try:
             G.parse_policy(then)
         except G.PolicyError as e:
-            raise G.TableError(f"then: {e}") from None
+            raise inputs.TableError(f"then: {e}") from None
         move = data.get("move")
         with g.lock:
             if move is not None:   # a move of the review: the position before it, from the mover's information
                 pos = g.review_position(move)
             elif not g.my_turn():
-                raise G.TableError("it is not your turn; allowed: a hint when you are to place a tile")
+                raise inputs.TableError("it is not your turn; allowed: a hint when you are to place a tile")
             else:
                 pos = g.position()  # taken now: a move made meanwhile drops this hint, not mixes it
 
@@ -258,10 +260,10 @@ def create_app() -> Starlette:
 
     def solve(g, data, request) -> Response:
         if not isinstance(g, G.PlayGame):
-            raise G.TableError("the other hands of a followed game are unknown; allowed: the hint")
+            raise inputs.TableError("the other hands of a followed game are unknown; allowed: the hint")
         with g.lock:
             if not g.my_turn():
-                raise G.TableError("it is not your turn; allowed: the values when you are to place a tile")
+                raise inputs.TableError("it is not your turn; allowed: the values when you are to place a tile")
             snap = g.st.copy()
 
         def work(job: G.Job):
@@ -271,12 +273,12 @@ def create_app() -> Starlette:
     def review(g, data, request) -> Response:
         rollouts = _int(data, "rollouts", G.REVIEW_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
         luck = _int(data, "luck_rollouts", G.REVIEW_LUCK_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
-        seed = _int(data, "seed", 1, 0, G.MAX_SEED)
+        seed = _int(data, "seed", 1, 0, inputs.MAX_SEED)
         then = data.get("then", "greedy") or "greedy"
         with g.lock:
             deal, viewer = G.review_subject(g)
             if not deal.plays:
-                raise G.TableError("no placement to review yet; allowed: the review after a move")
+                raise inputs.TableError("no placement to review yet; allowed: the review after a move")
 
         def work(job: G.Job):
             return G.review_json(g, deal, viewer, rollouts, luck, seed, then)
@@ -287,13 +289,13 @@ def create_app() -> Starlette:
         with g.lock:
             if kind == "script":
                 if not isinstance(g, G.PlayGame):
-                    raise G.TableError("a followed game has hidden hands; allowed: export/position (what your "
+                    raise inputs.TableError("a followed game has hidden hands; allowed: export/position (what your "
                                        "seat saw), which simdom analyze --position and review --position read")
                 text, name = g.script_toml(), f"table-{g.id}.deal.toml"
             elif kind == "position":
                 text, name = json.dumps(g.view_dict(), indent=1) + "\n", f"table-{g.id}.position.json"
             else:
-                raise G.TableError(f"export {kind!r}; allowed: script, position")
+                raise inputs.TableError(f"export {kind!r}; allowed: script, position")
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     routes = [

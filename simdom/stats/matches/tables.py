@@ -37,7 +37,7 @@ def check_matches(results: Results | Sequence[Results]) -> list[Results]:
     """The results, all match-mode; InputError naming a folder of single deals."""
     results = [results] if isinstance(results, Results) else list(results)
     for r in results:
-        if r.unit != "match":
+        if not r.unit.is_match:
             raise InputError(f"{r.path}: single deals, not matches (its rules have target = 0); match statistics "
                              "need a run whose rules have target > 0")
     return results

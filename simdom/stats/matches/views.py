@@ -85,8 +85,8 @@ def compare_answer(a: Results, b: Results, strong: str | None) -> P.Answer:
     from simdom.stats.matches.equity import compare_matches
     from simdom.stats.tables.stats import InputError
     from simdom.stats.views.pairs import compare_answer as deal_compare
-    if (a.unit == "match") != (b.unit == "match"):
-        single = a if a.unit != "match" else b
+    if a.unit != b.unit:
+        single = b if a.unit.is_match else a
         raise InputError(f"{single.name}: single deals, the other side plays matches; compare two match results "
                          "or two single-deal results")
     match = compare_matches(a, b, strong)

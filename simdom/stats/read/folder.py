@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from simdom import results as fmt
-from simdom.results import ResultsError
+from simdom.results import ResultsError, Unit
 
 __all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
 
@@ -51,14 +51,14 @@ class Results:
     wide: pl.LazyFrame | None = None        #: the deals table as written (per-seat columns), None in memory
 
     @property
-    def unit(self) -> str:
+    def unit(self) -> Unit:
         """The independent unit, the cluster of every estimate: ``deal``, or ``match`` in match mode."""
         return self.manifest.unit
 
     @property
     def n_matches(self) -> int:
         """Matches per arm and rotation (0: a run of single deals)."""
-        return self.manifest.deals if self.unit == "match" else 0
+        return self.manifest.deals if self.unit.is_match else 0
 
     @property
     def match_block(self) -> int:
@@ -85,7 +85,7 @@ class Results:
     def block(self) -> int:
         """Deals per cluster (see simdom.stats.estimate.moments); in match mode, deal ids per cluster: a block of
         whole matches."""
-        if self.unit == "match":
+        if self.unit.is_match:
             from simdom.stats.read.matchview import stride
             return stride(self.manifest) * self.match_block
         return block_size(self.n_deals)
@@ -247,7 +247,7 @@ def open_results(path: str | Path) -> Results:
     read = fmt.check_folder_parts(root, m)
     parts = {t: pl.scan_parquet([io.BytesIO(d) for d in data]) for t, data in read.items()}  # from memory
     matches = None
-    if m.unit == "match":
+    if m.unit.is_match:
         from simdom.stats.read.matchview import deal_view, match_view
         deals = deal_view(parts["deals"], m, seat_view)
         matches = match_view(parts["matches"], m)
@@ -256,7 +256,7 @@ def open_results(path: str | Path) -> Results:
     moves = move_view(parts["moves"], m) if "moves" in parts else None
     seats = parts.get("seats")
     decisions = move_view(parts["decisions"], m) if "decisions" in parts else None
-    if m.unit == "match":  # the deal id of the long view (blocks of whole matches) on every table
+    if m.unit.is_match:  # the deal id of the long view (blocks of whole matches) on every table
         from simdom.stats.read.matchview import stride
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)

@@ -43,6 +43,7 @@ import polars as pl
 
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of
 from simdom.stats.inference import diff_test, holm, t_interval, wald_equal, wilson_clustered
+from simdom.results import Unit
 from simdom.stats.read.folder import Results, ResultsError, open_selection
 
 #: name -> (meaning, kind): a "share" gets a clustered Wilson interval, a "mean" a t interval
@@ -86,7 +87,7 @@ class Study:
     path: str
     players: int
     preset: str
-    unit: str
+    unit: Unit
     arms: list[dict]
     measures: dict[str, dict[str, dict]]          #: arm -> measure -> value, low, high
     vs: dict[str, dict[str, dict]]                #: arm -> measure -> value, low, high, p, p_holm, flag
@@ -310,7 +311,7 @@ def studies(paths: list[str], threshold: float = THRESHOLD) -> list[Study]:
     out = []
     for p in expand(paths):
         res = open_selection(p)
-        if res.unit == "match":
+        if res.unit.is_match:
             raise BalanceError(f"{p}: match results; allowed: single-deal results (the scorecard reads deals; "
                                "simdom stats reads matches)")
         out.append(scorecard(res, threshold))

@@ -14,10 +14,11 @@ def _rating(x: float) -> str:
 
 def skill_answer(rows: list[dict]) -> P.Answer:
     """The answer of `simdom skill`: the share by points and by wins against each beginner, then the tables."""
+    from simdom.results import Unit  # here: the CLI loads this module, and simdom.results loads polars
     first = rows[0]
     by = {(x["by"], x["beginner"]): x for x in rows}
-    unit = first.get("unit", "deal")  # a match: points are the side's final match score, wins the match won
-    game = f"a match to {first['target']:,}" if unit == "match" else "a deal"
+    unit = Unit(first.get("unit", "deal"))  # a match: points are the side's final match score, wins the match won
+    game = f"a match to {first['target']:,}" if unit.is_match else "a deal"
 
     def share(x: dict) -> str:
         return P.ci(x["skill"], x["skill_lo"], x["skill_hi"])
@@ -28,7 +29,7 @@ def skill_answer(rows: list[dict]) -> P.Answer:
         lo, hi = pts["skill_lo"], pts["skill_hi"]
         # a deal's share is a lower bound (a better fair player can only raise it): it shows that the play
         # decides more than the tiles when its interval is above one half, and can never show the opposite
-        if unit == "deal":
+        if not unit.is_match:
             verdict = (f"{game} is decided more by the play than by the tiles" if lo > 0.5 else
                        "a lower bound below one half cannot tell whether the tiles or the play decide more (a "
                        "stronger fair player would raise it)" if hi < 0.5 else
@@ -38,13 +39,13 @@ def skill_answer(rows: list[dict]) -> P.Answer:
                        f"{game} is decided more by the play than by the tiles" if lo > 0.5 else
                        "too few matches to tell whether the tiles or the play decide more")
         who = "" if beg == "random" else f"Against a {beg} beginner: "
-        to = f" to {first['target']:,}" if unit == "match" else ""
+        to = f" to {first['target']:,}" if unit.is_match else ""
         lead = f"{first['rules']}{to}, {first['players']} players: " if beg == "random" else ""
-        least = "at least " if unit == "deal" else ""  # a match's share is no bound (the notes say why)
+        least = "" if unit.is_match else "at least "  # a match's share is no bound (the notes say why)
         sentences.append(f"{lead}{who}skill share {least}{share(pts)} by points, {P.rounded(win['skill'], win['skill_lo'], win['skill_hi'])} "
                          f"by wins{' (beginner random); ' + verdict if beg == 'random' else ''}.")
     ans = P.Answer(sentences, data={"rows": [{k: v for k, v in x.items()} for x in rows]})
-    ans.add(P.Table("Player 0's mean per match (points: the final match score)" if unit == "match" else
+    ans.add(P.Table("Player 0's mean per match (points: the final match score)" if unit.is_match else
                     "Player 0's mean per deal", rows, [
         P.Col("by"), P.Col("beginner"), P.Col("beginner_value", "beginner", "num"),
         P.Col("optimal_value", "optimal", "num"), P.Col("fictive_value", "fictive", "num")], keys=2))
@@ -54,13 +55,13 @@ def skill_answer(rows: list[dict]) -> P.Answer:
     fictive = ", ".join(dict.fromkeys(f"{x['fictive']} for {x['by']}" for x in rows))
     bound = (f"A lower bound: the optimal player ({first['optimal']}) is only as good as the best policy at "
              f"hand; the fictive player ({fictive}) sees every hand and maximises the row's payoff."
-             if unit == "deal" else
+             if not unit.is_match else
              f"Not a bound in matches: the optimal player ({first['optimal']}) is only as good as the best policy "
              f"at hand, which lowers the share, and the fictive player ({first['fictive']}) sees each hand but "
              f"does not plan for the match score, which raises it.")
     ans.notes += [f"{bound} Opponents: {first['opponents']}.",
-                  f"{first['deals']:,} {unit}es, each with player 0 in every seat; 95% intervals clustered by "
-                  f"{unit} (Fieller's for the share).".replace("deales", "deals")]
+                  f"{first['deals']:,} {unit.plural}, each with player 0 in every seat; 95% intervals clustered by "
+                  f"{unit} (Fieller's for the share)."]
     return ans
 
 
@@ -77,7 +78,8 @@ def ladder_answer_of(data: dict) -> P.Answer:
             f"{_rating(data['spread'])} ({_rating(data['spread_lo'])}-{_rating(data['spread_hi'])}).")
     why = "" if anchor == "random" else " (random is not in the field: the first policy is the anchor)"
     boot = f"{data['replicates']} bootstrap replicates" if data.get("replicates") else "a bootstrap"
-    match = data.get("unit") == "match"
+    from simdom.results import Unit
+    match = Unit(data.get("unit", "deal")).is_match
     games = (f"{data['deals']:,} matches to {data['target']:,}, each in all {data['seatings']} seatings of the "
              f"{len(ratings)} policies on the same shuffles hand by hand" if match else
              f"{data['deals']:,} deals, each in all {data['seatings']} seatings of the {len(ratings)} policies on "

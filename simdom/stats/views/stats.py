@@ -20,8 +20,8 @@ BY_HEADER = {"arm": "arm", "policy": "policy", "seat": "seat", "player": "player
 def clusters_note(results: Sequence[Results]) -> str:
     r = max(results, key=lambda x: x.n_deals)
     unit = r.unit
-    block = r.match_block if unit == "match" else r.block  # a match folder's block counts deal slots
-    plural = "matches" if unit == "match" else f"{unit}s"
+    block = r.match_block if unit.is_match else r.block  # a match folder's block counts deal slots
+    plural = unit.plural
     if block > 1:
         how = f"{r.n_deals // block:,} clusters of {block} consecutive {plural}"
     else:
