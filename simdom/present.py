@@ -179,7 +179,8 @@ MAX_SEED = 2**63 - 1
 
 def bounded(name: str, value: Any, lo: int, hi: int, *, cli: bool = False, note: str = "") -> int:
     """An integer option within ``lo``..``hi``, checked by one rule wherever it is given: on the command line
-    (``cli``: shown as ``--name``) or to the library (shown as ``name = value``); OptionError naming the range
+    (``cli``: shown as the option, two dashes before its name) or to the library (shown as ``name = value``);
+    OptionError naming the range
     (a bool, a float or a string is not an integer)."""
     import numbers
     ok = isinstance(value, numbers.Integral) and not isinstance(value, bool) and lo <= value <= hi

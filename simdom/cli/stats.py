@@ -206,8 +206,8 @@ def _exact_doubles(exact, results, decisions, by, table, rules, players, deals, 
                    overrides, fmt, out, force) -> None:
     """simdom doubles --exact: the view with every hand known (simdom/analyze/exactdoubles.py)."""
     if not exact:
-        _fail("a results folder is needed (simdom doubles RESULTS); allowed: a folder written by simdom run, "
-              "or --exact to solve first-double decisions with every hand known")
+        _fail("a results folder is needed; allowed: simdom doubles RESULTS (a folder that simdom run wrote), or "
+              "simdom doubles --exact to solve first-double decisions with every hand known")
     if results is not None or decisions or by is not None or table is not None:
         _fail("--exact plays and solves its own deals; allowed: --exact with -r, -n, --deals, --seed, --policy, "
               "--against, --limit, --set (no results folder, --decisions, --by or --table)")
