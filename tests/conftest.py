@@ -38,3 +38,22 @@ def copy_of(tmp_path) -> Callable[[Path, str], Path]:
     def copy(src: Path, name: str = "copy") -> Path:
         return Path(shutil.copytree(src, tmp_path / name))
     return copy
+
+
+#: the real headless Chromium (the Debian package, installed by `make venv`) that the browser tests drive
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Playwright's Chromium driving /usr/bin/chromium, one per test module."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make venv` installs it (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()

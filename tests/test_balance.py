@@ -220,7 +220,7 @@ def test_report_has_the_scorecard_and_the_overrides(card_report):
 def test_scorecard_report_in_chromium(card_report):
     """The real headless Chromium, as tests/test_report_browser.py: no errors, every image loads, no table
     scrolls sideways at 1280 px, the sections in order."""
-    from test_report_browser import ARGS, CHROMIUM
+    from conftest import CHROMIUM, CHROMIUM_ARGS as ARGS
     from playwright.sync_api import sync_playwright
     assert CHROMIUM.exists(), f"{CHROMIUM} is missing: `make venv` installs it"
     with sync_playwright() as p:

@@ -13,9 +13,6 @@ from typer.testing import CliRunner
 from simdom.cli.stats import register
 from synthdata import mix_spec, sweep_spec, write
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SECTIONS = ["Overview", "Policy match-ups", "Seat and turn order", "Distribution of points", "Scoring rate by move",
             "Double timing", "Threes against Fives"]
 A4_PRINTABLE_PX = 703  # 210 mm - 2 x 12 mm margins, at 96 px per inch
@@ -33,18 +30,6 @@ def report(tmp_path_factory) -> Path:
     r = CliRunner().invoke(app, ["report", *map(str, folders), "-o", str(out)])
     assert r.exit_code == 0, r.output
     return out
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make venv` installs it (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def _open(browser, report: Path, width: int, errors: list[str]):

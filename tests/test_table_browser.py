@@ -32,9 +32,6 @@ from simdom.cli import app as cli
 #: a real server and browser: seconds a test (make test runs them; make test-fast leaves them out)
 pytestmark = pytest.mark.slow
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ROOT = Path(__file__).resolve().parent.parent
 SEED_GAME = ROOT / "scenarios" / "seed-game.deal.toml"
 MARIA_HAND = "1-1 1-5 5-5 3-5 2-2"
@@ -67,18 +64,6 @@ def server():
     out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert "simdom table stopped." in out and "Error" not in err, (out, err)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make venv` installs it (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def _page(browser, errors: list[str]):
