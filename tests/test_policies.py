@@ -283,7 +283,8 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
              ("expert", "worlds"): L.PAR_E_WORLDS, ("expert", "infer"): L.PAR_E_INFER,
              ("expert", "exact"): L.PAR_E_EXACT, ("expert", "win"): L.PAR_E_WIN, ("expert", "hold"): L.PAR_E_HOLD,
              ("expert", "model"): L.PAR_E_MODEL,
-             ("clairvoyant", "against"): L.PAR_AGAINST, ("clairvoyant", "nodes"): L.PAR_NODES}
+             ("clairvoyant", "against"): L.PAR_AGAINST, ("clairvoyant", "nodes"): L.PAR_NODES,
+             ("clairvoyant", "by"): L.PAR_BY}
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
     assert found == where
     assert all(len(info.params) <= L.N_PARAMS for info in REGISTRY.values())
