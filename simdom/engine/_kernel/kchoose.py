@@ -24,7 +24,7 @@ import numpy as np
 from .jit import entry, kernel
 
 from .greedy import greedy_move, greedy_pick, list_index
-from .kexpert import allowed, expert_pick, tie_break
+from .kexpert import allowed, expert_pick, sole_allowed, tie_break
 from .kpolicies import choose as choose_basic
 from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, BY_POINTS, MODEL_GREEDY, PAR_AGAINST, PAR_BY, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS, PAR_HOLD, HOLD_NEVER, FD_MOVE, POL_EXPERT,
                      PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL,
@@ -114,14 +114,9 @@ def search_pick(G, St, s, worlds, model, depth, own, win, hold, key, mv_t, mv_e,
     while no double is down and a double is legal, only the doubles are chosen among (kexpert.allowed)."""
     restricted = hold == HOLD_NEVER and St[FD_MOVE] == 0
     if restricted:
-        cnt = 0
-        last = 0
-        for i in range(n):
-            if allowed(G, St, mv_t, n, hold, i):
-                cnt += 1
-                last = i
-        if cnt == 1:
-            return last
+        one = sole_allowed(G, St, mv_t, n, hold)
+        if one >= 0:
+            return one
     W, bone2, pool, deck, loc, aux, dp, acc = (scratch[SX_W], scratch[SX_BONE], scratch[SX_POOL], scratch[SX_DECK],
                                                scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
     ctl, vids, vpar, rt, re, rv, wins = V[6], V[8], V[9], V[14], V[15], V[16], V[18][2]

@@ -199,6 +199,18 @@ def allowed(G, St, mv_t, n, hold, i):
 
 
 @kernel
+def sole_allowed(G, St, mv_t, n, hold):
+    """The index of the only move :func:`allowed` leaves among the n legal moves, or -1 when several are."""
+    cnt = 0
+    last = 0
+    for i in range(n):
+        if allowed(G, St, mv_t, n, hold, i):
+            cnt += 1
+            last = i
+    return last if cnt == 1 else -1
+
+
+@kernel
 def tie_break(G, St, s, mv_t, mv_e, n, hold):
     """Greedy's choice among the allowed moves (greedy's order: points, heavier tile, first listed)."""
     gt, ge = greedy_move(G, St, s, False)
@@ -253,14 +265,9 @@ def expert_pick(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_
 
 @kernel
 def choose_expert(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_e, n, scratch, V, mem):
-    cnt = 0
-    last = 0
-    for i in range(n):
-        if allowed(G, St, mv_t, n, hold, i):
-            cnt += 1
-            last = i
-    if cnt == 1:
-        return last
+    one = sole_allowed(G, St, mv_t, n, hold)
+    if one >= 0:
+        return one
     W, bone2, pool, deck, loc, aux, dp, acc = (scratch[SX_W], scratch[SX_BONE], scratch[SX_POOL], scratch[SX_DECK],
                                                scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
     ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
