@@ -1,12 +1,18 @@
 """The policy registry: bot policies by name with their parameters (played by the kernel).
 
 A policy is written ``name`` or ``name:key=value,key=value``: ``greedy``, ``hold:until=9``,
-``hold:until=never``, ``rollout:samples=32``. :func:`parse_policy` validates it and gives its
-parameter values in the registry's order; the engine maps the name to its kernel id and the values to
-the kernel's parameter vector (simdom.engine.codes.kernel_arrays), so this module knows no layout.
+``hold:until=never``, ``rollout:samples=32``. :func:`parse_policy` validates it; the parsed
+:class:`Policy` is read by parameter name (``p["worlds"]``).
 
-Adding a policy is one kernel function (in engine/_kernel/kpolicies.py, dispatched in ``choose``),
-its id in engine/_kernel/layout.py and engine/codes.py, plus one entry in :data:`REGISTRY` below.
+Each policy is declared once, in :data:`REGISTRY` below: its name, what it does, its parameters (each
+with its default, its parser, which is its range, and its text), whether it is fair and deterministic
+and what a decision costs. The kernel reads the parameters from a vector in which parameter k of the
+declaration is column k (engine/_kernel/layout.py names the columns ``PAR_*``); the engine maps the
+name to the kernel's id ``POL_<NAME>`` and the values to that vector (simdom.engine.codes.kernel_arrays),
+so this module knows no integer code.
+
+Adding a policy is its kernel function (in engine/_kernel/kpolicies.py, dispatched in ``choose``) with
+its id ``POL_<NAME>`` and its columns in engine/_kernel/layout.py, plus its one declaration below.
 """
 from __future__ import annotations
 
@@ -42,10 +48,17 @@ class Param:
 
 @dataclass(frozen=True)
 class PolicyInfo:
+    """One policy's declaration. Its parameters are in the kernel's order: ``params[k]`` is column k of
+    the kernel's parameter vector."""
+
     name: str
     doc: str
     params: tuple[Param, ...] = ()
     fair: bool = True  #: plays from what its seat may know (False: clairvoyant reads every hand)
+    #: its choice is a function of the position alone (no random stream): the solver can play against it
+    deterministic: bool = False
+    #: a decision's cost in greedy decisions, roughly: a number, or a function of the parsed policy
+    cost: "float | Callable[[Policy], float]" = 1.0
 
 
 #: the largest move number a deal can reach (double-twelve: 91 tiles), so hold:until=K beyond it is `never`
@@ -158,16 +171,29 @@ _HOLD = Param("hold", 0.0, _choice("allow", "never"),
               "allow: it may hold the first double; never: while no double is down and a double is legal, it "
               "places a double (which, and where, chosen as it would)", shown=False)
 
+#: a decision's cost relative to greedy's (each declaration's ``cost``), measured in 2-player Threes on
+#: the shared 2-core machine (deals per second with the policy in one seat, the other greedy): defensive
+#: 54,000 against greedy's 472,000; rollout:samples=32 1,300; search (16 worlds) 275; clairvoyant:
+#: milliseconds a deal, a few deals seconds. Only the run's automatic chunk size and a job's announced
+#: size read it (a chunk should last seconds whatever the policy), so a rough figure is enough.
+#: rollout's grows with its samples, search's and expert's with their worlds (search's tenfold without a
+#: horizon).
+_COST_SEARCH = 110.0
+
 REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
     PolicyInfo("random", "uniform over the legal (tile, end) moves"),
-    PolicyInfo("greedy", "the most immediate points (first-double bonus included); ties to the heavier tile"),
-    PolicyInfo("heavy", "the heaviest legal tile (ties by immediate points): sheds pips"),
+    PolicyInfo("greedy", "the most immediate points (first-double bonus included); ties to the heavier tile",
+               deterministic=True),
+    PolicyInfo("heavy", "the heaviest legal tile (ties by immediate points): sheds pips", deterministic=True),
     PolicyInfo("hold", "greedy, but never places the deal's first double before move K while another move exists",
-               (Param("until", 1.0, _int_or_never, "K: 1 = greedy's timing, never = hold as long as it can"),)),
-    PolicyInfo("defensive", "greedy's points minus the next player's expected best reply over the unseen tiles"),
+               (Param("until", 1.0, _int_or_never, "K: 1 = greedy's timing, never = hold as long as it can"),),
+               deterministic=True),
+    PolicyInfo("defensive", "greedy's points minus the next player's expected best reply over the unseen tiles",
+               deterministic=True, cost=9.0),
     PolicyInfo("rollout", "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
                "best mean final margin",
-               (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),)),
+               (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),),
+               cost=lambda p: 11.0 * p["samples"]),
     PolicyInfo("timing", "greedy, except at a first-double decision (the deal's first double not yet placed, a double and "
                "another tile both playable): it holds the double, playing greedy's best other move, when the "
                "rule S, L, W, P says so. The defaults come from the decision tables (simdom doubles "
@@ -180,7 +206,8 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                                                 "none)"),
                 Param("wait", 4.0, _nonneg_int, "W: after the lead, hold when placing the double a round later "
                                                 "(move + players) earns at least W more bonus points"),
-                Param("players", 2.0, _nonneg_int, "P: the rule after the lead applies with at most P players"))),
+                Param("players", 2.0, _nonneg_int, "P: the rule after the lead applies with at most P players")),
+               deterministic=True),
     PolicyInfo("search", "determinised search: per decision, W deals of the unseen tiles sampled consistently "
                "with what the seat has seen; in each, every legal move is searched to a horizon of D "
                "placements (model=greedy: against greedy opponents; model=minimax: under minimax; 0: to the "
@@ -193,7 +220,8 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                       "the seat's own moves beyond the horizon (the other seats play greedy there)"),
                 Param("win", 40.0, _win, "B: added to a move's margin in each world where it wins the deal, in "
                                          "percent of the margins' standard deviation over the decision's worlds"),
-                _HOLD)),
+                _HOLD),
+               cost=lambda p: _COST_SEARCH * p["worlds"] / 16 * (10.0 if p["depth"] == 0 else 1.0)),
     PolicyInfo("expert", "search that infers and plans: W sampled deals of the unseen tiles, each weighted (2 players) "
                "by how likely the opponent's placements since its last draw were under a softmax of greedy "
                "(beta = I/100 per point); every legal move placed in each and played out (the other seats as "
@@ -208,7 +236,8 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                                          "percent of the margins' standard deviation over the decision's worlds"),
                 _HOLD,
                 Param("model", 0.0, _choice("greedy", "defensive"),
-                      "how every other seat plays in the worlds after the move (the seat itself plays defensive)"))),
+                      "how every other seat plays in the worlds after the move (the seat itself plays defensive)")),
+               cost=lambda p: _COST_SEARCH * p["worlds"] / 16),
     PolicyInfo("clairvoyant", "NOT A FAIR PLAYER: it sees every hand and the boneyard, and plays the exact "
                "solver's best move against the other seats' own policies (which must be deterministic: "
                "greedy, heavy, hold, timing, defensive), or with against=minimax against the worst "
@@ -222,17 +251,18 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                 Param("by", 0.0, _choice("margin", "points"),
                       "what it maximises: margin (its deal total minus the best other side's; a deal's winner "
                       "has the largest) or points (its own deal total)")),
-               fair=False),
+               fair=False, cost=5000.0),
 )}
 
 #: policies whose choice is a function of the position alone (no random stream): what the solver can
 #: play against (simdom solve --against, clairvoyant)
-DETERMINISTIC = ("greedy", "heavy", "hold", "timing", "defensive")
+DETERMINISTIC = tuple(name for name, info in REGISTRY.items() if info.deterministic)
 
 
 @dataclass(frozen=True)
 class Policy:
-    """A parsed policy: its registry entry and its parameter values (in the entry's order)."""
+    """A parsed policy: its registry entry and its parameter values, read by name (``p["worlds"]``);
+    ``values`` holds them in the declaration's order, which is the kernel's."""
 
     info: PolicyInfo
     values: tuple[float, ...] = field(default=())
@@ -240,6 +270,17 @@ class Policy:
     @property
     def name(self) -> str:
         return self.info.name
+
+    def __getitem__(self, param: str) -> float:
+        """The value of the parameter named ``param`` (KeyError if the policy has none of that name)."""
+        for p, v in zip(self.info.params, self.values):
+            if p.name == param:
+                return v
+        raise KeyError(f"{self.info.name} has no parameter {param!r}")
+
+    def texts(self) -> dict[str, str]:
+        """Every parameter's value as it is written, by name."""
+        return {p.name: p.text(v) for p, v in zip(self.info.params, self.values)}
 
     def __str__(self) -> str:
         if not self.info.params:
@@ -259,30 +300,17 @@ def _listing() -> str:
     return ", ".join(out)
 
 
-#: a decision's cost relative to greedy's, measured in 2-player Threes on the shared 2-core machine
-#: (deals per second with the policy in one seat, the other greedy): defensive 54,000 against greedy's
-#: 472,000; rollout:samples=32 1,300; search (16 worlds) 275; clairvoyant: milliseconds a deal, a few
-#: deals seconds. Only the run's automatic chunk size reads it (a chunk should last seconds whatever
-#: the policy), so a rough figure is enough.
-COST_PER = {"defensive": 9.0, "rollout": 11.0, "search": 110.0, "expert": 110.0, "clairvoyant": 5000.0}
 #: a policy written in Python (python:module:function) steps its deals in Python: about 220 deals/s
 COST_PYTHON = 2000.0
 
 
 def policy_cost(p: "str | Policy") -> float:
-    """How many greedy decisions one decision of ``p`` costs, roughly (:data:`COST_PER`): rollout's
-    grows with its samples, search's with its worlds (and tenfold without a horizon)."""
+    """How many greedy decisions one decision of ``p`` costs, roughly (its declaration's ``cost``)."""
     if isinstance(p, str) and p.startswith("python:"):
         return COST_PYTHON
     p = parse_policy(p)
-    base = COST_PER.get(p.name, 1.0)
-    if p.name == "rollout":
-        return base * p.values[0]
-    if p.name == "search":
-        return base * p.values[0] / 16 * (10.0 if p.values[2] == 0 else 1.0)
-    if p.name == "expert":
-        return base * p.values[0] / 16
-    return base
+    cost = p.info.cost
+    return float(cost(p)) if callable(cost) else cost
 
 
 #: where a Python policy (``python:module:function``, simdom/engine/pypolicy.py) is played
@@ -341,7 +369,7 @@ def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: in
 def check_clairvoyant(policies: Sequence[Policy]) -> None:
     """A clairvoyant seat playing against the seats' own policies needs every other seat deterministic."""
     for s, p in enumerate(policies):
-        if p.name == "clairvoyant" and p.values[0] == 0:
+        if p.name == "clairvoyant" and p.texts()["against"] == "seats":
             for o, q in enumerate(policies):
                 if o != s and q.name not in DETERMINISTIC:
                     raise PolicyError(f"clairvoyant (seat {s}) plays the exact best reply to the other seats' "

@@ -288,6 +288,10 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}
     assert found == where
     assert all(len(info.params) <= L.N_PARAMS for info in REGISTRY.values())
+    # every declared policy has its kernel id POL_<NAME>, and the kernel none that is not declared
+    from simdom.engine.codes import PolicyId
+    assert {name.upper() for name in REGISTRY} == set(PolicyId.__members__)
+    assert parse_policy("search:worlds=8,depth=0")["depth"] == 0 and parse_policy("search")["worlds"] == 256
 
 
 def test_policy_names_and_errors():

@@ -51,7 +51,7 @@ def policies_cmd(
                 return
             console.print(Text.assemble((str(p), "bold"), f": a Python policy: {doc}"), highlight=False)
             return
-        values = {q.name: q.text(v) for q, v in zip(p.info.params, p.values)}
+        values = p.texts()
         if as_json:
             print(json.dumps({"policy": str(p), "name": p.info.name, "parameters": values, "doc": p.info.doc}))
             return

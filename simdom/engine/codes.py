@@ -82,19 +82,9 @@ class DealEnd(_Named):
         return {cls.PLAYING: "playing", cls.DOMINO: "domino", cls.BLOCKED: "blocked", cls.TARGET: "target"}
 
 
-class PolicyId(IntEnum):
-    """The kernel's id of each policy family (simdom.policies registers the names and parameters)."""
-
-    RANDOM = K.POL_RANDOM
-    GREEDY = K.POL_GREEDY
-    HEAVY = K.POL_HEAVY
-    HOLD = K.POL_HOLD
-    DEFENSIVE = K.POL_DEFENSIVE
-    ROLLOUT = K.POL_ROLLOUT
-    TIMING = K.POL_TIMING
-    CLAIRVOYANT = K.POL_CLAIRVOYANT
-    SEARCH = K.POL_SEARCH
-    EXPERT = K.POL_EXPERT
+#: The kernel's id of each policy (simdom.policies declares the names and parameters): the member NAME
+#: is the kernel's constant POL_NAME, so a policy added to the kernel and declared there needs nothing here.
+PolicyId = IntEnum("PolicyId", {k[len("POL_"):]: v for k, v in vars(K).items() if k.startswith("POL_")})
 
 
 #: Length of a policy's parameter vector in the kernel.
@@ -102,7 +92,8 @@ N_POLICY_PARAMS = K.N_PARAMS
 
 
 def kernel_arrays(policies: "Sequence[Policy]") -> "tuple[np.ndarray, np.ndarray]":
-    """The kernel's policy ids and parameter vectors (one row per seat) of parsed policies."""
+    """The kernel's policy ids and parameter vectors (one row per seat) of parsed policies: a policy's
+    k-th declared parameter is column k (layout.py's PAR_*)."""
     ids = np.array([PolicyId[p.name.upper()] for p in policies], dtype=np.int64)
     par = np.zeros((len(policies), N_POLICY_PARAMS), dtype=np.float64)
     for i, p in enumerate(policies):

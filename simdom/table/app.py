@@ -31,7 +31,7 @@ FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 32"><rect x=
 #: the most games kept at once (the oldest is dropped beyond it)
 MAX_GAMES = 200
 #: the policies a bot may play, with their defaults; "expert" is listed when the registry has it
-BOT_POLICIES = [name for name in REGISTRY if name not in ("clairvoyant",)]
+BOT_POLICIES = [name for name, info in REGISTRY.items() if info.fair]
 
 
 class Store:
