@@ -17,7 +17,7 @@ import json
 import statistics
 import time
 
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.solver import SolveLimit, Solver
 from simdom.engine.state import DealState
 from simdom.rules import preset
@@ -60,9 +60,9 @@ def solve_lead(name: str, players: int, deals: int, limit: int, budget: float) -
 def decisions_per_s(name: str, players: int, policy: str, deals: int) -> dict:
     rules = preset(name, players)
     pols = [policy] + ["greedy"] * (players - 1)
-    simulate(rules, pols, 1, 10**6, 1)  # compile / load
+    simulate_deals(rules, pols, 1, 10**6, 1)  # compile / load
     t0 = time.perf_counter()
-    b = simulate(rules, pols, 1, 0, deals)
+    b = simulate_deals(rules, pols, 1, 0, deals)
     dt = time.perf_counter() - t0
     # the search player's decisions: its placements (a forced single move costs nothing and is counted too)
     plays = int(b.seats["plays"][:, 0].sum())

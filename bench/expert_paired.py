@@ -28,7 +28,7 @@ def chunk(args: tuple) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
     """(margin[n], win[n]) of A per deal averaged over the seatings, seconds spent, and A's points minus
     the other seats' mean (0 in expectation when A plays as B)."""
     rules_name, players, a, b, seed, d0, n = args
-    from simdom.engine.api import simulate
+    from simdom.engine.api import simulate_deals
     from simdom.rules import preset
     rules = preset(rules_name, players=players)
     t0 = time.perf_counter()
@@ -38,7 +38,7 @@ def chunk(args: tuple) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
     for k in range(players):
         pols = [b] * players
         pols[k] = a
-        bt = simulate(rules, pols, seed, d0, n)
+        bt = simulate_deals(rules, pols, seed, d0, n)
         pts = bt.seats["points"].astype(np.float64)
         others = np.delete(pts, k, axis=1).max(axis=1)
         margin += (pts[:, k] - others) / players

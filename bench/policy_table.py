@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.run.scenario import load
 from simdom.stats.inference import mean_ci, paired_diff_ci, wilson_clustered
 
@@ -30,11 +30,11 @@ SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "policies.toml
 def player0(arm, players: int, rotations: int, seed: int, deals: int) -> tuple[np.ndarray, np.ndarray, float]:
     """Player 0's points and win share per deal (rotations averaged), and the seconds it took."""
     pts, win = np.zeros(deals), np.zeros(deals)
-    simulate(arm.rules, list(arm.policies), seed, n_deals=1)  # compile or load the kernel before the clock
+    simulate_deals(arm.rules, list(arm.policies), seed, n_deals=1)  # compile or load the kernel before the clock
     t0 = time.perf_counter()
     for r in range(rotations):
         pols = [arm.policies[(s + r) % players] for s in range(players)]
-        b = simulate(arm.rules, pols, seed, n_deals=deals)
+        b = simulate_deals(arm.rules, pols, seed, n_deals=deals)
         seat = (-r) % players
         pts += b.column("points")[:, seat]
         win += b.win()[:, seat]

@@ -20,14 +20,14 @@ import polars as pl
 from simdom import present as P
 from simdom.stats.inference import diff_test
 from simdom.stats.estimate.families import family_sums
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 from simdom.stats.estimate.moments import ROWS, influence, se_of, wide
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def folder_rows(path: Path) -> dict:
-    res = open_results(path)
+    res = open_frames(path)
     sums = family_sums(res).filter(pl.col("player") == 0)
     arms = res.arm_names
     n = wide(sums, "arm", ROWS, arms)
@@ -60,7 +60,7 @@ def bounds(path: Path) -> dict:
     from simdom.policies import parse_policy
     from simdom.stats.inference import t_interval
 
-    res = open_results(path)
+    res = open_frames(path)
     P, nd = res.players, res.n_deals
     support, lead, wait, upto = parse_policy("timing").values
     d = res.decisions.filter(pl.col("arm") == "greedy").collect()

@@ -103,13 +103,13 @@ def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Poli
     import numpy as np
     import polars as pl
 
-    from .engine.pybatch import simulate as play
+    from .engine.pybatch import simulate_deals_any
     from .engine.api import win_shares
     from .engine.codes import DealEnd
 
     r = _rules(rules, players)
     check_deals(deals, first_deal, seed)
-    batch = play(r, policies, seed, int(first_deal), int(deals))
+    batch = simulate_deals_any(r, policies, seed, int(first_deal), int(deals))
     P = r.players
     labels = DealEnd.labels()
     cols: dict[str, pl.Series] = {"deal": pl.Series(np.arange(first_deal, first_deal + deals, dtype=np.int64))}
@@ -227,7 +227,7 @@ class Results:
 
     path: Path
     label: str
-    _res: object   # simdom.stats.read.folder.Results
+    _res: object   # simdom.stats.read.folder.ResultFrames
     _wide: "pl.LazyFrame"
 
     @property

@@ -275,17 +275,17 @@ def _parts(spec: SynthSpec, c: int, m: fmt.Manifest) -> dict[str, bytes]:
 
 
 def in_memory(spec: SynthSpec):
-    """A :class:`simdom.stats.read.folder.Results` over the spec's rows without a folder: the parts are encoded
+    """A :class:`simdom.stats.read.folder.ResultFrames` over the spec's rows without a folder: the parts are encoded
     as `simdom run` writes them, read back from memory and given the long view a folder gets."""
     import polars as pl
 
-    from simdom.stats.read.folder import Results, move_view, seat_view
+    from simdom.stats.read.folder import ResultFrames, move_view, seat_view
 
     m = manifest(spec)
     parts = [_parts(spec, c, m) for c in range(m.n_chunks)]
     read = {t: pl.concat([pl.read_parquet(io.BytesIO(p[t])) for p in parts]) for t in m.tables}
     moves = move_view(read["moves"].lazy(), m) if "moves" in read else None
-    return Results.in_memory(m, seat_view(read["deals"].lazy(), m), moves, name=spec.scenario_name)
+    return ResultFrames.in_memory(m, seat_view(read["deals"].lazy(), m), moves, name=spec.scenario_name)
 
 
 # ---- writing a results folder (the physical layout) -----------------------------------------------

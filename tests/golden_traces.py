@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from simdom.engine.api import SIM_VERSION, simulate
+from simdom.engine.api import SIM_VERSION, simulate_deals
 from simdom.engine.matches import trace_match
 from simdom.engine.state import trace
 from simdom.policies import REGISTRY
@@ -66,7 +66,7 @@ def cases(preset_name: str, players: int) -> Iterator[dict[str, Any]]:
         seats = [pol] + ["greedy"] * (players - 1)
         yield {"case": f"{preset_name}/{players}/{pol}/alone/match 0 to {target}",
                "trace": trace_match(match_rules, seats, SEED, 0)}
-        b = simulate(rules, seats, SEED, 0, BATCH)
+        b = simulate_deals(rules, seats, SEED, 0, BATCH)
         sums = {f"seats.{k}": [int(x) for x in v.sum(axis=0)] for k, v in b.seats.items()}
         sums.update({f"deals.{k}": int(v.astype("int64").sum()) for k, v in b.deals.items()})
         yield {"case": f"{preset_name}/{players}/{pol}/alone/batch of {BATCH}", "sums": sums}

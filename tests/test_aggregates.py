@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.codes import DealEnd
 from simdom.rules import preset
 
@@ -72,7 +72,7 @@ def run_c(exe, policy):
 
 
 def ours(policy):
-    b = simulate(preset("threes", players=4), policy, seed=7, deal0=0, n_deals=N)
+    b = simulate_deals(preset("threes", players=4), policy, seed=7, deal0=0, n_deals=N)
     pts = b.column("points").astype(np.float64)
     total = pts.sum(axis=1)
     moves = b.column("tiles_placed").astype(np.float64)
@@ -127,7 +127,7 @@ def test_s6_the_lot_is_uniform_over_the_seats(name, players):
         first = np.array([st.first for st in deals if five in st.boneyard0])
         assert len(first) > 1000
     else:
-        first = simulate(rules, "random", seed=11, deal0=0, n_deals=60_000).column("first_seat")
+        first = simulate_deals(rules, "random", seed=11, deal0=0, n_deals=60_000).column("first_seat")
     counts = np.bincount(first, minlength=players)
     assert chisquare(counts).pvalue > 1e-4, counts
 

@@ -105,11 +105,11 @@ def test_a_missing_module_falls_back_or_fails_as_asked(monkeypatch):
 def test_simulate_fills_given_arrays_as_it_fills_its_own():
     """Two batches interleaved in one pair of blocks (rows row0 + i * stride, as simdom run fills a chunk's
     rows in the order arm, deal, rotation) give the batches' own results, and row_columns reads them."""
-    from simdom.engine.api import output_blocks, row_columns, simulate
+    from simdom.engine.api import output_blocks, row_columns, simulate_deals
     rules = preset("fives", 3)
-    own = [simulate(rules, pols, 5, 100, 50) for pols in ("greedy", "random")]
+    own = [simulate_deals(rules, pols, 5, 100, 50) for pols in ("greedy", "random")]
     seat, deal = output_blocks(100, 3)
-    got = [simulate(rules, pols, 5, 100, 50, out=(seat, deal), row0=r, stride=2)
+    got = [simulate_deals(rules, pols, 5, 100, 50, out=(seat, deal), row0=r, stride=2)
            for r, pols in enumerate(("greedy", "random"))]
     assert np.shares_memory(got[0].seats["points"], seat)
     seats, deals = row_columns(seat, deal)
@@ -122,8 +122,8 @@ def test_simulate_fills_given_arrays_as_it_fills_its_own():
         for c in own[r].deals:
             np.testing.assert_array_equal(deals[c][r::2], own[r].deals[c])
     with pytest.raises(ValueError, match="C-contiguous writable int32"):
-        simulate(rules, "greedy", 5, 100, 50, out=(seat.astype(np.int64), deal))
+        simulate_deals(rules, "greedy", 5, 100, 50, out=(seat.astype(np.int64), deal))
     with pytest.raises(ValueError, match="shapes"):
-        simulate(rules, "greedy", 5, 100, 50, out=(seat[:, :2], deal))
+        simulate_deals(rules, "greedy", 5, 100, 50, out=(seat[:, :2], deal))
     with pytest.raises(ValueError, match="rows"):
-        simulate(rules, "greedy", 5, 100, 51, out=(seat, deal), row0=0, stride=2)
+        simulate_deals(rules, "greedy", 5, 100, 51, out=(seat, deal), row0=0, stride=2)

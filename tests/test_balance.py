@@ -246,9 +246,9 @@ def test_scorecard_report_in_chromium(card_report):
 
 def test_seat_test_is_simdom_seats_turn_test(folder, card):
     """The scorecard's seat test per variant is `simdom seats`' Wald test by turn order, Holm over the variants."""
-    from simdom.stats.read.folder import open_results
+    from simdom.stats.read.folder import open_frames
     from simdom.stats.tables.seats import position_tables
-    _, tests = position_tables(open_results(folder), ("turn",))
+    _, tests = position_tables(open_frames(folder), ("turn",))
     by_arm = {r["arm"]: r for r in tests.iter_rows(named=True)}
     for v in card["variants"]:
         assert v["seat_test"]["p_value"] == pytest.approx(by_arm[v["name"]]["p_value"], rel=1e-9, abs=1e-300)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simdom.cli import app
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 
 SCENARIO = """
 name = "games"
@@ -78,7 +78,7 @@ def test_threes_against_fives_tests_no_raw_points(folder, tmp_path):
     assert {"skill_gap", "seat_advantage", "blocked_share", "tiles_placed", "points_ratio", "points_cv"} <= tested
     assert "points ratio: A " in flat
     # the points ratio is greedy's mean points over random's, within each game
-    deals = open_results(folder).deals.collect()
+    deals = open_frames(folder).deals.collect()
     ratio = {r["metric"]: r for r in rows}["points_ratio"]
     for arm, key in (("threes", "a"), ("fives", "b")):
         m = deals.filter(pl.col("arm") == arm).group_by("policy").agg(pl.col("points").mean())

@@ -14,13 +14,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.codes import DECISION_VALUE_COLUMNS
 from simdom.engine.revalue import value_decisions
 from simdom.rules import preset
 from simdom.run.runner import RunError, run
 from simdom.run.scenario import from_dict as scenario_from_dict
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 
 SIMDOM = str(Path(sys.executable).with_name("simdom"))
 ROOT = Path(__file__).parents[1]
@@ -34,7 +34,7 @@ ROOT = Path(__file__).parents[1]
 def test_greedy_continuation_from_python_equals_the_kernels_rollouts(name, pols, rollouts):
     rules = preset(name, len(pols))
     seed, d0, n = 41, 7, 40
-    dec = simulate(rules, pols, seed, d0, n, decisions=rollouts).decisions
+    dec = simulate_deals(rules, pols, seed, d0, n, decisions=rollouts).decisions
     assert len(dec["deal"]) > 10
     got = np.zeros((len(dec["deal"]), 4))
     for d in np.unique(dec["deal"]):
@@ -48,7 +48,7 @@ def test_greedy_continuation_from_python_equals_the_kernels_rollouts(name, pols,
 def test_another_continuation_changes_the_values_and_a_decision_not_in_the_trace_is_refused():
     rules = preset("threes", 2)
     pols = ["greedy", "greedy"]
-    dec = simulate(rules, pols, 3, 0, 20, decisions=8).decisions
+    dec = simulate_deals(rules, pols, 3, 0, 20, decisions=8).decisions
     d, seat, move = int(dec["deal"][0]), int(dec["seat"][0]), int(dec["move"][0])
     greedy = value_decisions(rules, pols, 3, d, [(seat, move)], 8, "greedy")
     other = value_decisions(rules, pols, 3, d, [(seat, move)], 8, "random")
@@ -87,9 +87,9 @@ def test_search_continuation_through_the_runner_is_the_same_for_one_and_two_work
     # the same decisions (the deals are the arm's own), valued under another continuation
     assert a.drop(*DECISION_VALUE_COLUMNS).equals(g.drop(*DECISION_VALUE_COLUMNS))
     assert not a.select(DECISION_VALUE_COLUMNS).equals(g.select(DECISION_VALUE_COLUMNS))
-    m = open_results(folders[1]).manifest
+    m = open_frames(folders[1]).manifest
     assert m.decision_then == "search:worlds=16,model=greedy,depth=6,own=greedy,win=0" and m.decision_rollouts == 3
-    assert open_results(folders["greedy"]).manifest.decision_then is None
+    assert open_frames(folders["greedy"]).manifest.decision_then is None
 
 
 @pytest.mark.slow

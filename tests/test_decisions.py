@@ -17,13 +17,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.state import trace
 from simdom.engine.codes import DECISION_COLUMNS, DECISION_VALUE_COLUMNS
 from simdom.rules import preset
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict as scenario_from_dict
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 from simdom.tiles import halves
 
 from test_policies import restep
@@ -89,7 +89,7 @@ def test_s4_a_decision_is_recorded_exactly_when_the_first_double_can_wait(player
     rules = preset("threes", players)
     pols = (MIXES[players] * 4)[:players]
     n = 120
-    got = simulate(rules, pols, SEED, 0, n, decisions=0).decisions
+    got = simulate_deals(rules, pols, SEED, 0, n, decisions=0).decisions
     assert set(got) == set(DECISION_COLUMNS)  # no rollout values without rollouts
     rows = pl.DataFrame({k: np.asarray(v) for k, v in got.items()})
     seen = 0
@@ -112,14 +112,14 @@ def test_s4_a_decision_is_recorded_exactly_when_the_first_double_can_wait(player
 def test_recording_changes_no_deal_and_rollouts_are_reproducible():
     rules = preset("threes", 4)
     pols = MIXES[4]
-    plain = simulate(rules, pols, SEED, 5, 300)
-    rec = simulate(rules, pols, SEED, 5, 300, decisions=6)
+    plain = simulate_deals(rules, pols, SEED, 5, 300)
+    rec = simulate_deals(rules, pols, SEED, 5, 300, decisions=6)
     for k in plain.seats:
         assert np.array_equal(plain.seats[k], rec.seats[k])
     for k in plain.deals:
         assert np.array_equal(plain.deals[k], rec.deals[k])
     # the rollouts of deal i depend on the seed, the deal and the move alone: any chunking
-    split = [simulate(rules, pols, SEED, 5 + i, 100, decisions=6).decisions for i in (0, 100, 200)]
+    split = [simulate_deals(rules, pols, SEED, 5 + i, 100, decisions=6).decisions for i in (0, 100, 200)]
     for k in (*DECISION_COLUMNS, *DECISION_VALUE_COLUMNS):
         joined = np.concatenate([s[k] + (100 * i if k == "deal" else 0) for i, s in enumerate(split)])
         assert np.array_equal(joined, rec.decisions[k]), k
@@ -222,8 +222,8 @@ def test_decisions_table_is_the_same_for_one_and_two_workers(folders):
     assert plain["hold_gain"].is_null().all()
     assert plain.drop("rollout_double", "rollout_other", "hold_gain", "hold_gain_win").equals(
         a.drop("rollout_double", "rollout_other", "hold_gain", "hold_gain_win"))
-    assert open_results(folders[1]).manifest.decision_rollouts == 4
-    assert open_results(folders["plain"]).manifest.decision_rollouts == 0
+    assert open_frames(folders[1]).manifest.decision_rollouts == 4
+    assert open_frames(folders["plain"]).manifest.decision_rollouts == 0
 
 
 def test_decisions_agree_with_the_moves_and_deals_tables(folders):
@@ -276,7 +276,7 @@ def test_doubles_decisions_answers_with_its_method(folders):
 
 def test_report_has_the_hold_section_and_heatmap(folders, tmp_path):
     from simdom.report import build_report
-    text = build_report([open_results(folders[1])], tmp_path / "r.md").path.read_text()
+    text = build_report([open_frames(folders[1])], tmp_path / "r.md").path.read_text()
     assert "## When to hold the first double" in text and "first-double decisions" in text
     png = sorted((tmp_path / "r_files").glob("hold_*.png"))
     assert png and png[0].read_bytes()[:4] == b"\x89PNG"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from reference import check
 from simdom.cli import app
 from simdom.engine._kernel import layout as L
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.codes import kernel_arrays
 from simdom.engine.state import DealState, trace
 from simdom.policies import PolicyError, parse_policy
@@ -114,12 +114,12 @@ def test_expert_deals_do_not_depend_on_batches_or_workers():
     writes what one writes."""
     rules = preset("threes", 2)
     lineup = [CHEAP, "search:worlds=4"]
-    whole = simulate(rules, lineup, 8, 0, 10).seats["points"]
-    late = simulate(rules, lineup, 8, 5, 5).seats["points"]
-    early = simulate(rules, lineup, 8, 0, 5).seats["points"]
+    whole = simulate_deals(rules, lineup, 8, 0, 10).seats["points"]
+    late = simulate_deals(rules, lineup, 8, 5, 5).seats["points"]
+    early = simulate_deals(rules, lineup, 8, 0, 5).seats["points"]
     assert (np.vstack([early, late]) == whole).all()
     for deal in (7, 2):
-        assert (simulate(rules, lineup, 8, deal, 1).seats["points"][0] == whole[deal]).all()
+        assert (simulate_deals(rules, lineup, 8, deal, 1).seats["points"][0] == whole[deal]).all()
 
 
 def test_expert_runs_the_same_in_one_or_two_workers(tmp_path):

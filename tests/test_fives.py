@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from reference import check
-from simdom.engine.api import batch_of, output_blocks, simulate
+from simdom.engine.api import batch_of, output_blocks, simulate_deals
 from simdom.engine.state import trace
 from simdom.engine.codes import DealEnd, End
 from simdom.engine.state import DealState
@@ -382,7 +382,7 @@ def test_s1_double_nine_and_twelve_deals_replay_clean(name, max_pip, hand):
 # ---- section 7: ranking, ties share the win -----------------------------------------------------------
 def test_s7_ties_on_top_total_share_the_win():
     r = preset("threes", players=3)
-    b = simulate(r, "greedy", 1, 0, 1)
+    b = simulate_deals(r, "greedy", 1, 0, 1)
     pts = np.array([[6, 6, 0], [12, 0, 0], [0, 0, 0], [3, 9, 9]], dtype=np.int32)
     seat, deal = output_blocks(4, 3)
     fake = batch_of(r, b.policies, 1, 0, seat, deal)
@@ -391,7 +391,7 @@ def test_s7_ties_on_top_total_share_the_win():
 
 
 def test_s7_win_on_a_real_batch():
-    b = simulate(preset("threes", players=4), "random", 3, 0, 2000)
+    b = simulate_deals(preset("threes", players=4), "random", 3, 0, 2000)
     w, pts = b.win(), b.column("points")
     np.testing.assert_allclose(w.sum(axis=1), 1.0)
     top = pts == pts.max(axis=1, keepdims=True)

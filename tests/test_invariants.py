@@ -4,13 +4,13 @@ Each case traces deals with :func:`simdom.engine.api.trace` and checks every one
 referee (tests/reference.py: legality, draws, passes, points, bonuses, end of deal, end bonus, totals,
 and the choices of the deterministic policies), plus: every tile in exactly one place at every step,
 every deal ends, totals add up, every scoring placement's S is divisible by a divisor, and the batch
-kernel (:func:`simulate`) gives the same per-seat and per-deal rows as the traces of the same deals.
+kernel (:func:`simulate_deals`) gives the same per-seat and per-deal rows as the traces of the same deals.
 """
 import numpy as np
 import pytest
 
 from reference import Referee, full_set, parse
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.state import trace
 from simdom.engine.codes import DealEnd
 from simdom.policies import REGISTRY
@@ -89,7 +89,7 @@ def test_s2_to_s7_invariants_every_preset_players_and_policy(name, players, poli
         pols = ["clairvoyant"] + ["greedy"] * (players - 1)
     deals = DEALS if not policy.startswith(("rollout", "clairvoyant", "search")) else DEALS // 4
     deal0 = 1000 * players
-    batch = simulate(rules, pols, SEED, deal0, deals)
+    batch = simulate_deals(rules, pols, SEED, deal0, deals)
     for i in range(deals):
         rec = trace(rules, pols, SEED, deal0 + i)
         assert rec["deal"] == deal0 + i and rec["seed"] == SEED
@@ -118,9 +118,9 @@ def test_same_seed_same_traces(name):
 def test_deal_i_is_independent_of_chunking(name, players):
     rules = preset(name, players=players)
     for pol in ("random", "greedy"):
-        a = simulate(rules, pol, 17, 0, 10)
-        b = simulate(rules, pol, 17, 5, 5)
-        one = simulate(rules, pol, 17, 7, 1)
+        a = simulate_deals(rules, pol, 17, 0, 10)
+        b = simulate_deals(rules, pol, 17, 5, 5)
+        one = simulate_deals(rules, pol, 17, 7, 1)
         for c in (*a.seats, *a.deals):
             np.testing.assert_array_equal(a.column(c)[5:], b.column(c))
             np.testing.assert_array_equal(a.column(c)[7:8], one.column(c))
@@ -128,7 +128,7 @@ def test_deal_i_is_independent_of_chunking(name, players):
 
 def test_s7_pips_left_and_went_out_match_the_trace():
     rules = preset("all-fives", players=3)
-    b = simulate(rules, "random", 2, 0, 20)
+    b = simulate_deals(rules, "random", 2, 0, 20)
     for i in range(20):
         ref = Referee(trace(rules, "random", 2, i))
         assert ref.run() == []

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from badinput import check
 from simdom.cli import app
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.state import trace
 from simdom.policies import parse_policy
 from simdom.rules import preset
@@ -99,7 +99,7 @@ def test_duplicate_seatings_share_their_shuffles(monkeypatch):
     assert np.any(play.points != play.points[:, :1, :])   # the policies do differ
     # each seating's rows are that seating's own deals, played alone
     for j in (0, 3, 5):
-        alone = simulate(rules, [pols[i] for i in play.seatings[j]], 11, 0, 40)
+        alone = simulate_deals(rules, [pols[i] for i in play.seatings[j]], 11, 0, 40)
         assert np.array_equal(alone.seats["points"], play.points[:, j, :])
     # block by block of deals the same (blocks of 7 deals: 6 blocks a seating, the last one short)
     monkeypatch.setattr(ladder_play, "block_size", lambda *a: 7)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.state import trace
 from simdom.engine.codes import End
 from simdom.engine.state import DealState
@@ -333,7 +333,7 @@ def focal(rules, policy, deals):
     for r in range(n):
         lineup = ["greedy"] * n
         lineup[r] = policy
-        b = simulate(rules, lineup, SEED, n_deals=deals)
+        b = simulate_deals(rules, lineup, SEED, n_deals=deals)
         pts += b.column("points")[:, r]
         win += b.win()[:, r]
     return pts / n, win / n

@@ -70,13 +70,13 @@ def test_report_refuses_to_overwrite(folders, tmp_path):
 
 def test_one_folder_holding_both_games_compares_its_arms_never_itself(tmp_path):
     from simdom.report.sections import versus_pairs
-    from simdom.stats.read.folder import open_results
+    from simdom.stats.read.folder import open_frames
     from simdom.testing import SynthArm, SynthSpec, write_results
 
     pols = ("greedy", "random", "greedy", "random")
     arms = tuple(SynthArm(p, pols, (30, 25, 30, 25), (0.3, 0.2, 0.3, 0.2), preset=p) for p in ("threes", "fives"))
     folder = write_results(tmp_path / "both", SynthSpec(arms=arms, deals=300, scenario_name="both"))
-    pairs = versus_pairs([open_results(folder)])
+    pairs = versus_pairs([open_frames(folder)])
     assert [(a.name, b.name) for a, b in pairs] == [("both:threes", "both:fives")]
     out = tmp_path / "r.html"
     assert run("report", folder, "-o", out).exit_code == 0

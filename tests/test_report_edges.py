@@ -102,9 +102,9 @@ def test_log_scale_plots_mark_zero_shares_at_their_upper_bound(runs):
     import numpy as np
 
     from simdom.report import plots
-    from simdom.stats.read.folder import open_results
+    from simdom.stats.read.folder import open_frames
     from simdom.stats.tables.doubles import by_move_table
-    bm = by_move_table(open_results(runs["ts"])).sort("move")
+    bm = by_move_table(open_frames(runs["ts"])).sort("move")
     zero = bm.filter(bm["share"] == 0)
     assert zero.height and (zero["share_hi"] > 0).all()  # the run has moves where no first double fell
     fig = plots.line_panels.figure({"threes": {"first double": (bm["move"], bm["share"], bm["share_lo"],
@@ -127,8 +127,8 @@ def test_heatmap_cells_show_their_count(runs):
     from simdom.report import plots
     from simdom.report.matches import cell_counts, heatmap
     from simdom.stats.matches.equity import equity_grid, equity_table
-    from simdom.stats.read.folder import open_results
-    table = equity_table(open_results(runs["fm"]))
+    from simdom.stats.read.folder import open_frames
+    table = equity_table(open_frames(runs["fm"]))
     own, opp, grid, half = equity_grid(table, "100", "greedy")
     n = cell_counts(table, "100", "greedy", own, opp)
     texts = [t.get_text() for t in heatmap.figure(own, opp, grid, half, n, title="t").axes[0].texts]
@@ -163,8 +163,8 @@ def test_points_histogram_bins_follow_the_points_lattice(runs, tmp_path):
     import polars as pl
 
     from simdom.stats.estimate.distribution import binned_distribution, bin_widths, points_distribution, points_lattice
-    from simdom.stats.read.folder import open_results
-    r = open_results(runs["t4"])
+    from simdom.stats.read.folder import open_frames
+    r = open_frames(runs["t4"])
     lattice = {a["name"]: points_lattice(a["rules"]) for a in r.arms}
     assert lattice == {"threes": (6, 2), "fives": (5, 1)}  # fixed:6 and bonuses 2, 4, 8; sums of 5, bonuses / 5
     dist = points_distribution(r)

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simdom import rules as R
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.matches import simulate_matches
 from simdom.results.tables import COLUMN_TYPES
 from simdom.rules import RulesError, preset
@@ -107,7 +107,7 @@ def play(r: R.Rules, n: int = 40, seed: int = 7) -> np.ndarray:
     if r.is_match:
         d = simulate_matches(r, "greedy", seed, 0, 2).deals
         return np.stack([d[f"points_{s}"] for s in range(r.players)], axis=1)
-    return np.asarray(simulate(r, "greedy", seed, 0, n).seats["points"])
+    return np.asarray(simulate_deals(r, "greedy", seed, 0, n).seats["points"])
 
 
 @pytest.mark.parametrize("name", [b[0] for b in BOUNDS])

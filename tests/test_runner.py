@@ -20,14 +20,14 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.run import register
-from simdom.engine.api import SIM_VERSION, simulate
+from simdom.engine.api import SIM_VERSION, simulate_deals
 from simdom.results import DEALS, MOVES, SEATS
 from simdom.rules import preset
 from simdom.run.plan import Plan
 from simdom.run.runner import RunError, run
 from simdom.run.scenario import from_dict
 from simdom.run.worker import play_chunk
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 
 SIMDOM = str(Path(sys.executable).with_name("simdom"))
 SMALL = {
@@ -76,18 +76,18 @@ def test_schema_and_manifest(reference):
 
 
 def test_rows_are_the_engine_results(reference):
-    """Arm K=9, rotation 2, deals 400..409: the rows are what simulate() gives for that seating."""
+    """Arm K=9, rotation 2, deals 400..409: the rows are what simulate_deals() gives for that seating."""
     t = pl.from_arrow(read(reference))
     pols = ["hold:until=9", "random", "greedy", "greedy"]
     seated = [pols[(s + 2) % 4] for s in range(4)]
-    b = simulate(preset("threes", 4), seated, 7, 400, 10)
+    b = simulate_deals(preset("threes", 4), seated, 7, 400, 10)
     rows = t.filter((pl.col("arm") == "K=9") & (pl.col("rotation") == 2) & pl.col("deal").is_between(400, 409))
     for c in ("points", "scoring_plays", "plays", "doubles_dealt", "lost_first_double"):
         got = np.stack([rows[f"{c}_{s}"].to_numpy() for s in range(4)], axis=1)
         assert (got == b.seats[c]).all(), c
     assert (rows["first_seat"].to_numpy() == b.deals["first_seat"]).all()
     assert (rows["tiles_placed"].to_numpy() == b.deals["tiles_placed"]).all()
-    long = open_results(reference).deals.filter(
+    long = open_frames(reference).deals.filter(
         (pl.col("arm") == "K=9") & (pl.col("rotation") == 2) & pl.col("deal").is_between(400, 409)
     ).sort("deal", "seat").collect()
     assert long["policy"].to_list()[:4] == seated and long["player"].to_list()[:4] == [2, 3, 0, 1]
@@ -106,7 +106,7 @@ def test_the_long_view_derives_what_the_seats_table_records(reference):
     """The statistics' per-seat view of the lean deals table (win, bonus, end bonus, placement points,
     went_out) equals the kernel's own per-seat detail in the seats table."""
     keys = ["arm", "deal", "rotation", "seat"]
-    long = open_results(reference).deals.collect().sort(keys)
+    long = open_frames(reference).deals.collect().sort(keys)
     seats = pl.from_arrow(read(reference, "seats")).sort(keys)
     assert long.height == seats.height
     for c in ("bonus", "end_bonus", "play_points", "went_out"):
@@ -119,7 +119,7 @@ def test_the_long_view_derives_what_the_seats_table_records(reference):
 
 
 def test_moves_table_matches_deals(reference):
-    d, m = open_results(reference).deals.collect(), pl.from_arrow(read(reference, "moves"))
+    d, m = open_frames(reference).deals.collect(), pl.from_arrow(read(reference, "moves"))
     keys = ["arm", "deal", "rotation", "seat"]
     per_seat = m.group_by(keys).agg(pl.len().alias("n"), pl.col("points").sum().alias("pts"),
                                     pl.col("bonus").sum().alias("bon"))

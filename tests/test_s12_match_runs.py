@@ -25,7 +25,7 @@ from simdom.run.plan import Plan
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict
 from simdom.run.worker import play_chunk
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 
 #: partners to exactly 61 (every match parameter at work), two arms on the same matches, rotation
 SMALL = {
@@ -119,7 +119,7 @@ def test_s12_every_arm_and_rotation_plays_the_same_shuffles(reference):
 
 
 def test_s12_moves_and_seats_agree_with_the_deal_rows(reference):
-    d = open_results(reference).deals.collect()
+    d = open_frames(reference).deals.collect()
     mv = pl.from_arrow(read(reference, "moves"))
     keys = ["arm", "match", "rotation", "hand", "seat"]
     per_seat = mv.group_by(keys).agg(pl.len().alias("n"), pl.col("points").sum().alias("pts"))
@@ -173,14 +173,14 @@ def test_s12_a_deals_part_that_disagrees_with_its_matches_part_is_refused(refere
     meta[b"simdom"] = json.dumps(info).encode()
     pq.write_table(t.replace_schema_metadata(meta), part)
     with pytest.raises(ResultsError, match=r"deals/part-00001.parquet is not the file simdom wrote"):
-        open_results(out)
+        open_frames(out)
     m = json.loads((out / "manifest.json").read_text())  # the manifest's record forged too: the rows disagree
     data = part.read_bytes()
     m["parts"]["deals/part-00001.parquet"].update(blake2b=fmt.digest(data), size=len(data), rows=t.num_rows)
     (out / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(ResultsError, match=rf"deals/part-00001.parquet has {t.num_rows} rows, expected "
                                            rf"{t.num_rows + 1}"):
-        open_results(out)
+        open_frames(out)
 
 
 def test_s12_dask_cluster_gives_identical_match_rows(reference, tmp_path):
@@ -213,7 +213,7 @@ def test_s12_cli_run_says_matches(tmp_path):
 def test_s12_the_long_views_of_a_match_run(reference):
     """Win by side (partners share their side's deal win), the side's scores before the deal, and the
     match won, each agreeing with the wide rows."""
-    res = open_results(reference)
+    res = open_frames(reference)
     d = res.deals.collect()
     per_deal = d.group_by("arm", "match", "rotation", "hand").agg(pl.col("win").sum(), pl.col("side").n_unique())
     assert np.allclose(per_deal["win"].to_numpy(), 2.0)       # both partners of the winning side(s)

@@ -17,7 +17,7 @@ from simdom.run.runner import run
 from simdom.run.scenario import from_dict
 from simdom.stats.matches import tables as M
 from simdom.stats.matches.equity import compare_matches, equity_grid, equity_table
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 from synthmatch import Model, truth, write
 
 DRAWS = 100
@@ -45,7 +45,7 @@ def test_s12_match_intervals_cover_the_truth_of_a_synthetic_match_model(tmp_path
     for d in range(DRAWS):
         m = Model(seed=100 + d)
         t = truth(m)
-        res = open_results(write(tmp_path / f"d{d}", m))
+        res = open_frames(write(tmp_path / f"d{d}", m))
         for row in M.wins_table(res, ["arm", "player"]).iter_rows(named=True):
             hits["match_win"].append(cover(row, "win_rate", t[row["arm"]]["match_win"][row["player"]]))
             hits["deals"].append(cover(row, "deals_per_match", t[row["arm"]]["deals"]))
@@ -74,7 +74,7 @@ def test_s12_synthetic_model_estimates_land_on_the_truth(tmp_path):
     """A fast check of the same bookkeeping on one large synthetic folder (4000 matches)."""
     m = Model(matches=4000, seed=3)
     t = truth(m)
-    res = open_results(write(tmp_path / "big", m))
+    res = open_frames(write(tmp_path / "big", m))
     row = M.arms_table(res).row(0, named=True)
     assert row["d_match_win_lo"] <= t["edge"]["match_win"][0] - 0.5 <= row["d_match_win_hi"]
     edge = M.edges_table(res).filter(pl.col("policy") == "defensive").row(0, named=True)
@@ -86,7 +86,7 @@ def test_s12_match_equity_is_monotone_and_its_sides_complementary(fives):
     """P(win) rises with one's own score and falls with the opponent's (within the intervals); in an arm
     where both sides play greedy, the cells (x, y) and (y, x) hold both sides of the same deals, so they
     add up to exactly 1 (no match is unfinished)."""
-    res = open_results(fives)
+    res = open_frames(fives)
     table = equity_table(res, bins=5)
     own, opp, g, half = equity_grid(table, "greedy", "greedy")
     assert len(own) == len(opp) == 5 and np.isfinite(g).all()
@@ -102,7 +102,7 @@ def test_s12_match_equity_is_monotone_and_its_sides_complementary(fives):
 
 
 def test_s12_stats_on_a_match_folder(fives):
-    res = open_results(fives)
+    res = open_frames(fives)
     wins = M.wins_table(res, ["arm", "policy"]).filter(pl.col("arm") == "defensive")
     d = wins.filter(pl.col("policy") == "defensive").row(0, named=True)
     assert d["win_rate_lo"] > 0.5 and d["fair_share"] == 0.5 and d["matches"] == 3000
@@ -157,7 +157,7 @@ def test_s12_match_and_single_deal_folders_are_not_mixed(fives, tmp_path):
 
 def test_s12_match_tables_list_the_arms_in_the_scenarios_order(fives):
     """The scenario lists greedy before defensive (not the alphabetical order): every match table keeps it."""
-    res = open_results(fives)
+    res = open_frames(fives)
     want = ["greedy", "defensive"]
     for df in (M.wins_table(res, ["arm", "policy", "player"]), M.length_table(res), M.lead_table(res)):
         assert list(dict.fromkeys(df["arm"].to_list())) == want

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from reference import check
-from simdom.engine.api import simulate
+from simdom.engine.api import simulate_deals
 from simdom.engine.codes import End
 from simdom.engine.solver import Solver
 from simdom.engine.state import DealState, trace
@@ -66,9 +66,9 @@ def test_clairvoyant_budget_does_not_depend_on_the_deals_searched_before():
     of deals gives every deal exactly as it is alone."""
     rules = preset("threes", 2)
     lineup = ["greedy", "clairvoyant:nodes=20000"]
-    batch = simulate(rules, lineup, 1, 0, 12)
+    batch = simulate_deals(rules, lineup, 1, 0, 12)
     for deal in range(12):
-        alone = simulate(rules, lineup, 1, deal, 1)
+        alone = simulate_deals(rules, lineup, 1, deal, 1)
         assert (alone.seats["points"][0] == batch.seats["points"][deal]).all(), deal
     rec = trace(rules, lineup, 1, 9)
     assert check(rec) == []
@@ -79,8 +79,8 @@ def test_clairvoyant_within_its_budget_is_exact_and_its_budget_parses():
     budget that one decision exceeds (seed 5, deal 7, move 2: millions of positions) changes that
     decision only; the budget's spelling round-trips and bad budgets name what is allowed."""
     rules = preset("fives", 2)
-    exact = simulate(rules, ["clairvoyant", "greedy"], 5, 0, 7)
-    assert (simulate(rules, ["clairvoyant:nodes=1000000", "greedy"], 5, 0, 7).seats["points"]
+    exact = simulate_deals(rules, ["clairvoyant", "greedy"], 5, 0, 7)
+    assert (simulate_deals(rules, ["clairvoyant:nodes=1000000", "greedy"], 5, 0, 7).seats["points"]
             == exact.seats["points"]).all()
     st = DealState.dealt(rules, 5, 7)
     st.play(*st.choice("greedy", 0))
@@ -115,9 +115,9 @@ def test_search_and_clairvoyant_beat_greedy_paired_with_rotation(name):
     rules = preset(name, 2)
 
     def gain(pol, n):
-        a = simulate(rules, [pol, "greedy"], 11, 0, n).seats["points"].astype(float)
-        b = simulate(rules, ["greedy", pol], 11, 0, n).seats["points"].astype(float)
-        g = simulate(rules, ["greedy", "greedy"], 11, 0, n).seats["points"].astype(float)
+        a = simulate_deals(rules, [pol, "greedy"], 11, 0, n).seats["points"].astype(float)
+        b = simulate_deals(rules, ["greedy", pol], 11, 0, n).seats["points"].astype(float)
+        g = simulate_deals(rules, ["greedy", "greedy"], 11, 0, n).seats["points"].astype(float)
         d = (a[:, 0] - g[:, 0] + b[:, 1] - g[:, 1]) / 2  # per deal: the policy's points minus greedy's there
         return d.mean(), d.std(ddof=1) / np.sqrt(n)
 

@@ -103,7 +103,7 @@ def decisions_run(tmp_path_factory):
     score: the deal decides)."""
     from simdom.run.runner import run
     from simdom.run.scenario import from_dict
-    from simdom.stats.read.folder import open_results
+    from simdom.stats.read.folder import open_frames
     path = tmp_path_factory.mktemp("dec") / "r"
     sc = from_dict({"name": "dec", "players": 4, "deals": 150, "seed": 3, "rules": {"preset": "threes"},
                     "arms": [{"name": "greedy", "policies": "greedy"},
@@ -111,7 +111,7 @@ def decisions_run(tmp_path_factory):
                              {"name": "ends2", "policies": "greedy", "rules": {"preset": "threes", "min_ends": 2}}]},
                    "t.toml")
     run(sc, path, tables=("deals", "decisions"), workers=1)
-    return open_results(path)
+    return open_frames(path)
 
 
 def test_greedy_always_places_the_double_exactly_where_no_other_move_can_score():

@@ -188,14 +188,14 @@ def test_the_points_fictive_player_scores_the_most_points_deal_by_deal(game):
     """Against deterministic opponents clairvoyant:by=points plays an exact points maximiser: in every deal it
     scores at least what any other player scores in its seat against the same opponents (the margin
     maximiser, search, greedy), and its points equal the solver's value of the deal from the lead."""
-    from simdom.engine.api import simulate
+    from simdom.engine.api import simulate_deals
     from simdom.engine.solver import solve
     from simdom.engine.state import DealState
     from simdom.rules import preset
 
     rules = preset(game, 2)
     deals = 12
-    pts = {p: simulate(rules, [p, "greedy"], 11, 0, deals).seats["points"][:, 0]
+    pts = {p: simulate_deals(rules, [p, "greedy"], 11, 0, deals).seats["points"][:, 0]
            for p in ("clairvoyant:by=points", "clairvoyant", "search:worlds=16", "greedy")}
     best = pts.pop("clairvoyant:by=points")
     for other in pts.values():

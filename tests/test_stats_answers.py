@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from simdom.cli.stats import register
 from simdom.stats.tables.compare import compare_table
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 from simdom.testing import SynthArm, SynthSpec, write_results
 from synthdata import mix_spec, write
 
@@ -134,7 +134,7 @@ def test_pooled_and_per_policy_differences_of_opposite_sign_are_flagged(tmp_path
     def side(seed, rates, preset):
         arm = SynthArm("mix", ("greedy", "random", "greedy", "random"), (30, 25, 30, 25), (0.3, 0.2, 0.3, 0.2),
                        rates, preset=preset)
-        return open_results(write_results(tmp_path / preset, SynthSpec(arms=(arm,), deals=3000, seed=seed)))
+        return open_frames(write_results(tmp_path / preset, SynthSpec(arms=(arm,), deals=3000, seed=seed)))
 
     # greedy scores less often in A, random far more: pooled, A scores more often
     a = side(1, (0.30, 0.20, 0.30, 0.20), "threes")

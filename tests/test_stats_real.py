@@ -19,7 +19,7 @@ from coverage_study import Hits, rejections
 from simdom.stats.estimate.distribution import points_distribution
 from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables
 from simdom.stats.inference import wilson
-from simdom.stats.read.folder import Results, open_results
+from simdom.stats.read.folder import ResultFrames, open_frames
 from simdom.stats.tables.seats import position_tables
 from simdom.stats.tables.stats import stats_table
 
@@ -72,16 +72,16 @@ policies = ["hold:until=never", "greedy", "greedy", "greedy"]
 """
 
 
-def simdom_run(tmp: Path, text: str, deals: int, seed: int, name: str) -> Results:
+def simdom_run(tmp: Path, text: str, deals: int, seed: int, name: str) -> ResultFrames:
     scenario = tmp / f"{name}.toml"
     scenario.write_text(text)
     out = tmp / name
     subprocess.run([str(SIMDOM), "run", str(scenario), "--deals", str(deals), "--seed", str(seed), "--out", str(out),
                     "--workers", "1", "--quiet"], check=True, capture_output=True)
-    return open_results(out)
+    return open_frames(out)
 
 
-def small_runs(res: Results, reps: int, deals: int = DEALS):
+def small_runs(res: ResultFrames, reps: int, deals: int = DEALS):
     """``reps`` independent small runs of ``deals`` deals each, in memory."""
     unused = ["draws", "passes", "pips_left", "went_out", "doubles_dealt", "spinner_move", "spinner_seat", "end_bonus"]
     df = res.deals.drop(unused, strict=False).collect()
@@ -89,7 +89,7 @@ def small_runs(res: Results, reps: int, deals: int = DEALS):
     for i, part in enumerate(df.with_columns(_rep=pl.col("deal") // deals).partition_by("_rep", maintain_order=True)):
         if i == reps:
             break
-        yield Results.in_memory(manifest, part.drop("_rep"), name=f"{res.name}-{i}")
+        yield ResultFrames.in_memory(manifest, part.drop("_rep"), name=f"{res.name}-{i}")
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 from simdom.cli.stats import register
-from simdom.stats.read.folder import ResultsError, open_results, open_selection
+from simdom.stats.read.folder import ResultsError, open_frames, open_selection
 
 from synthdata import sweep_spec, write
 
@@ -20,7 +20,7 @@ def sweep(tmp_path_factory):
 
 
 def test_an_arm_of_a_folder_holds_only_that_arm(sweep):
-    whole = open_results(sweep)
+    whole = open_frames(sweep)
     one = open_selection(f"{sweep}:K=5")
     assert [a["name"] for a in one.arms] == ["K=5"]
     assert one.name == f"{whole.name}:K=5"
@@ -32,7 +32,7 @@ def test_an_arm_of_a_folder_holds_only_that_arm(sweep):
 
 
 def test_a_plain_folder_is_the_whole_folder(sweep):
-    assert len(open_selection(str(sweep)).arms) == len(open_results(sweep).arms)
+    assert len(open_selection(str(sweep)).arms) == len(open_frames(sweep).arms)
 
 
 def test_an_unknown_arm_names_the_arms(sweep):

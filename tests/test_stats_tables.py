@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from simdom.cli.stats import register
 from simdom.stats.tables.compare import compare_table
 from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 from simdom.testing import move_score_rate
 from simdom.stats.tables.stats import moves_table, stats_table
 from synthdata import mix_spec, sweep_spec, truth, write
@@ -38,7 +38,7 @@ def _se(row, name):
 
 def test_stats_estimates_match_the_known_truth(folders):
     path, spec = folders["sweep"]
-    df = stats_table(open_results(path), ["arm", "player"])
+    df = stats_table(open_frames(path), ["arm", "player"])
     t = truth(spec)
     assert df.height == 16
     for row in df.iter_rows(named=True):
@@ -51,8 +51,8 @@ def test_stats_estimates_match_the_known_truth(folders):
 
 def test_stats_equal_an_independent_recomputation_from_the_rows(folders):
     path, spec = folders["threes"]
-    rows = open_results(path).deals.collect()  # the per-seat view of the lean table
-    got = stats_table(open_results(path), ["seat"]).sort("seat")
+    rows = open_frames(path).deals.collect()  # the per-seat view of the lean table
+    got = stats_table(open_frames(path), ["seat"]).sort("seat")
     want = rows.group_by("seat").agg(
         deals=pl.col("deal").n_unique(), mean_points=pl.col("points").mean(), points_sd=pl.col("points").std(ddof=0),
         win_rate=pl.col("win").mean(), scoring_rate=pl.col("scoring_plays").sum() / pl.col("plays").sum(),
@@ -63,7 +63,7 @@ def test_stats_equal_an_independent_recomputation_from_the_rows(folders):
         assert np.allclose(got[c].to_numpy(), want[c].to_numpy(), rtol=1e-12), c
     # per-deal facts: dedupe by (arm, deal, rotation)
     per_deal = rows.unique(["arm", "deal", "rotation"])
-    arm = stats_table(open_results(path), ["arm"]).row(0, named=True)
+    arm = stats_table(open_frames(path), ["arm"]).row(0, named=True)
     assert arm["blocked_share"] == pytest.approx((per_deal["end"] == "blocked").mean(), rel=1e-12)
     assert arm["tiles_placed"] == pytest.approx(per_deal["tiles_placed"].mean(), rel=1e-12)
     assert arm["win_rate"] == pytest.approx(0.25) and arm["win_rate_lo"] == pytest.approx(0.25)
@@ -71,7 +71,7 @@ def test_stats_equal_an_independent_recomputation_from_the_rows(folders):
 
 def test_scoring_rate_by_move_matches_the_generator(folders):
     path, _ = folders["sweep"]
-    df = moves_table(open_results(path), ["arm"]).filter(pl.col("placements") > 2000)
+    df = moves_table(open_frames(path), ["arm"]).filter(pl.col("placements") > 2000)
     truth_rate = move_score_rate(df["move"].to_numpy())
     se = (df["scoring_rate_hi"] - df["scoring_rate_lo"]).to_numpy() / 3.92
     assert np.all(np.abs(df["scoring_rate"].to_numpy() - truth_rate) < 4.5 * se)
@@ -81,7 +81,7 @@ def test_intervals_of_points_never_go_below_zero(folders):
     """Points, bonuses and tiles are never negative: their intervals are cut at 0, even where a bonus is
     rare (late moves), and still hold their estimate."""
     path, _ = folders["sweep"]
-    res = open_results(path)
+    res = open_frames(path)
     for df in (moves_table(res, ["arm"]), stats_table([res], ["arm"])):
         for c in [c for c in df.columns if c.endswith("_lo")]:
             ok = df[c].is_not_nan() & df[c[:-3]].is_not_nan()  # NaN: no interval (one cluster)
@@ -91,7 +91,7 @@ def test_intervals_of_points_never_go_below_zero(folders):
 
 def test_doubles_sweep_paired_differences_and_best_k(folders):
     path, spec = folders["sweep"]
-    res = open_results(path)
+    res = open_frames(path)
     sweep = detect_sweep(res)
     assert sweep.focal == 0 and sweep.ks == ["1", "5", "9", "never"] and sweep.baseline == "K=1"
     per_k, best = sweep_tables(res, sweep)
@@ -110,14 +110,14 @@ def test_doubles_sweep_paired_differences_and_best_k(folders):
         assert shares == pytest.approx(1.0)
     b = best.row(0, named=True)
     assert (b["best_K"], b["runner_up_K"]) == ("9", "5") and b["significant"] and b["points_diff_lo"] > 0
-    rows = open_results(path).deals.filter(pl.col("player") == 0).collect()
+    rows = open_frames(path).deals.filter(pl.col("player") == 0).collect()
     lost = rows.group_by("arm").agg(pl.col("lost_first_double").mean()).sort("arm")
     assert np.allclose(per_k.sort("arm")["bonus_lost_share"].to_numpy(), lost["lost_first_double"].to_numpy())
 
 
 def test_doubles_by_move_and_taker(folders):
     path, spec = folders["sweep"]
-    res = open_results(path)
+    res = open_frames(path)
     bm = by_move_table(res)
     # every arm gets every move from the first to the last seen in any arm (the arms side by side);
     # a move an arm never saw has share 0 and no taker, so no bonus earned
@@ -137,7 +137,7 @@ def test_doubles_by_move_and_taker(folders):
 
 def test_compare_known_differences(folders):
     (pa_, sa), (pb, sb) = folders["threes"], folders["fives"]
-    df, notes = compare_table(open_results(pa_), open_results(pb))
+    df, notes = compare_table(open_frames(pa_), open_frames(pb))
     got = {r["metric"]: r for r in df.iter_rows(named=True) if r["stratum"] == "all players"}
     ta, tb = truth(sa)["mix"], truth(sb)["mix"]
     checks = {"scoring_rate": np.mean(ta["scoring_rate"]) - np.mean(tb["scoring_rate"]),
@@ -200,7 +200,7 @@ def test_a_bonus_share_the_rules_fix_is_printed_fixed_and_a_share_with_no_event_
     pol = ("greedy", "random", "greedy", "random")
     arms = tuple(SynthArm(p, pol, (30, 25, 30, 25), (0.3, 0.2, 0.3, 0.2), preset=p) for p in ("threes", "fives"))
     path = write(tmp_path / "tf", SynthSpec(arms=arms, deals=400, chunk_size=200, seed=2, scenario_name="tf"))
-    rows = {r["arm"]: r for r in stats_table(open_results(path), ["arm"]).iter_rows(named=True)}
+    rows = {r["arm"]: r for r in stats_table(open_frames(path), ["arm"]).iter_rows(named=True)}
     fives, threes = rows["fives"], rows["threes"]
     for t in ("2", "4", "8"):
         assert fives[f"bonus_share_{t}"] == 0 and fives[f"bonus_share_{t}_fixed"]
@@ -224,7 +224,7 @@ def test_the_lead_a_rule_fixes_scores_as_the_rules_say_printed_without_an_interv
                     "arms": [{"name": "threes", "rules": {"preset": "threes"}},
                              {"name": "fives", "rules": {"preset": "fives"}}]}, "t.toml")
     run(sc, tmp_path / "r", tables=("deals", "moves"), workers=1)
-    df = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 1)
+    df = moves_table(open_frames(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 1)
     rows = {r["arm"]: r for r in df.iter_rows(named=True)}
     f, t = rows["fives"], rows["threes"]
     assert f["scoring_rate"] == 1 and f["scoring_rate_fixed"] and f["points_per_placement"] == 10
@@ -232,14 +232,14 @@ def test_the_lead_a_rule_fixes_scores_as_the_rules_say_printed_without_an_interv
         assert np.isnan(f[f"{c}_lo"]) and np.isnan(f[f"{c}_hi"]) and f[f"{c}_fixed"]
     assert t["scoring_rate"] == 0 and t["scoring_rate_fixed"]  # Threes: 3 counted ends needed, the lead shows 2
     from simdom.stats.views.stats import moves_answer
-    said = " ".join(moves_answer([open_results(tmp_path / "r")], ["arm"]).sentences)
+    said = " ".join(moves_answer([open_frames(tmp_path / "r")], ["arm"]).sentences)
     assert "fives: move 1 scores in 100% (fixed by the rules); of the other moves, placements score" in said
     assert "threes: moves 1 and 2 score in 0% (fixed by the rules); of the other moves" in said
-    t2 = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "threes")
+    t2 = moves_table(open_frames(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "threes")
     assert t2["scoring_rate"][0] == 0 and t2["scoring_rate_fixed"][0] and not t2["bonus_per_placement_fixed"][0]
     assert f["bonus_per_placement_fixed"] and not t["bonus_per_placement_fixed"]
     assert "99.9" not in said
-    later = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "fives")
+    later = moves_table(open_frames(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 2, pl.col("arm") == "fives")
     assert later["scoring_rate_lo"][0] < later["scoring_rate_hi"][0]
-    t3 = moves_table(open_results(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 3, pl.col("arm") == "threes")
+    t3 = moves_table(open_frames(tmp_path / "r"), ["arm"]).filter(pl.col("move") == 3, pl.col("arm") == "threes")
     assert not t3["scoring_rate_fixed"][0] and t3["scoring_rate_lo"][0] < t3["scoring_rate_hi"][0]

@@ -18,7 +18,7 @@ from simdom import results as fmt
 from simdom.results import ResultsError
 from simdom.run.runner import run
 from simdom.run.scenario import from_dict
-from simdom.stats.read.folder import open_results
+from simdom.stats.read.folder import open_frames
 
 DEALS = {"name": "tamper", "players": 4, "rotation": True, "deals": 600, "seed": 3, "chunk_size": 200,
          "policies": ["greedy", "random", "greedy", "random"],
@@ -117,7 +117,7 @@ MATCH_CASES = [
 
 def _refused(folder: Path, *words: str) -> str:
     with pytest.raises(ResultsError) as e:
-        open_results(folder)
+        open_frames(folder)
     msg = str(e.value)
     assert "\n" not in msg and all(w in msg for w in words), msg
     return msg
@@ -147,7 +147,7 @@ def test_a_match_folder_whose_matches_and_deals_disagree_is_refused(match_folder
 
 def test_the_untouched_folders_are_accepted_and_their_records_are_their_parts(deal_folder, match_folder):
     for folder in (deal_folder, match_folder):
-        res = open_results(folder)
+        res = open_frames(folder)
         m = res.manifest
         assert sorted(m.parts) == sorted(fmt.part_key(t, c) for t in m.tables for c in range(m.n_chunks))
         for key, e in m.parts.items():
@@ -207,7 +207,7 @@ def test_a_resume_recomputes_a_rewritten_or_forged_chunk_and_its_rows_come_back(
         for t in json.loads((folder / fmt.MANIFEST).read_text())["tables"]:
             for c in range(3):
                 assert chunk_of(f, t, c).equals(chunk_of(folder, t, c)), (t, c)
-        assert open_results(f).manifest.parts == open_results(folder).manifest.parts
+        assert open_frames(f).manifest.parts == open_frames(folder).manifest.parts
 
 
 def test_read_checked_names_what_is_wrong(deal_folder, copy_of):

@@ -1,6 +1,6 @@
 """The readable layer over the kernel: validates, seeds, allocates, decodes (QuantEcon pattern).
 
-* :func:`simulate` plays a batch of deals and returns their per-seat and per-deal results as named
+* :func:`simulate_deals` plays a batch of deals and returns their per-seat and per-deal results as named
   columns (:class:`Batch`).
 * :func:`measure` times the kernel alone.
 
@@ -112,13 +112,13 @@ def batch_of(rules: Rules, policies: list[Policy], seed: int, deal0: int, seat: 
 
 
 def output_blocks(n_rows: int, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Fresh (seat, deal) output blocks of ``n_rows`` deals, for :func:`simulate`'s ``out``: one block per
+    """Fresh (seat, deal) output blocks of ``n_rows`` deals, for :func:`simulate_deals`'s ``out``: one block per
     result column (the kernel's layout, engine/layout.py), read through :func:`row_columns`."""
     return (np.zeros((len(L.SEAT_COLS), players, n_rows), dtype=np.int32),
             np.zeros((len(L.DEAL_COLS), n_rows), dtype=np.int32))
 
 
-def simulate(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal0: int = 0,
+def simulate_deals(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal0: int = 0,
              n_deals: int = 1, records: int = Records.NONE,
              out: "tuple[np.ndarray, np.ndarray] | None" = None, decisions: int | None = None, *,
              row0: int = 0, stride: int = 1) -> Batch:
@@ -195,7 +195,7 @@ def load_kernel() -> None:
                 stack.enter_context(FileLock(lock, preserve_lock_file=True))  # waits for another compile
             except OSError:  # pragma: no cover - no locking: each process compiles
                 pass
-        simulate(preset("threes", 4), "greedy", 0, 0, 1, records=Records.PLAYS)
+        simulate_deals(preset("threes", 4), "greedy", 0, 0, 1, records=Records.PLAYS)
 
 
 def measure(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seconds: float,

@@ -103,7 +103,7 @@ def kernel_arrays(policies: "Sequence[Policy]") -> "tuple[np.ndarray, np.ndarray
 SEAT_COLUMNS = K.SEAT_COLS
 DEAL_COLUMNS = K.DEAL_COLS
 RECORD_COLUMNS = K.REC_NAMES
-#: Named columns of the first-double decisions (see :func:`simdom.engine.api.simulate`, ``decisions``):
+#: Named columns of the first-double decisions (see :func:`simdom.engine.api.simulate_deals`, ``decisions``):
 #: the situation and the choice (integers), and with rollouts their values (floats).
 DECISION_COLUMNS = K.DEC_NAMES
 DECISION_VALUE_COLUMNS = K.DEC_VAL_NAMES

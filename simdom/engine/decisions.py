@@ -1,6 +1,6 @@
 """First-double decisions, the engine's named side: batches played with the decision recorder on.
 
-:func:`play_recording` plays deals with the batch kernel exactly as :func:`simdom.engine.api.simulate`
+:func:`play_recording` plays deals with the batch kernel exactly as :func:`simdom.engine.api.simulate_deals`
 does (the recorder changes no deal: it reads the state, and its rollouts draw from their own streams)
 and returns every first-double decision as named columns (:data:`~simdom.engine.codes.DECISION_COLUMNS`,
 and with rollouts :data:`~simdom.engine.codes.DECISION_VALUE_COLUMNS`); see kdecide.py.

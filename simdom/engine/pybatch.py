@@ -1,4 +1,4 @@
-"""Batches with Python policies: :func:`simulate` as :func:`simdom.engine.api.simulate`, deals stepped
+"""Batches with Python policies: :func:`simulate_deals_any` as :func:`simdom.engine.api.simulate_deals`, deals stepped
 from Python when a seat plays a Python policy (pypolicy.py, pyloop.py).
 
 Each deal is dealt as the batch kernel deals it, played by :func:`~simdom.engine.pyloop.play_python`
@@ -18,20 +18,20 @@ from ..policies import ACCEPTED, PolicyError
 from ..rules import Rules
 from ._kernel import layout as L
 from .api import Batch, batch_of, output_blocks, root_key
-from .api import simulate as batch_simulate
+from .api import simulate_deals
 from .codes import Records
 from .pyloop import deal_streams, has_python, play_python
 from .pypolicy import seat_policies
 from .state import DealState
 
 
-def simulate(rules: Rules, policies: "str | Sequence[object]", seed: int, deal0: int = 0, n_deals: int = 1,
+def simulate_deals_any(rules: Rules, policies: "str | Sequence[object]", seed: int, deal0: int = 0, n_deals: int = 1,
              records: int = Records.NONE, out: "tuple[np.ndarray, np.ndarray] | None" = None,
              decisions: int | None = None, *, row0: int = 0, stride: int = 1) -> Batch:
-    """:func:`simdom.engine.api.simulate`, Python policies accepted (module doc)."""
+    """:func:`simdom.engine.api.simulate_deals`, Python policies accepted (module doc)."""
     pols = seat_policies(policies, rules.players)
     if not has_python(pols):
-        return batch_simulate(rules, pols, seed, deal0, n_deals, records, out, decisions, row0=row0, stride=stride)
+        return simulate_deals(rules, pols, seed, deal0, n_deals, records, out, decisions, row0=row0, stride=stride)
     if decisions is not None:
         raise PolicyError(f"policy {next(p for p in pols if p.name == 'python')}: the decisions table is recorded "
                           f"by the compiled kernel; allowed with python: policies: a run without --decisions "

@@ -26,7 +26,7 @@ from ._kernel.work import make_work
 
 def _steps():
     """The just-in-time kernel module (batch.py): the entries that step one deal from Python. The batch
-    path (simulate, measure) does not need it and so imports no numba when the ahead-of-time kernel is
+    path (simulate_deals, measure) does not need it and so imports no numba when the ahead-of-time kernel is
     built."""
     from . import jitcache
     jitcache.notice("setup_hands")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from simdom.safeio import replaces, write_atomic
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.tables.stats import InputError
 
 
@@ -19,7 +19,7 @@ class Written:
     answer: str
 
 
-def build_report(results: list[Results], out: str | Path, *, force: bool = False,
+def build_report(results: list[ResultFrames], out: str | Path, *, force: bool = False,
                  skill: Sequence[str | Path] = (), ladder: Sequence[str | Path] = (),
                  progress: "Callable[[int, int], None] | None" = None) -> Written:
     """Write the balance report for one or more results folders; the suffix (.html or .md) picks the format.

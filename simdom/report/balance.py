@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simdom.report import plots
 from simdom.report.data import Figure, Section
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 
 #: the measures plotted per variant: name, axis label, in percent
 PLOTTED = (("leader_win", "leader's win rate, %", True), ("balance", "balance, %", True),
@@ -14,7 +14,7 @@ PLOTTED = (("leader_win", "leader's win rate, %", True), ("balance", "balance, %
            ("points", "points per player per deal", False), ("blocked", "blocked deals, %", True))
 
 
-def rules_study(r: Results) -> bool:
+def rules_study(r: ResultFrames) -> bool:
     """Single-deal results with two or more arms whose rules differ (a rule sweep)."""
     import json
     return not r.unit.is_match and len({json.dumps(a.get("rules") or {}, sort_keys=True) for a in r.arms}) > 1
@@ -31,7 +31,7 @@ def _split(t):
     return [P.Table(f"{t.title} ({j + 1}/{len(parts)})", t.rows, keys + c, t.keys) for j, c in enumerate(parts)]
 
 
-def scorecard_section(results: list[Results]) -> Section | None:
+def scorecard_section(results: list[ResultFrames]) -> Section | None:
     """The section, or None when no results vary the rules (a section with nothing to show is left out)."""
     from simdom.stats.tables.balance import THRESHOLD, scorecard
     from simdom.stats.views.balance import balance_answer, short_names

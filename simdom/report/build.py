@@ -11,10 +11,10 @@ from simdom.report.decisions import decisions
 from simdom.report.matches import match_sections
 from simdom.report.skill import luck_and_skill
 from simdom.report.sections import doubles, matchups, moves, points, seats, versus
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 
 
-def build_sections(results: list[Results], skill: list[tuple[str, dict]] = (),
+def build_sections(results: list[ResultFrames], skill: list[tuple[str, dict]] = (),
                    ladder: list[tuple[str, dict]] = (),
                    progress: "Callable[[int, int], None] | None" = None) -> list[Section]:
     """The sections; ``skill`` and ``ladder``: (name, JSON data) of `simdom skill` and `simdom ladder`

@@ -12,7 +12,7 @@ import polars as pl
 
 from simdom import present as P
 from simdom.report import plots
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 
 
 @dataclass
@@ -56,7 +56,7 @@ def overrides(arm: dict, players: int) -> str:
     return ", ".join(diff) or "-"
 
 
-def overview(results: list[Results]) -> Section:
+def overview(results: list[ResultFrames]) -> Section:
     rows = [{"results": r.name, "arm": a["name"], "preset": a.get("preset") or "", "players": r.players,
              "deals": r.n_deals, "rotations": r.rotations, "policies": ", ".join(a["policies"]),
              "overrides": overrides(a, r.players)}

@@ -8,14 +8,14 @@ import polars as pl
 
 from simdom.report import plots
 from simdom.report.data import Figure, Section
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 
 
-def _prefix(results: list[Results], r: Results) -> str:
+def _prefix(results: list[ResultFrames], r: ResultFrames) -> str:
     return f"{r.name}: " if len(results) > 1 else ""
 
 
-def decisions(results: list[Results]) -> Section | None:
+def decisions(results: list[ResultFrames]) -> Section | None:
     """None when no folder has a decisions table."""
     from simdom.stats.decisions.views import decisions_answer
 

@@ -11,11 +11,11 @@ from simdom.report import plots
 from simdom.report.data import Figure, Section
 from simdom.stats.matches import tables as M
 from simdom.stats.matches.equity import equity_grid, equity_table
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.matches.views import frame_table
 
 
-def match_sections(results: list[Results]) -> list[Section]:
+def match_sections(results: list[ResultFrames]) -> list[Section]:
     """The match sections of the match-mode folders among ``results`` (none: no section)."""
     results = [r for r in results if r.unit.is_match]
     if not results:
@@ -37,7 +37,7 @@ def equity_rows(table: pl.DataFrame, arm: str, policy: str) -> tuple[list[dict],
     return rows, [P.Col("own", "own \\ opp"), *[P.Col(f"opp{c}", str(c), align="right") for c in opp]]
 
 
-def _wins(results: list[Results]) -> Section:
+def _wins(results: list[ResultFrames]) -> Section:
     sec = Section("Matches: how long a match lasts, what the first lead is worth, who wins")
     for r in results:
         said = M.answer(r)
@@ -75,7 +75,7 @@ def _wins(results: list[Results]) -> Section:
     return sec
 
 
-def _lead(results: list[Results]) -> Section:
+def _lead(results: list[ResultFrames]) -> Section:
     sec = Section("The first lead over a match", [
         "match_lead_value: P(win the match | one's side led the first deal) minus P(win | it did not); "
         "first_deal_lead_value and deal_lead_value: the same difference for winning the first deal, and any "
@@ -93,7 +93,7 @@ def _lead(results: list[Results]) -> Section:
     return sec
 
 
-def _edges(results: list[Results]) -> Section:
+def _edges(results: list[ResultFrames]) -> Section:
     sec = Section("A policy's edge per deal and per match", [
         "Within an arm: a policy's deal win rate and match win rate over the fair share, measured on the same "
         "matches, and their difference (match_minus_deal). Between arms: each arm against the first arm with "
@@ -119,7 +119,7 @@ def _edges(results: list[Results]) -> Section:
     return sec
 
 
-def _equity(results: list[Results]) -> Section:
+def _equity(results: list[ResultFrames]) -> Section:
     sec = Section("Match equity", [
         "P(win the match | own side's score, opponent's score) before a deal, from every deal of every match "
         "(scores binned in tenths of the target; the last bin holds the target and above). Each cell shows the "

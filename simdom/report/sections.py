@@ -6,7 +6,7 @@ import polars as pl
 from simdom import present as P
 from simdom.report import plots
 from simdom.report.data import Figure, Section
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 
 MAX_PANELS = 6
 #: the seat plots span at least this share of the fair share either side of it (0.2 of 25%: 20-30%), so
@@ -15,7 +15,7 @@ SEAT_MIN_HALF = 0.2
 ORD = ["1st", "2nd", "3rd", "4th"]
 
 
-def _prefix(results: list[Results], r: Results) -> str:
+def _prefix(results: list[ResultFrames], r: ResultFrames) -> str:
     return f"{r.name}: " if len(results) > 1 else ""
 
 
@@ -23,7 +23,7 @@ def _chunks(items: list, n: int = MAX_PANELS) -> list[list]:
     return [items[i:i + n] for i in range(0, len(items), n)] or [[]]
 
 
-def matchups(results: list[Results]) -> Section:
+def matchups(results: list[ResultFrames]) -> Section:
     from simdom.stats.tables.stats import default_by, stats_table
     from simdom.stats.views.stats import stats_answer
 
@@ -55,7 +55,7 @@ def matchups(results: list[Results]) -> Section:
     return sec
 
 
-def seats(results: list[Results]) -> Section:
+def seats(results: list[ResultFrames]) -> Section:
     from simdom.stats.views.stats import seats_answer
 
     sec = Section("Seat and turn order")
@@ -77,7 +77,7 @@ def seats(results: list[Results]) -> Section:
     return sec
 
 
-def points(results: list[Results]) -> Section:
+def points(results: list[ResultFrames]) -> Section:
     from simdom.stats.estimate.distribution import (binned_distribution, bin_widths, points_distribution, points_lattice,
                                                     quantiles, seen_lattice)
 
@@ -114,7 +114,7 @@ def points(results: list[Results]) -> Section:
     return sec
 
 
-def moves(results: list[Results]) -> Section | None:
+def moves(results: list[ResultFrames]) -> Section | None:
     """The scoring rate by move number; None (left out) when no results have the moves table."""
     from simdom.stats.views.stats import moves_answer
 
@@ -138,7 +138,7 @@ def moves(results: list[Results]) -> Section | None:
     return sec
 
 
-def doubles(results: list[Results]) -> Section:
+def doubles(results: list[ResultFrames]) -> Section:
     from simdom.stats.tables.doubles import detect_sweep
     from simdom.stats.views.pairs import doubles_answer
 
@@ -171,21 +171,21 @@ def doubles(results: list[Results]) -> Section:
     return sec
 
 
-def _twins(results: list[Results]) -> list[tuple[Results, dict, Results, dict]]:
+def _twins(results: list[ResultFrames]) -> list[tuple[ResultFrames, dict, ResultFrames, dict]]:
     """Every (folder, Threes arm, folder, Fives arm) with the same policies."""
     arms = [(r, a) for r in results for a in r.arms if a.get("preset") in ("threes", "fives")]
     return [(rt, t, rf, f) for rt, t in arms for rf, f in arms
             if t.get("preset") == "threes" and f.get("preset") == "fives" and t["policies"] == f["policies"]]
 
 
-def unlike_pairs(results: list[Results]) -> list[tuple[str, str]]:
+def unlike_pairs(results: list[ResultFrames]) -> list[tuple[str, str]]:
     """Threes and Fives arms with the same policies that are not compared: one plays single deals, the
     other deals inside matches (``folder:arm`` names)."""
     return [(f"{rt.name}:{t['name']}", f"{rf.name}:{f['name']}") for rt, t, rf, f in _twins(results)
             if rt.unit != rf.unit]
 
 
-def versus_pairs(results: list[Results]) -> list[tuple[Results, Results]]:
+def versus_pairs(results: list[ResultFrames]) -> list[tuple[ResultFrames, ResultFrames]]:
     """Threes arm against Fives arm with the same policies: within a folder first (paired), then across
     folders for the arms left; never a folder against itself, never pooled over arms."""
     pairs, used = [], set()
@@ -200,7 +200,7 @@ def versus_pairs(results: list[Results]) -> list[tuple[Results, Results]]:
     return pairs
 
 
-def versus(results: list[Results]) -> Section | None:
+def versus(results: list[ResultFrames]) -> Section | None:
     from simdom.stats.views.pairs import METRIC_LABEL, compare_answer
 
     pairs = versus_pairs(results)

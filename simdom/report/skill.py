@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from simdom.report.data import Section
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.tables.stats import InputError
 
 #: the fair policies that search at the table (simdom policies): an arm where every seat plays one of
@@ -86,13 +86,13 @@ def _stamp(data: dict) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def strong_arms(r: Results) -> list[str]:
+def strong_arms(r: ResultFrames) -> list[str]:
     """The arms of ``r`` where every seat plays a search or rollout policy (the manifest names each
     policy in its canonical form, name first)."""
     return [a["name"] for a in r.arms if all(p.split(":")[0] in STRONG for p in a["policies"])]
 
 
-def luck_and_skill(results: list[Results], skill: list[tuple[str, dict]],
+def luck_and_skill(results: list[ResultFrames], skill: list[tuple[str, dict]],
                    ladder: list[tuple[str, dict]]) -> Section | None:
     """None when there is nothing to say: no skill or ladder file given and no arm of strong play."""
     from simdom.stats.views.skill import ladder_answer_of, skill_answer

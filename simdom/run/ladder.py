@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..engine.api import simulate
+from ..engine.api import simulate_deals
 from ..policies import Policy
 from ..rules import Rules
 
@@ -70,7 +70,7 @@ def _seating_block(rules: Rules, lineup: list[Policy], seed: int, d0: int, m: in
     seat); matches: (final scores, won, hands played, first seat), each seat's side's."""
     n = rules.players
     if not rules.is_match:
-        b = simulate(rules, lineup, seed, d0, m)
+        b = simulate_deals(rules, lineup, seed, d0, m)
         return (b.seats["points"].astype(np.int32), b.seats["doubles_dealt"].astype(np.int32),
                 b.deals["first_seat"].astype(np.int32), None)
     from ..engine.matches import side_of, simulate_matches

@@ -16,7 +16,7 @@ from typing import Any, Callable, ContextManager, List, Optional, Sequence
 
 import numpy as np
 
-from ..engine.api import simulate
+from ..engine.api import simulate_deals
 from ..policies import Policy
 from ..present import Answer, OptionError, check_out
 from ..results import Unit
@@ -44,7 +44,7 @@ def _block(rules: Rules, lineup: list, seed: int, d0: int, m: int, seat: int) ->
         side = side_of(rules, seat)
         return (b.matches[f"score_{side}"].astype(np.float64),
                 (b.matches["winner"] == side).astype(np.float64))
-    b = simulate(rules, lineup, seed, d0, m)
+    b = simulate_deals(rules, lineup, seed, d0, m)
     return b.seats["points"][:, seat].astype(np.float64), b.win()[:, seat]
 
 

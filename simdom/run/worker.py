@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import results as fmt
 from ..engine.api import SIM_VERSION, load_kernel, output_blocks, row_columns, win_shares
-from ..engine.pybatch import simulate
+from ..engine.pybatch import simulate_deals_any
 from ..engine.revalue import value_decisions
 from ..engine.codes import DECISION_VALUE_COLUMNS, DealEnd, End, Records
 from ..tiles import n_tiles, tile_name
@@ -100,7 +100,7 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     decisions = plan.decision_rollouts if "decisions" in plan.tables else None
     in_kernel = decisions if plan.decision_then == "greedy" else (0 if decisions is not None else None)
     # every batch writes its deals straight into the chunk's rows, ordered (arm, deal, rotation)
-    batches = [[simulate(plan.rules[a], [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
+    batches = [[simulate_deals_any(plan.rules[a], [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
                          n, records=Records.PLAYS if moves else Records.NONE, out=(seat, deal),
                          decisions=in_kernel, row0=a * n * R + r, stride=R)
                 for r in range(R)] for a in range(A)]

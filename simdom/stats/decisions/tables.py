@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from simdom.stats.inference import diff_test, wilson_clustered
-from simdom.stats.read.folder import Results, ResultsError
+from simdom.stats.read.folder import ResultFrames, ResultsError
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments
 
 #: The situations of the table: name, what the reader sees, and the level of a decision (a polars expression).
@@ -54,7 +54,7 @@ def continuation_of(manifest) -> str:
     return manifest.decision_then or "greedy"
 
 
-def method_of(res: Results) -> Method:
+def method_of(res: ResultFrames) -> Method:
     n = res.manifest.decision_rollouts or 0
     then = continuation_of(res.manifest)
     if n > 0:
@@ -69,7 +69,7 @@ def method_of(res: Results) -> Method:
                               "policy chose by the situation, and what led it there also shapes the outcome).")
 
 
-def _frame(res: Results) -> pl.LazyFrame:
+def _frame(res: ResultFrames) -> pl.LazyFrame:
     if res.decisions is None:
         raise ResultsError(f"{res.path}: no decisions table; write one with `simdom run SCENARIO --decisions` "
                            "(add --decision-rollouts N for causal per-position values)")
@@ -99,7 +99,7 @@ def greedy_always_places(rules: dict) -> bool:
             and rules.get("block_bonus", "none") == "none")
 
 
-def fixed_double_share(res: Results, arm: str) -> float | None:
+def fixed_double_share(res: ResultFrames, arm: str) -> float | None:
     """The share of first-double decisions at which the players of ``arm`` place the double, where their
     policies and the rules decide it: 0 when every player plays ``hold:until=never`` (it sets the double
     aside whenever another move exists), 1 when every player plays greedy and
@@ -113,7 +113,7 @@ def fixed_double_share(res: Results, arm: str) -> float | None:
     return None
 
 
-def _estimates(res: Results, lf: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
+def _estimates(res: ResultFrames, lf: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
     """One row per group of ``keys``: decisions, share placing the double, the value of holding in points
     and in win share (each with a 95% interval clustered by deal)."""
     method = method_of(res).name
@@ -153,7 +153,7 @@ def _estimates(res: Results, lf: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
     return df.select(keys).with_columns(**{k: pl.Series(v) for k, v in cols.items()})
 
 
-def hold_table(res: Results, situations: list[str] | None = None) -> pl.DataFrame:
+def hold_table(res: ResultFrames, situations: list[str] | None = None) -> pl.DataFrame:
     """The conditional hold table: one row per arm, situation and level (and one ``all`` row per arm)."""
     lf = _frame(res)
     parts = [_estimates(res, lf, ["arm"]).with_columns(situation=pl.lit("all"), level=pl.lit("all"))]
@@ -171,7 +171,7 @@ def hold_table(res: Results, situations: list[str] | None = None) -> pl.DataFram
         "arm", "situation", "level", pl.exclude("arm", "situation", "level"))
 
 
-def grid_table(res: Results, keys: tuple[str, ...] | list[str] = GRID) -> pl.DataFrame:
+def grid_table(res: ResultFrames, keys: tuple[str, ...] | list[str] = GRID) -> pl.DataFrame:
     """The value of holding by the situations ``keys`` crossed (default: the heatmap's bonus tier, now ->
     later, by the double's support)."""
     bad = [k for k in keys if k not in SITUATIONS]

@@ -7,7 +7,7 @@ import polars as pl
 from simdom import present as P
 from simdom.stats.decisions.tables import GRID, SITUATIONS, cell_words, grid_table, hold_table, level_words, method_of
 from simdom.stats.inference import one_sided_none
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.views.stats import clusters_note
 
 #: The situations' short names in the table.
@@ -85,7 +85,7 @@ def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str
     return out
 
 
-def decisions_answer(res: Results, wanted: list[str] | None = None, by: list[str] | None = None) -> P.Answer:
+def decisions_answer(res: ResultFrames, wanted: list[str] | None = None, by: list[str] | None = None) -> P.Answer:
     """`simdom doubles --decisions`: per arm, the sentences of :func:`arm_sentences`, then the table by
     situation and the grid: the situations ``by`` crossed (default: bonus tier by the double's support)."""
     wanted = wanted or list(DECISION_TABLES)

@@ -1,6 +1,6 @@
 """Cluster matrices for match-level inference: per-cluster sums laid out as (clusters x levels) arrays.
 
-The cluster is a block of consecutive match ids (``match // Results.match_block``): every arm,
+The cluster is a block of consecutive match ids (``match // ResultFrames.match_block``): every arm,
 rotation, seat and deal of a match falls in one cluster, so estimates that combine levels (a paired
 difference of two arms, a match-level edge against a deal-level edge measured on the same matches)
 get their covariance from the cluster sums (:func:`simdom.stats.estimate.moments.influence`).

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from simdom.stats.inference import wilson_clustered
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 
 
 def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, step: int | None = None,
@@ -67,7 +67,7 @@ def value_shares(lf: pl.LazyFrame, keys: Sequence[str], value: str, block: int, 
                                                 share_lo=pl.Series(lo), share_hi=pl.Series(hi))
 
 
-def points_distribution(res: Results, keys: Sequence[str] = ("arm", "policy")) -> pl.DataFrame:
+def points_distribution(res: ResultFrames, keys: Sequence[str] = ("arm", "policy")) -> pl.DataFrame:
     """The share of player-deals with each points total, per arm and policy (never pooled over games
     or policies), with clustered 95% intervals."""
     return value_shares(res.deals, keys, "points", res.block, step=1)
@@ -144,7 +144,7 @@ def bin_widths(dist: pl.DataFrame, min_bins: int = 5, lattice: dict[str, tuple[i
     return out
 
 
-def binned_distribution(res: Results, widths: dict[str, int]) -> pl.DataFrame:
+def binned_distribution(res: ResultFrames, widths: dict[str, int]) -> pl.DataFrame:
     """Shares of binned points totals (``bin`` = the bin's first total, ``width`` per arm) per arm and
     policy, with clustered intervals: what the report plots."""
     w = pl.col("arm").replace_strict(widths, return_dtype=pl.Int64)

@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
 
 ADJUSTMENT = "Holm"
@@ -41,7 +41,7 @@ def _rules_key(arm: dict) -> str:
     return json.dumps(arm.get("rules") or {}, sort_keys=True)
 
 
-def families(res: Results) -> list[Family]:
+def families(res: ResultFrames) -> list[Family]:
     """The policy families (same rules, one player's policy varies) and rules families (same
     policies, rules vary) among the arms, in the scenario's order."""
     out: list[Family] = []
@@ -66,14 +66,14 @@ def families(res: Results) -> list[Family]:
     return out
 
 
-def family_sums(res: Results) -> pl.DataFrame:
+def family_sums(res: ResultFrames) -> pl.DataFrame:
     """Per-cluster sums of points and wins by arm, player and policy: one pass over the rows serves every
     family of the folder."""
     return cluster_sums(res.deals, ["arm", "player", "policy"], {"points": pl.col("points"), "win": pl.col("win")},
                         res.block)
 
 
-def paired_table(res: Results, fam: Family, sums: pl.DataFrame | None = None) -> pl.DataFrame:
+def paired_table(res: ResultFrames, fam: Family, sums: pl.DataFrame | None = None) -> pl.DataFrame:
     """One row per (stratum, arm): mean points and win rate with intervals, and the paired differences
     against the baseline arm with interval, p-value and the family's Holm-adjusted p-value.
     ``sums``: :func:`family_sums` of ``res``, when several families share it."""

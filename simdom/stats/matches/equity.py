@@ -17,7 +17,7 @@ import polars as pl
 
 from simdom.stats.estimate.clusters import ONE, Matrix, diff_cols, mean_cols, ratio, share_cols, sums, with_cluster
 from simdom.stats.inference import wilson_clustered
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.matches.tables import check_matches
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
 from simdom.stats.tables.stats import InputError
@@ -29,7 +29,7 @@ def _step(target: int, bins: int) -> int:
     return max(1, -(-int(target) // bins))
 
 
-def equity_table(res: Results, bins: int = DEFAULT_BINS) -> pl.DataFrame:
+def equity_table(res: ResultFrames, bins: int = DEFAULT_BINS) -> pl.DataFrame:
     """One row per arm, policy and cell (own score bin, opponent score bin): the cell's scores, the
     matches and deal rows it holds, and P(win the match) with its 95% interval."""
     res = check_matches(res)[0]
@@ -82,7 +82,7 @@ METRICS = {
 }
 
 
-def compare_matches(a: Results, b: Results, strong: str | None = None) -> pl.DataFrame:
+def compare_matches(a: ResultFrames, b: ResultFrames, strong: str | None = None) -> pl.DataFrame:
     """Match-level metrics of A and B with the difference A - B, its interval and p-value."""
     from simdom.stats.tables.compare import _skill_policy
     check_matches([a, b])

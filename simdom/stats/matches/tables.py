@@ -27,15 +27,15 @@ from simdom import present as P
 from simdom.results import sides_of
 from simdom.stats.estimate.clusters import ONE, Matrix, diff_cols, ratio, share_cols, sums, with_cluster
 from simdom.stats.inference import t_interval, wilson_clustered
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
 from simdom.stats.tables.stats import InputError, arm_sorted
 
 
 
-def check_matches(results: Results | Sequence[Results]) -> list[Results]:
+def check_matches(results: ResultFrames | Sequence[ResultFrames]) -> list[ResultFrames]:
     """The results, all match-mode; InputError naming a folder of single deals."""
-    results = [results] if isinstance(results, Results) else list(results)
+    results = [results] if isinstance(results, ResultFrames) else list(results)
     for r in results:
         if not r.unit.is_match:
             raise InputError(f"{r.path}: single deals, not matches (its rules have target = 0); match statistics "
@@ -43,20 +43,20 @@ def check_matches(results: Results | Sequence[Results]) -> list[Results]:
     return results
 
 
-def fair_share(res: Results, arm: str) -> float:
+def fair_share(res: ResultFrames, arm: str) -> float:
     """1/sides: a side's match win probability when sides are equal."""
     return 1.0 / sides_of(res.arm(arm)["rules"], res.players)
 
 
-def _matches(res: Results) -> pl.LazyFrame:
+def _matches(res: ResultFrames) -> pl.LazyFrame:
     return with_cluster(res.matches, res.match_block)
 
 
-def _deals(res: Results) -> pl.LazyFrame:
+def _deals(res: ResultFrames) -> pl.LazyFrame:
     return with_cluster(res.deals, res.match_block)
 
 
-def wins_table(res: Results, by: Sequence[str] = ("arm", "policy")) -> pl.DataFrame:
+def wins_table(res: ResultFrames, by: Sequence[str] = ("arm", "policy")) -> pl.DataFrame:
     """Match win probability, mean final score of the side and deals per match, per group."""
     res = check_matches(res)[0]
     keys = list(by)
@@ -80,7 +80,7 @@ def wins_table(res: Results, by: Sequence[str] = ("arm", "policy")) -> pl.DataFr
         deals_per_match_lo=dlo, deals_per_match_hi=dhi).with_columns(rows=pl.Series(rows.astype(np.int64))), [res])
 
 
-def length_table(res: Results) -> pl.DataFrame:
+def length_table(res: ResultFrames) -> pl.DataFrame:
     """Per arm: deals per match (mean with interval, sd, quantiles, most) and unfinished matches."""
     res = check_matches(res)[0]
     lf = res.matches.filter(pl.col("seat") == 0).with_columns(deal=pl.col("match"))
@@ -104,7 +104,7 @@ def length_table(res: Results) -> pl.DataFrame:
         "most", "unfinished", "unfinished_lo", "unfinished_hi"), [res])
 
 
-def _led_sums(res: Results) -> Matrix:
+def _led_sums(res: ResultFrames) -> Matrix:
     """Cluster sums per (arm, policy): match wins of the sides that led the first deal and of the others,
     and deal wins of the sides that led the deal (the first deal; every deal) and of the others."""
     led, won = pl.col("side_led_first"), pl.col("won")
@@ -116,7 +116,7 @@ def _led_sums(res: Results) -> Matrix:
     return Matrix.of([m, d], ["arm", "policy"])
 
 
-def lead_table(res: Results) -> pl.DataFrame:
+def lead_table(res: ResultFrames) -> pl.DataFrame:
     """The value of the first lead over a match, per arm and policy (see the module doc)."""
     res = check_matches(res)[0]
     M = _led_sums(res)
@@ -133,13 +133,13 @@ def lead_table(res: Results) -> pl.DataFrame:
     return _frame(res, rows)
 
 
-def _edge_sums(res: Results, keys: list[str]) -> Matrix:
+def _edge_sums(res: ResultFrames, keys: list[str]) -> Matrix:
     m = sums(_matches(res), keys, {"m_won": pl.col("won"), "m_n": ONE})
     d = sums(_deals(res), keys, {"d_win": pl.col("win"), "d_pts": pl.col("points"), "d_n": ONE})
     return Matrix.of([m, d], keys)
 
 
-def edges_table(res: Results) -> pl.DataFrame:
+def edges_table(res: ResultFrames) -> pl.DataFrame:
     """Within each arm whose seats play different policies: each policy's edge per deal and per match
     over the fair share, and the difference of the two (paired: the same matches)."""
     res = check_matches(res)[0]
@@ -161,13 +161,13 @@ def edges_table(res: Results) -> pl.DataFrame:
     return _frame(res, rows)
 
 
-def baseline(res: Results, arm: str) -> str:
+def baseline(res: ResultFrames, arm: str) -> str:
     """The arm that ``arm`` is compared with: the first arm with the same rules."""
     rules = res.arm(arm)["rules"]
     return next(a["name"] for a in res.arms if a["rules"] == rules)
 
 
-def arms_table(res: Results) -> pl.DataFrame:
+def arms_table(res: ResultFrames) -> pl.DataFrame:
     """Each arm against its baseline, paired by match, for the players whose policy differs: the change in
     deal win rate, points per deal and match win rate."""
     res = check_matches(res)[0]
@@ -194,7 +194,7 @@ def arms_table(res: Results) -> pl.DataFrame:
     return _frame(res, rows)
 
 
-def _frame(res: Results, rows: list[dict]) -> pl.DataFrame:
+def _frame(res: ResultFrames, rows: list[dict]) -> pl.DataFrame:
     """Rows in the manifest's arm order."""
     return arm_sorted(pl.DataFrame(rows).with_columns(pl.col(pl.Float64).fill_nan(None)), [res]) if rows \
         else pl.DataFrame()
@@ -216,7 +216,7 @@ def num(row: dict, name: str, signed: bool = False, unit: str = "") -> str:
     return P.ci(row.get(name), row.get(f"{name}_lo"), row.get(f"{name}_hi"), unit=unit, signed=signed)
 
 
-def answer(res: Results, wins: pl.DataFrame | None = None, length: pl.DataFrame | None = None,
+def answer(res: ResultFrames, wins: pl.DataFrame | None = None, length: pl.DataFrame | None = None,
            lead: pl.DataFrame | None = None) -> list[str]:
     """The headline of a match-mode folder in sentences: how long a match lasts, who wins it and what the
     first lead is worth. ``wins`` (by arm and policy), ``length``, ``lead``: the tables if computed."""

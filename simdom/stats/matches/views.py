@@ -6,7 +6,7 @@ import polars as pl
 
 from simdom import present as P
 from simdom.stats.names import BY_COLUMNS, MATCH_BY_COLUMNS, MATCH_TABLES
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 
 TITLES = {
     "wins": "Match win probability (95% CI, clustered by match)",
@@ -47,7 +47,7 @@ def frame_table(title: str, df: pl.DataFrame, view: str) -> P.Table:
     return P.Table(title, rows, cols, max(len(keys), 1))
 
 
-def stats_answer(res: Results, by: list[str] | None, table: str | None, bins: int, people: bool) -> P.Answer:
+def stats_answer(res: ResultFrames, by: list[str] | None, table: str | None, bins: int, people: bool) -> P.Answer:
     """`simdom stats` on one match-mode folder; ``people``: sentences and every table that applies, else
     (a file in a machine format) the one table asked for, whole."""
     from simdom.stats.matches import tables as M
@@ -79,7 +79,7 @@ def stats_answer(res: Results, by: list[str] | None, table: str | None, bins: in
     return ans
 
 
-def compare_answer(a: Results, b: Results, strong: str | None) -> P.Answer:
+def compare_answer(a: ResultFrames, b: ResultFrames, strong: str | None) -> P.Answer:
     """`simdom compare` of two match-mode folders: the match-level measures, then the per-deal ones
     (clustered by match; paired when both runs play the same matches: same seed and match ids)."""
     from simdom.stats.matches.equity import compare_matches

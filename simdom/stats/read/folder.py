@@ -1,7 +1,7 @@
 """Open a results folder (simdom.results), verify it, and read it as lazy polars frames.
 
 The deals table stores one row per arm, deal and rotation with per-seat columns (``points_0`` ..).
-The statistics read :attr:`Results.deals`, its *long view*: one row per arm, deal, rotation and seat,
+The statistics read :attr:`ResultFrames.deals`, its *long view*: one row per arm, deal, rotation and seat,
 with the seat's own columns (``points``, ``scoring_plays``, ...) and what follows from the deal and the
 manifest: ``player`` ((seat + rotation) % players), ``policy``, ``win`` (1/k for each of k seats tied on
 the highest total), ``bonus`` (the first-double bonus: the tier of the first double's move, for the
@@ -11,7 +11,7 @@ order of play counted from the leader, 0 = the leader).
 A match-mode folder (manifest ``unit = "match"``, docs/rules.md 12) has the same long view with the match's
 columns added (simdom.stats.read.matchview: ``match``, ``hand``, ``side``, ``before``, ``opp_before``,
 ``credited``, ``match_won``; ``win`` is by side; ``deal`` is a deal id whose blocks are whole matches,
-so every estimate is clustered by match), and :attr:`Results.matches`, one row per arm, match,
+so every estimate is clustered by match), and :attr:`ResultFrames.matches`, one row per arm, match,
 rotation and seat.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ import polars as pl
 from simdom import results as fmt
 from simdom.results import ResultsError, Unit
 
-__all__ = ["Results", "ResultsError", "move_view", "open_results", "open_selection", "seat_view"]
+__all__ = ["ResultFrames", "ResultsError", "move_view", "open_frames", "open_selection", "seat_view"]
 
 #: about this many clusters of consecutive deals (or matches) carry every interval (docs/statistics.md)
 TARGET_CLUSTERS = 4096
@@ -39,7 +39,10 @@ def block_size(n_deals: int, target: int = TARGET_CLUSTERS) -> int:
 
 
 @dataclass(frozen=True)
-class Results:
+class ResultFrames:
+    """A verified results folder (or arms of it) as the statistics read it: its manifest and lazy frames
+    (:func:`open_frames`). The library's :class:`simdom.Results` wraps one for users."""
+
     path: Path
     manifest: fmt.Manifest
     deals: pl.LazyFrame                     #: the long view, one row per arm, deal, rotation and seat
@@ -111,7 +114,7 @@ class Results:
         """Arm names in the scenario's order (the order every table shows them in)."""
         return [a.name for a in self.manifest.arms]
 
-    def select(self, arm: str | list[str]) -> "Results":
+    def select(self, arm: str | list[str]) -> "ResultFrames":
         """One arm of these results, named ``NAME:ARM``, or several (a list, in the order given: the first
         is then the baseline of every comparison), ``NAME:ARM1,ARM2``; their deals are those of the other
         arms (paired)."""
@@ -125,7 +128,7 @@ class Results:
         by_name = {a.name: a for a in self.manifest.arms}
         manifest = self.manifest.model_copy(update={"arms": [by_name[a] for a in arms]})
         only = pl.col("arm").is_in(arms)
-        return Results(self.path, manifest, self.deals.filter(only),
+        return ResultFrames(self.path, manifest, self.deals.filter(only),
                        None if self.moves is None else self.moves.filter(only),
                        None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{','.join(arms)}",
                        matches=None if self.matches is None else self.matches.filter(only),
@@ -134,8 +137,8 @@ class Results:
 
     @classmethod
     def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
-                  moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "") -> "Results":
-        """Results over frames in memory (coverage studies, tests): ``deals`` is the long view (one row
+                  moves: pl.LazyFrame | pl.DataFrame | None = None, name: str = "") -> "ResultFrames":
+        """ResultFrames over frames in memory (coverage studies, tests): ``deals`` is the long view (one row
         per arm, deal, rotation and seat, as :func:`seat_view` makes it), ``moves`` as :func:`move_view`."""
         lazy = [None if f is None else f.lazy() for f in (deals, moves)]
         return cls(Path(f"<{name or manifest.scenario_name}>"), manifest, lazy[0], lazy[1], label=name)
@@ -214,7 +217,7 @@ def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
         policies.lazy(), on=["arm", "player"], how="left")
 
 
-def open_results(path: str | Path) -> Results:
+def open_frames(path: str | Path) -> ResultFrames:
     """Validate a results folder and return lazy frames over its rows.
 
     Every part is read once: checked against the manifest's record and the domains of its values
@@ -261,16 +264,16 @@ def open_results(path: str | Path) -> Results:
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)
         seats = None if seats is None else seats.with_columns(did)
-    return Results(root, m, deals, moves, seats, matches=matches, decisions=decisions, wide=parts["deals"])
+    return ResultFrames(root, m, deals, moves, seats, matches=matches, decisions=decisions, wide=parts["deals"])
 
 
-def open_selection(text: str | Path) -> Results:
+def open_selection(text: str | Path) -> ResultFrames:
     """A results folder, or one arm of it written ``FOLDER:ARM`` (Threes and Fives as two arms of one
     run: ``results/threes-vs-fives:threes``), or several, ``FOLDER:ARM1,ARM2`` (in that order). Two arms
     of one run share their deals, so comparisons between them are paired."""
     text = str(text)
     if Path(text).exists() or ":" not in text:
-        return open_results(text)
+        return open_frames(text)
     folder, _, arm = text.rpartition(":")
     arms = arm.split(",")
-    return open_results(folder).select(arms[0] if len(arms) == 1 else arms)
+    return open_frames(folder).select(arms[0] if len(arms) == 1 else arms)

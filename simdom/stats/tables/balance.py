@@ -44,7 +44,7 @@ import polars as pl
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of
 from simdom.stats.inference import diff_test, holm, t_interval, wald_equal, wilson_clustered
 from simdom.results import Unit
-from simdom.stats.read.folder import Results, ResultsError, open_selection
+from simdom.stats.read.folder import ResultFrames, ResultsError, open_selection
 
 #: name -> (meaning, kind): a "share" gets a clustered Wilson interval, a "mean" a t interval
 MEASURES: dict[str, tuple[str, str]] = {
@@ -185,7 +185,7 @@ def _tension_arm(mv: pl.DataFrame, winners: pl.DataFrame, P: int) -> pl.DataFram
         one_winner=pl.Series(has_w[starts].astype(np.float64)))
 
 
-def _tension(res: Results, names: list[str]) -> pl.DataFrame:
+def _tension(res: ResultFrames, names: list[str]) -> pl.DataFrame:
     """Per arm, deal and rotation, from the moves table, one arm at a time (:func:`_tension_arm`)."""
     keys = ["deal", "rotation"]
     out = []
@@ -198,7 +198,7 @@ def _tension(res: Results, names: list[str]) -> pl.DataFrame:
     return pl.concat(out)
 
 
-def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
+def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
     """The scorecard of one results folder (or a selection of its arms): every arm's measures and its
     paired differences against the first arm, Holm-adjusted over the folder's family."""
     arms = res.arms

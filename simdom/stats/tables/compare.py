@@ -20,7 +20,7 @@ from simdom import present as P
 from simdom.safeio import shown
 
 from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
-from simdom.stats.read.folder import Results, ResultsError
+from simdom.stats.read.folder import ResultFrames, ResultsError
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
 from simdom.stats.tables.stats import InputError
 
@@ -70,7 +70,7 @@ NAMES = ["plays", "scoring_plays", "play_points", "points", "pts2", "win", "bloc
          "lead_win", "lead_fair", "s_win", "s_n", "r_win", "r_n", "s_pts", "r_pts"]
 
 
-def _skill_policy(res: Results, strong: str | None) -> str | None:
+def _skill_policy(res: ResultFrames, strong: str | None) -> str | None:
     """The policy whose edge over random is measured: ``strong`` or greedy, if it plays random somewhere."""
     cands = {p for a in res.arms if "random" in a["policies"] for p in a["policies"] if p != "random"}
     want = strong or "greedy"
@@ -83,12 +83,12 @@ def _skill_policy(res: Results, strong: str | None) -> str | None:
     return None if not cands else sorted(cands)[0]
 
 
-def side_names(a: Results, b: Results) -> tuple[str, str]:
+def side_names(a: ResultFrames, b: ResultFrames) -> tuple[str, str]:
     """How to name the two sides: their names, or their folders when the names are the same."""
     return (a.name, b.name) if a.name != b.name else (f"{a.name} ({a.path})", f"{b.name} ({b.path})")
 
 
-def arm_pairs(a: Results, b: Results) -> list[tuple[str, str]]:
+def arm_pairs(a: ResultFrames, b: ResultFrames) -> list[tuple[str, str]]:
     """The arms compared: one against one, or the arms of the same name; otherwise refused."""
     na, nb = a.arm_names, b.arm_names
     if len(na) == 1 and len(nb) == 1:
@@ -100,7 +100,7 @@ def arm_pairs(a: Results, b: Results) -> list[tuple[str, str]]:
                        f"each: FOLDER:ARM (e.g. {a.path}:{na[0]} {b.path}:{nb[0]})")
 
 
-def _frame(side: str, res: Results, arms: dict[str, str], sp: str | None) -> pl.LazyFrame:
+def _frame(side: str, res: ResultFrames, arms: dict[str, str], sp: str | None) -> pl.LazyFrame:
     with_random = [x["name"] for x in res.arms if "random" in x["policies"]]
     lf = res.deals.filter(pl.col("arm").is_in(list(arms))).with_columns(
         side=pl.lit(side), pair=pl.col("arm").replace_strict(arms, return_dtype=pl.String),
@@ -156,7 +156,7 @@ def _row(metric: str, pair: str, stratum: str, r, z, n_rows, G: int) -> dict:
             "diff_hi": float(dhi[0]), "p_value": float(p[0]), "meaning": desc}
 
 
-def compare_table(a: Results, b: Results, strong: str | None = None) -> tuple[pl.DataFrame, list[str]]:
+def compare_table(a: ResultFrames, b: ResultFrames, strong: str | None = None) -> tuple[pl.DataFrame, list[str]]:
     """Rows per (arm pair, stratum, metric): each side's estimate and interval, the difference A - B,
     its interval, p-value and Holm-adjusted p-value over the table; and notes (Simpson reversals)."""
     pairs = arm_pairs(a, b)

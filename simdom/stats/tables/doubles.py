@@ -14,7 +14,7 @@ import polars as pl
 
 from simdom.stats.estimate.distribution import value_shares
 from simdom.stats.inference import diff_test, holm, t_interval, wilson_clustered
-from simdom.stats.read.folder import Results, ResultsError
+from simdom.stats.read.folder import ResultFrames, ResultsError
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, cluster_sums, influence, ratio_pairs, se_of, wide
 from simdom.stats.tables.stats import arm_sorted
 
@@ -40,7 +40,7 @@ def _k_order(k: str) -> float:
     return {"greedy": 0.5, "never": np.inf}.get(k, float(k) if k.isdigit() else np.nan)
 
 
-def detect_sweep(res: Results) -> Sweep | None:
+def detect_sweep(res: ResultFrames) -> Sweep | None:
     """The double-timing sweep in ``res``, or None if its arms are not one."""
     arms = res.arms
     if len(arms) < 2 or len({len(a["policies"]) for a in arms}) != 1:
@@ -63,7 +63,7 @@ def detect_sweep(res: Results) -> Sweep | None:
     return Sweep(f, [arms[i]["name"] for i in order], [ks[i] for i in order], arms[ks.index(base)]["name"])
 
 
-def detect_families(res: Results) -> list[tuple[str, list[str]]]:
+def detect_families(res: ResultFrames) -> list[tuple[str, list[str]]]:
     """The double-timing sweeps of a study that varies the rules too (a [sweep] over a rule and a seat's
     hold:until=K): the arms grouped by their rules, each group a sweep of its own (:func:`detect_sweep`
     on it), labelled by the rule parameters in which the groups differ (``first_double_bonus=[[4, 4],
@@ -89,7 +89,7 @@ def _compact(v) -> str:
     return json.dumps(v, separators=(",", ":")) if isinstance(v, (list, dict)) else str(v)
 
 
-def _require_threes(res: Results) -> list[int]:
+def _require_threes(res: ResultFrames) -> list[int]:
     tiers = res.bonus_tiers()
     if not tiers:
         raise ResultsError(f"{res.path}: the rules of these results have no first-double bonus "
@@ -97,7 +97,7 @@ def _require_threes(res: Results) -> list[int]:
     return tiers
 
 
-def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame]:
+def sweep_tables(res: ResultFrames, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(per-K table, best-K table) for a double-timing sweep; differences are paired by deal."""
     tiers = _require_threes(res)
     lf = res.deals.filter(pl.col("player") == sweep.focal, pl.col("arm").is_in(sweep.arms))
@@ -158,7 +158,7 @@ def sweep_tables(res: Results, sweep: Sweep) -> tuple[pl.DataFrame, pl.DataFrame
     return table.with_columns(best=pl.col("arm") == sweep.arms[b]), best
 
 
-def by_move_table(res: Results) -> pl.DataFrame:
+def by_move_table(res: ResultFrames) -> pl.DataFrame:
     """Deal-plays by the move number of their first double: share (clustered by deal), bonus earned,
     taker's win rate. Rows in the scenario's arm order, then by move."""
     _require_threes(res)
@@ -182,7 +182,7 @@ def by_move_table(res: Results) -> pl.DataFrame:
                                  "taker_win_rate", "taker_win_rate_lo", "taker_win_rate_hi"), [res])
 
 
-def taker_table(res: Results) -> pl.DataFrame:
+def taker_table(res: ResultFrames) -> pl.DataFrame:
     """The deal's outcome by who took the first double (policy) and its bonus tier (arms with the bonus)."""
     _require_threes(res)
     bonus_arms = [a["name"] for a in res.arms if (a.get("rules") or {}).get("first_double_bonus")]

@@ -13,13 +13,13 @@ import numpy as np
 import polars as pl
 
 from simdom.stats.inference import holm, t_interval, wald_equal, wilson_clustered
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
 
 BYS = ("turn", "seat")
 
 
-def position_tables(res: Results, bys=BYS) -> tuple[pl.DataFrame, pl.DataFrame]:
+def position_tables(res: ResultFrames, bys=BYS) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(positions, tests): one row per (arm, by, position) and one test per (arm, by)."""
     P = res.players
     q = {"win": pl.col("win"), "points": pl.col("points"), "first": pl.col("rotation") == 0}
@@ -58,7 +58,7 @@ def seats_json(positions: pl.DataFrame, tests: pl.DataFrame) -> dict:
             "tests": tests.select("arm", "by", "statistic", "df", "p_value").to_dicts()}
 
 
-def seats_equal_by_construction(res: Results) -> bool:
+def seats_equal_by_construction(res: ResultFrames) -> bool:
     """Seats are exchangeable when every seat holds every policy equally often (rotation on, or one
     policy everywhere); the leader is drawn by lot or by the cards, so no seat is favoured by the rules."""
     return res.rotations == res.players or all(len(set(a["policies"])) == 1 for a in res.arms)

@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from simdom.stats.inference import t_interval, wilson_clustered
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments, ratio_pairs
 
 #: --by columns that select rows by what happened in the deal: group differences are associations
@@ -33,13 +33,13 @@ def parse_by(text: str | Sequence[str] | None, allowed: Sequence[str], default: 
     return keys
 
 
-def default_by(results: Sequence[Results]) -> list[str]:
+def default_by(results: Sequence[ResultFrames]) -> list[str]:
     """Per arm, and per policy where the players of an arm play different policies."""
     mixed = any(len(set(a["policies"])) > 1 for r in results for a in r.arms)
     return ["arm", "policy"] if mixed else ["arm"]
 
 
-def deal_frame(results: Sequence[Results]) -> tuple[pl.LazyFrame, int]:
+def deal_frame(results: Sequence[ResultFrames]) -> tuple[pl.LazyFrame, int]:
     """All deal rows of one or more folders (with ``results`` and ``leader`` columns) and the block size."""
     frames = [r.deals.with_columns(pl.lit(r.name).alias(RESULTS_KEY)) for r in results]
     lf = frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical")
@@ -73,7 +73,7 @@ def _fix(cols: dict[str, np.ndarray], name: str, fixed=None) -> dict[str, np.nda
     return cols
 
 
-def _rule_tiers(out: pl.DataFrame, results: Sequence[Results]) -> list[set[int] | None]:
+def _rule_tiers(out: pl.DataFrame, results: Sequence[ResultFrames]) -> list[set[int] | None]:
     """Per row of ``out``: the first-double bonus tiers its arm's rules have (None: the row mixes arms)."""
     if "arm" not in out.columns:
         return [None] * out.height
@@ -83,11 +83,11 @@ def _rule_tiers(out: pl.DataFrame, results: Sequence[Results]) -> list[set[int] 
     return [tiers.get((n, a)) for n, a in zip(names, out["arm"].to_list())]
 
 
-def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None = None) -> pl.DataFrame:
+def stats_table(results: ResultFrames | Sequence[ResultFrames], by: Sequence[str] | None = None) -> pl.DataFrame:
     """One row per group: deals, rows and every estimate of `simdom stats` with its 95% interval.
 
     ``by`` defaults to :func:`default_by`; rows come in the scenario's arm order."""
-    results = [results] if isinstance(results, Results) else list(results)
+    results = [results] if isinstance(results, ResultFrames) else list(results)
     by = default_by(results) if by is None else list(by)
     lf, block = deal_frame(results)
     keys = ([RESULTS_KEY] if len(results) > 1 else []) + list(by)
@@ -125,7 +125,7 @@ def stats_table(results: Results | Sequence[Results], by: Sequence[str] | None =
     return arm_sorted(out, results)
 
 
-def arm_sorted(df: pl.DataFrame, results: Sequence[Results]) -> pl.DataFrame:
+def arm_sorted(df: pl.DataFrame, results: Sequence[ResultFrames]) -> pl.DataFrame:
     """Rows in the scenario's arm order (then the other keys as they were sorted)."""
     if "arm" not in df.columns:
         return df
@@ -137,7 +137,7 @@ def arm_sorted(df: pl.DataFrame, results: Sequence[Results]) -> pl.DataFrame:
         [*first, "_o"], maintain_order=True).drop("_o")
 
 
-def _moves_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _moves_fixed(keys: pl.DataFrame, results: Sequence[ResultFrames]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row of a moves table, what the rules decide: (the placement is the lead of rules that fix the
     lead tile: Fives' 5-5 scores 10, in a match only while every deal is led by the rules; it is move 1
     or 2 of rules that need 3 or more counted ends: Threes' first two tiles show at most 2 ends, so
@@ -160,9 +160,9 @@ def _moves_fixed(keys: pl.DataFrame, results: Sequence[Results]) -> tuple[np.nda
     return lead, few_ends, no_bonus
 
 
-def moves_table(results: Results | Sequence[Results], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
+def moves_table(results: ResultFrames | Sequence[ResultFrames], by: Sequence[str] = ("arm",)) -> pl.DataFrame:
     """Scoring rate (share of placements that score) and points per placement by move number."""
-    results = [results] if isinstance(results, Results) else list(results)
+    results = [results] if isinstance(results, ResultFrames) else list(results)
     missing = [str(r.path) for r in results if r.moves is None]
     if missing:
         from simdom.stats.read.folder import ResultsError

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from simdom import present as P
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.tables.stats import InputError
 
 from simdom.stats.names import DOUBLES_TABLES  # --table of simdom doubles
@@ -29,7 +29,7 @@ def doubles_keys(decisions: bool, by: str | None, table: str | None, situations:
     return keys
 
 
-def doubles_view(res: Results, label: str, decisions: bool, keys: list[str] | None, table: str | None,
+def doubles_view(res: ResultFrames, label: str, decisions: bool, keys: list[str] | None, table: str | None,
                  every: bool) -> P.Answer:
     """The answer of `simdom doubles` on ``res`` (``label``: as the user named it): the --table asked for,
     else every table that applies when ``every`` (people reading a terminal), else the main one."""
@@ -52,7 +52,7 @@ def doubles_view(res: Results, label: str, decisions: bool, keys: list[str] | No
     return doubles_answer(res, wanted)
 
 
-def _per_family(res: Results, families: list[tuple[str, list[str]]], table: str | None, every: bool) -> P.Answer:
+def _per_family(res: ResultFrames, families: list[tuple[str, list[str]]], table: str | None, every: bool) -> P.Answer:
     """One answer per rules variant (its own hold sweep, its own bonus column), in the scenario's order;
     the machines get ``{variant label: that variant's data}``."""
     from simdom.stats.views.pairs import doubles_answer

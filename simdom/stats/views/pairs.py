@@ -6,12 +6,12 @@ import polars as pl
 from simdom import present as P
 from simdom.stats.tables.compare import PERCENT
 from simdom.stats.estimate.families import ADJUSTMENT, Family
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.views.stats import clusters_note, family_sentences, selection_note
 
 
 
-def doubles_answer(res: Results, wanted: list[str]) -> P.Answer:
+def doubles_answer(res: ResultFrames, wanted: list[str]) -> P.Answer:
     """`simdom doubles`: the sweep's paired effects (Holm over the K arms), the best K, the first
     double by move number and by taker (associations, flagged)."""
     from simdom.stats.tables.doubles import by_move_table, detect_sweep, sweep_tables, taker_table
@@ -92,7 +92,7 @@ METRIC_LABEL = {m: (label, m in PERCENT) for m, label in LABEL.items()}
 HEADLINE = ("skill_gap", "points_ratio", "seat_advantage", "blocked_share", "scoring_rate")
 
 
-def compare_answer(a: Results, b: Results, strong: str | None = None) -> P.Answer:
+def compare_answer(a: ResultFrames, b: ResultFrames, strong: str | None = None) -> P.Answer:
     from simdom.stats.tables.compare import ALL, compare_table, side_names
 
     df, notes = compare_table(a, b, strong)

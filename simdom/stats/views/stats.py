@@ -9,7 +9,7 @@ import polars as pl
 from simdom import present as P
 from simdom.stats.inference import holm
 from simdom.stats.estimate.families import ADJUSTMENT, Family, families, family_sums, paired_table
-from simdom.stats.read.folder import Results
+from simdom.stats.read.folder import ResultFrames
 from simdom.stats.tables.stats import CONDITIONAL, RESULTS_KEY, default_by, moves_table, stats_table
 from simdom.stats.views.words import change_phrase, others
 
@@ -17,7 +17,7 @@ BY_HEADER = {"arm": "arm", "policy": "policy", "seat": "seat", "player": "player
              "turn": "turn", "first_seat": "leader seat", "leader": "leads", RESULTS_KEY: "results"}
 
 
-def clusters_note(results: Sequence[Results]) -> str:
+def clusters_note(results: Sequence[ResultFrames]) -> str:
     r = max(results, key=lambda x: x.n_deals)
     unit = r.unit
     block = r.match_block if unit.is_match else r.block  # a match folder's block counts deal slots
@@ -30,7 +30,7 @@ def clusters_note(results: Sequence[Results]) -> str:
             f"{unit}'s cluster). Win rates share ties; a fair share is 1/players.")
 
 
-def family_sentences(res: Results, fam: Family, table: pl.DataFrame) -> list[str]:
+def family_sentences(res: ResultFrames, fam: Family, table: pl.DataFrame) -> list[str]:
     """One sentence per arm of a policy family (at most 4; else the best and the worst)."""
     rows = [r for r in table.iter_rows(named=True) if r["arm"] != fam.baseline]
     if len(rows) > 4:
@@ -54,7 +54,7 @@ def family_sentences(res: Results, fam: Family, table: pl.DataFrame) -> list[str
     return out
 
 
-def _winner_sentences(df: pl.DataFrame, res: Results) -> list[str]:
+def _winner_sentences(df: pl.DataFrame, res: ResultFrames) -> list[str]:
     """Mixed arms without a family: the best policy's win rate per arm (at most 4 arms)."""
     out = []
     if not {"arm", "policy"} <= set(df.columns):
@@ -74,7 +74,7 @@ def _winner_sentences(df: pl.DataFrame, res: Results) -> list[str]:
     return out
 
 
-def rules_sentence(r: Results, fam: Family, full: pl.DataFrame, adjusted: pl.DataFrame) -> list[str]:
+def rules_sentence(r: ResultFrames, fam: Family, full: pl.DataFrame, adjusted: pl.DataFrame) -> list[str]:
     """Arms that differ only in their rules: the strongest policy's win rate in the first arm and its
     paired change in each other arm (percentage points, Holm-adjusted over the folder's rules families)."""
     base = full.filter(pl.col("arm") == fam.baseline).sort("win_rate", descending=True)
@@ -105,7 +105,7 @@ def _diff_cols() -> list[P.Col]:
             P.Col("win_diff", "Δ win %", "pctdiff"), P.Col("win_diff_p_holm", "p", "p")]
 
 
-def _family_tables(results: Sequence[Results], ans: P.Answer) -> tuple[list[P.Table], list[pl.DataFrame]]:
+def _family_tables(results: Sequence[ResultFrames], ans: P.Answer) -> tuple[list[P.Table], list[pl.DataFrame]]:
     """Tables (and sentences, added to ``ans``) of the paired comparisons between arms: one table per
     policy family; the rules families of a folder in one table, Holm-adjusted together."""
     tables, frames = [], []
@@ -145,7 +145,7 @@ def _family_tables(results: Sequence[Results], ans: P.Answer) -> tuple[list[P.Ta
     return tables, frames
 
 
-def stats_answer(results: Sequence[Results], by: Sequence[str] | None = None, table: str = "groups") -> P.Answer:
+def stats_answer(results: Sequence[ResultFrames], by: Sequence[str] | None = None, table: str = "groups") -> P.Answer:
     """`simdom stats`: sentences (paired effects of the arms' policy changes, or who wins), the table
     per group, the paired differences of each family with Holm-adjusted p-values."""
     results = list(results)
@@ -212,7 +212,7 @@ def selection_note(keys: Sequence[str]) -> str:
             "`simdom doubles` on a hold:until=K sweep (scenarios/default.toml), `simdom stats` paired tables.")
 
 
-def moves_answer(results: Sequence[Results], by: Sequence[str]) -> P.Answer:
+def moves_answer(results: Sequence[ResultFrames], by: Sequence[str]) -> P.Answer:
     df = moves_table(list(results), by)
     keys = ([RESULTS_KEY] if RESULTS_KEY in df.columns else []) + list(by) + ["move"]
     cols = [P.Col(k, BY_HEADER.get(k, k)) for k in keys] + [
@@ -248,7 +248,7 @@ def ordinal(j: int) -> str:
     return {0: "1st", 1: "2nd", 2: "3rd"}.get(j, f"{j + 1}th")
 
 
-def seats_answer(res: Results) -> P.Answer:
+def seats_answer(res: ResultFrames) -> P.Answer:
     """`simdom seats`: turn-order and seat effects per arm, with Wald tests of equal positions."""
     from simdom.stats.tables.seats import position_tables, seats_equal_by_construction, seats_json
 
