@@ -29,6 +29,7 @@ from .tiles import n_tiles, parse_tile, tile_name
 @dataclass(frozen=True, kw_only=True)
 class Rules:
     """A fully resolved, validated rule set (docs/rules.md section 8) for a given number of players.
+    Its defaults are the rules of Threes (the ``threes`` preset is these defaults).
 
     Built from keywords only; any value that reads as the field's type is accepted (``"none"`` for a
     Choice, ``"fixed:6"`` for Points, a list for a tuple) and stored as that type: the choices as their
@@ -278,11 +279,14 @@ PARAMETERS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules)
 #: Every parameter a preset, a scenario or ``--set`` may give.
 ALL_PARAMETERS: tuple[str, ...] = PARAMETERS + MATCH_PARAMETERS
 
+#: The parameters of a deal at their defaults (the Rules fields' defaults, ``players`` aside): the rules
+#: of Threes, so the threes preset is written once, as those defaults.
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Rules)
+                             if f.name in PARAMETERS and f.name != "players"}
+
+#: Each preset's parameters; a parameter a preset leaves out takes its default (max_pip, boneyard_reserve).
 _PRESET_TABLE: dict[str, dict[str, Any]] = {
-    "threes": dict(hand_size=(6, 6, 5), lead="any", spinner="first_double", arms_open="immediately",
-                   double_counts="face", divisors=(3,), min_ends=3, points="fixed:6",
-                   first_double_bonus=((4, 2), (8, 4), (None, 8)), out_bonus="none", block_bonus="none",
-                   bonus_round_to=1, bonus_divisor=1, draw="until_playable"),
+    "threes": dict(_DEFAULTS),
     "fives": dict(hand_size=(7, 7, 7), lead="tile:5-5", spinner="first_double", arms_open="after_both_sides",
                   double_counts="both", divisors=(5,), min_ends=1, points="sum", first_double_bonus=(),
                   out_bonus="opponents_pips", block_bonus="opponents_minus_own", bonus_round_to=5,
@@ -300,8 +304,8 @@ _PRESET_TABLE: dict[str, dict[str, Any]] = {
                              bonus_divisor=1, draw="none"),
 }
 for _p in _PRESET_TABLE.values():
-    _p.setdefault("max_pip", 6)
-    _p.setdefault("boneyard_reserve", (0, 0, 0))
+    for _k, _v in _DEFAULTS.items():
+        _p.setdefault(_k, _v)
 
 #: Where each preset comes from (docs/rules.md section 8).
 PRESET_SOURCES = {
