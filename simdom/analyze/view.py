@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..engine.codes import End
-from ..rules import ArmsOpen, Draw, Rules, Spinner, preset
+from ..engine.state import LayoutState
+from ..rules import Draw, Rules, preset
 from ..tiles import halves, tile_index, tile_name
 from .position import Deal, PositionError
 
@@ -59,69 +60,6 @@ class View:
         return f"actions[{i}] (seat {a['seat']} {what})"
 
 
-# ---- the layout, as far as legality goes ------------------------------------------------------------
-class _Layout:
-    """The open ends and their values (docs/rules.md 3), from the placements alone."""
-
-    def __init__(self, rules: Rules):
-        self.rules = rules
-        self.a, self.b = halves(rules.max_pip)
-        self.n = 0
-        self.ends: dict[End, int] = {}
-        self.spinner: End | None = None   # LEAD, or the line end it was attached to
-        self.arms_open = False
-        self.spin_value = 0
-        self.covered: set[End] = set()
-
-    def values(self) -> set[int]:
-        return set(self.ends.values())
-
-    def fits(self, t: int, e: End) -> str | None:
-        """None if tile t may go on end e, else why not."""
-        if self.n == 0:
-            return None if e == End.LEAD else "the first tile is the lead (end lead)"
-        if e == End.LEAD:
-            return "the lead is already placed"
-        if e not in self.ends:
-            return f"end {e.label} is not open (open: {', '.join(x.label for x in self.ends)})"
-        v = self.ends[e]
-        return None if v in (self.a[t], self.b[t]) else f"end {e.label} shows {v}"
-
-    def playable(self, t: int) -> bool:
-        return self.n == 0 or bool(self.values() & {int(self.a[t]), int(self.b[t])})
-
-    def place(self, t: int, e: End) -> None:
-        a, b = int(self.a[t]), int(self.b[t])
-        double = a == b
-        spin = self.rules.spinner == Spinner.FIRST_DOUBLE
-        if self.n == 0:
-            self.ends = {End.L: a, End.R: b}
-            if double and spin:
-                self._spin(End.LEAD, a)
-        else:
-            v = self.ends[e]
-            self.ends[e] = b if a == v else a
-            if e in (End.L, End.R):
-                self.covered.add(e)
-            if double and spin and self.spinner is None:
-                self._spin(e, v)
-            elif self.spinner is not None and not self.arms_open:
-                if (self.spinner == End.LEAD and self.covered >= {End.L, End.R}) or e == self.spinner:
-                    self._open()
-        self.n += 1
-
-    def _spin(self, where: End, v: int) -> None:
-        self.spinner = where
-        self.spin_value = v
-        self.covered = set()
-        if self.rules.arms_open == ArmsOpen.IMMEDIATELY:
-            self._open()
-
-    def _open(self) -> None:
-        self.arms_open = True
-        self.ends[End.U] = self.ends[End.D] = self.spin_value
-
-
 # ---- the history checked, the hidden tiles filled ---------------------------------------------------
 @dataclass
 class _Seat:
@@ -147,7 +85,7 @@ def _walk(view: View) -> tuple[list[_Seat], list[tuple[int, int | None]], set[in
     seats = [_Seat([-1] * hs, {}, []) for _ in range(n)]
     counts = [hs] * n
     bone = r.n_tiles - n * hs
-    lay = _Layout(r)
+    lay = LayoutState(r)  # the engine's layout: its open ends, where a tile fits
     turn, passes, ended = view.first, 0, None
     draws: list[tuple[int, int | None]] = []
     plays: list[tuple[int, End]] = []
@@ -162,16 +100,16 @@ def _walk(view: View) -> tuple[list[_Seat], list[tuple[int, int | None]], set[in
             raise no(f"the deal had ended ({ended})")
         if s != turn:
             raise no(f"seat {turn} was to act")
-        mine_playable = [x for x in sorted(mine) if lay.playable(x)] if s == v else []
+        mine_playable = [x for x in sorted(mine) if lay.placed == 0 or lay.ends_for(x)] if s == v else []
         if act == "play":
             if t in seen and not (s == v and t in mine):
                 raise no(f"tile {tile_name(t, mp)} was seen before ({seen[t]})")
             if s == v and t not in mine:
                 raise no(f"the viewer does not hold {tile_name(t, mp)}")
-            why = lay.fits(t, a["end"])
+            why = lay.refusal(t, a["end"])
             if why:
                 raise no(f"{tile_name(t, mp)} does not fit: {why}")
-            if lay.n == 0 and lead_tile is not None and t != lead_tile and lead_tile in mine:
+            if lay.placed == 0 and lead_tile is not None and t != lead_tile and lead_tile in mine:
                 raise no(f"the lead rule {r.lead} makes the holder of it lead it, and the viewer holds it")
             if s == v:
                 mine.discard(t)
@@ -190,7 +128,7 @@ def _walk(view: View) -> tuple[list[_Seat], list[tuple[int, int | None]], set[in
                 raise no("the rules have draw = none")
             if bone <= reserve:
                 raise no(f"the boneyard had no tile to draw ({bone} left, reserve {reserve})")
-            if lay.n == 0:
+            if lay.placed == 0:
                 raise no("nothing was placed yet, so every tile could lead")
             if s == v:
                 if mine_playable:
@@ -204,20 +142,20 @@ def _walk(view: View) -> tuple[list[_Seat], list[tuple[int, int | None]], set[in
             else:
                 if t is not None:
                     raise no("the viewer cannot see another seat's draw; allowed: a draw without a tile")
-                seats[s].checks.append((i, lay.values()))
+                seats[s].checks.append((i, set(lay.ends().values())))
                 seats[s].slots.append(i)
             draws.append((s, t))
             bone -= 1
             counts[s] += 1
         else:
-            if r.draw != Draw.NONE and bone > reserve and lay.n > 0:
+            if r.draw != Draw.NONE and bone > reserve and lay.placed > 0:
                 raise no(f"the boneyard still had {bone - reserve} tile(s) to draw")
-            if lay.n == 0:
+            if lay.placed == 0:
                 raise no("nothing was placed yet, so every tile could lead")
             if s == v and mine_playable:
                 raise no(f"the viewer could play {tile_name(mine_playable[0], mp)}")
             if s != v:
-                seats[s].checks.append((i, lay.values()))
+                seats[s].checks.append((i, set(lay.ends().values())))
             passes += 1
             turn = (s + 1) % n
             if passes == n:

@@ -373,6 +373,59 @@ class DealState:
         }
 
 
+class LayoutState:
+    """The layout alone, stepped by placements without hands (docs/rules.md 3): the engine's open ends
+    and which of them a tile fits, for code that knows the placements but not every hand (what a seat
+    saw of a deal, simdom.analyze.view). Placements are not checked: :meth:`ends_for` and :meth:`refusal`
+    say where a tile may go."""
+
+    #: the seat whose hand the state lends to the tile asked about (nobody's hand is tracked)
+    _SEAT = 0
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self._G = compile_rules(rules)
+        work = make_work(rules.n_tiles)
+        self._St, self._mv_t, self._mv_e = work[0], work[4], work[5]
+        none = np.zeros(0, dtype=np.int64)
+        _steps().setup_hands(self._G, self._St, work[1], none, none, 0, 0)
+        self._hand = L.SEAT0 + self._SEAT * L.SB + L.HAND
+
+    @property
+    def placed(self) -> int:
+        """Tiles placed so far."""
+        return int(self._St[L.NPL])
+
+    def ends(self) -> dict[End, int]:
+        """The open ends and their values (L, R, then the spinner's arms once open; none before the lead)."""
+        n = 0 if self._St[L.NPL] == 0 else (4 if self._St[L.SPIN] >= 0 and self._St[L.ARMS] else 2)
+        return {End(e): int(self._St[L.EV + e]) for e in range(n)}
+
+    def ends_for(self, tile: int) -> list[End]:
+        """Where ``tile`` may be placed now (the kernel's legal moves of a hand holding it alone)."""
+        h = self._St[self._hand:self._hand + 2]
+        h[:] = 0
+        h[tile >> 6] = np.uint64(1 << (tile & 63)).view(np.int64)
+        n = _steps().step_legal(self._G, self._St, self._SEAT, self._mv_t, self._mv_e)
+        h[:] = 0
+        return [End(int(self._mv_e[i])) for i in range(n) if self._mv_t[i] == tile]
+
+    def refusal(self, tile: int, end: End) -> str | None:
+        """None if ``tile`` may go on ``end`` now, else why not (``end R shows 4``)."""
+        if self.placed == 0:
+            return None if end == End.LEAD else "the first tile is the lead (end lead)"
+        if end == End.LEAD:
+            return "the lead is already placed"
+        ends = self.ends()
+        if end not in ends:
+            return f"end {end.label} is not open (open: {', '.join(e.label for e in ends)})"
+        return None if end in self.ends_for(tile) else f"end {end.label} shows {ends[end]}"
+
+    def place(self, tile: int, end: int) -> None:
+        """``tile`` goes on ``end`` (where :meth:`ends_for` allows it)."""
+        _steps().step_place(self._G, self._St, self._SEAT, tile, int(end))
+
+
 def trace(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int) -> dict[str, Any]:
     """Deal ``deal`` of the run with root ``seed``, played by the batch kernel, as a trace record."""
     st = DealState.dealt(rules, seed, deal)
