@@ -29,7 +29,7 @@ def play_recording(kernel, G, ids, par, root, deal0: int, n_deals: int, seat: np
     block = min(BLOCK, max(n_deals, 1))
     cap = block * nt
     work = make_work(nt, decisions=cap)
-    scratch = work[6]
+    scratch = work[L.W_SCRATCH]
     ctl, rows, vals = scratch[L.SX_DCTL], scratch[L.SX_DROWS], scratch[L.SX_DVALS]
     ctl[L.DCTL_ON] = 1
     ctl[L.DCTL_ROLLOUTS] = rollouts

@@ -281,7 +281,7 @@ class MatchDeal(DealState):
         if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < 1 << 64:
             raise ValueError(f"seed = {key!r} is not a deal's key; allowed: an integer 0 .. 2^64 - 1")
         work = make_work(rules.n_tiles)
-        St, bone, perm, rng = work[0], work[1], work[2], work[3]
+        St, bone, perm, rng = work[L.W_ST], work[L.W_BONE], work[L.W_PERM], work[L.W_RNG]
         _steps().new_match_deal(compile_rules(rules), St, bone, perm, rng, np.uint64(key), -1 if lead is None else lead)
         hands = [_mask_tiles(St[L.SEAT0 + s * L.SB + L.HAND:][:2]) for s in range(rules.players)]
         return cls(rules, hands, list(bone[: St[L.BN]]), int(St[L.FIRST]), lead)

@@ -91,10 +91,10 @@ _WARM: set = set()
 def _warm(solve_root, work: DealState, V: tuple, out: tuple) -> None:
     """Compile (or load) the solver for these array types before a timed call: a search stopped at its
     first position."""
-    key = (work.rules.n_tiles > 64, V[6][L.SV_AGAINST] > 0)
+    key = (work.rules.n_tiles > 64, V[L.V_CTL][L.SV_AGAINST] > 0)
     if key in _WARM:
         return
-    ctl = V[6]
+    ctl = V[L.V_CTL]
     saved = ctl.copy()
     ctl[L.SV_LIMIT] = 1
     solve_root(work._G, work._St, work._bone, V, *out)
@@ -110,7 +110,7 @@ class Solver:
         from ._kernel.work import make_solver
         self.rules = rules
         self.V = make_solver(rules.n_tiles, table_bits)
-        self.V[7][: rules.players] = sides_of(rules)
+        self.V[L.V_SIDES][: rules.players] = sides_of(rules)
         m = 4 * rules.n_tiles + 4
         self._t, self._e, self._v = (np.zeros(m, np.int64) for _ in range(3))
 
@@ -128,7 +128,7 @@ class Solver:
         work.advance()
         if work.ended is not None:
             raise ValueError("the deal ends by forced draws and passes: there is no move to solve")
-        ctl = self.V[6]
+        ctl = self.V[L.V_CTL]
         ctl[:] = 0
         ctl[L.SV_BY] = L.BY_POINTS if by == "points" else L.BY_MARGIN
         if limit is not None and limit < 1:
@@ -138,8 +138,8 @@ class Solver:
         if against is not None:
             pols = against_policies(against, self.rules.players)
             ids, par = kernel_arrays(pols)
-            self.V[8][: len(ids)] = ids
-            self.V[9][: len(ids)] = par
+            self.V[L.V_IDS][: len(ids)] = ids
+            self.V[L.V_PAR][: len(ids)] = par
             reads_all = any(p.name in ("timing", "defensive") for s, p in enumerate(pols) if s != work.turn)
             ctl[L.SV_AGAINST] = L.AGAINST_READS_ALL if reads_all else L.AGAINST_HANDS
             names = tuple(str(p) for p in pols)

@@ -108,7 +108,7 @@ class DealState:
         self.rules = rules
         self._G = compile_rules(rules)
         self._work = make_work(rules.n_tiles)
-        self._St, self._bone = self._work[0], self._work[1]
+        self._St, self._bone = self._work[L.W_ST], self._work[L.W_BONE]
         self._rec = np.zeros((max_records(rules, L.REC_ALL), L.REC_COLS), dtype=np.int32)
         self._nrec = 0
         tiles = [t for h in hands for t in h] + list(boneyard)
@@ -125,7 +125,7 @@ class DealState:
     def dealt(cls, rules: Rules, seed: int, deal: int) -> "DealState":
         """Deal number ``deal`` of the run with root ``seed``, as the batch kernel deals it."""
         work = make_work(rules.n_tiles)
-        St, bone, perm, rng = work[0], work[1], work[2], work[3]
+        St, bone, perm, rng = work[L.W_ST], work[L.W_BONE], work[L.W_PERM], work[L.W_RNG]
         _steps().new_deal(compile_rules(rules), St, bone, perm, rng, root_key(seed), deal)
         hands = [_mask_tiles(St[L.SEAT0 + s * L.SB + L.HAND:][:2]) for s in range(rules.players)]
         return cls(rules, hands, list(bone[: St[L.BN]]), int(St[L.FIRST]))
@@ -217,7 +217,7 @@ class DealState:
     def advance(self) -> list[tuple[int, End]]:
         """Play forced draws and passes; return the legal (tile, end) moves of the seat to act
         (empty when the deal has ended)."""
-        mv_t, mv_e = self._work[4], self._work[5]
+        mv_t, mv_e = self._work[L.W_MVT], self._work[L.W_MVE]
         start = self._nrec
         n, self._nrec = _steps().step_advance(self._G, self._St, self._bone, mv_t, mv_e, self._rec, self._nrec,
                                               L.REC_ALL, 0)
@@ -225,7 +225,7 @@ class DealState:
         return [(int(mv_t[i]), End(int(mv_e[i]))) for i in range(n)]
 
     def legal(self) -> list[tuple[int, End]]:
-        mv_t, mv_e = self._work[4], self._work[5]
+        mv_t, mv_e = self._work[L.W_MVT], self._work[L.W_MVE]
         n = _steps().step_legal(self._G, self._St, self.turn, mv_t, mv_e)
         return [(int(mv_t[i]), End(int(mv_e[i]))) for i in range(n)]
 
@@ -258,8 +258,8 @@ class DealState:
         new = DealState.__new__(DealState)
         new.__dict__.update(self.__dict__)
         # the deal's arrays are copied; the policies' scratch and solver arrays are work space, shared
-        new._work = tuple(w.copy() for w in self._work[:6]) + tuple(self._work[6:])
-        new._St, new._bone = new._work[0], new._work[1]
+        new._work = tuple(w.copy() for w in self._work[:L.W_SCRATCH]) + tuple(self._work[L.W_SCRATCH:])
+        new._St, new._bone = new._work[L.W_ST], new._work[L.W_BONE]
         new._rec = self._rec.copy()
         new.actions = list(self.actions)
         new.hands0 = [list(h) for h in self.hands0]
@@ -313,11 +313,11 @@ class DealState:
         from . import jitcache
         jitcache.notice("choose_entry")
         from ._kernel.kchoose import choose_entry
-        mv_t, mv_e = self._work[4], self._work[5]
+        mv_t, mv_e = self._work[L.W_MVT], self._work[L.W_MVE]
         for i, (t, e) in enumerate(moves):
             mv_t[i], mv_e[i] = t, int(e)
         i = int(choose_entry(self._G, self._St, self._bone, self.turn, ids, par, streams, mv_t, mv_e, len(moves),
-                             self._work[6], self._work[7]))
+                             self._work[L.W_SCRATCH], self._work[L.W_SOLVER]))
         return moves[i]
 
     def score_of(self, tile: int, end: int) -> tuple[int, int]:
@@ -386,9 +386,9 @@ class LayoutState:
         self.rules = rules
         self._G = compile_rules(rules)
         work = make_work(rules.n_tiles)
-        self._St, self._mv_t, self._mv_e = work[0], work[4], work[5]
+        self._St, self._mv_t, self._mv_e = work[L.W_ST], work[L.W_MVT], work[L.W_MVE]
         none = np.zeros(0, dtype=np.int64)
-        _steps().setup_hands(self._G, self._St, work[1], none, none, 0, 0)
+        _steps().setup_hands(self._G, self._St, work[L.W_BONE], none, none, 0, 0)
         self._hand = L.SEAT0 + self._SEAT * L.SB + L.HAND
 
     @property

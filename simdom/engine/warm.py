@@ -67,12 +67,13 @@ def _policy_functions() -> dict:
     ty = numba.typeof
     G, St, bone, _, rng, mt, me, sx, V = (ty(x) for x in (st._G,) + st._work)
     ids, par = (ty(x) for x in kernel_arrays([parse_policy("greedy")] * 2))
-    x = st._work[6]
+    x = st._work[L.W_SCRATCH]
     P, bone2, pt, pe, pool, W, deck, loc, rec, aux, dp = (ty(x[k]) for k in (
         L.SX_P, L.SX_BONE, L.SX_PT, L.SX_PE, L.SX_POOL, L.SX_W, L.SX_DECK, L.SX_LOC, L.SX_REC, L.SX_AUX, L.SX_DP))
-    par1 = ty(st._work[7][9][0])  # one seat's parameters
-    vrng = ty(st._work[7][10])
-    rt, re, rv = (ty(st._work[7][k]) for k in (14, 15, 16))
+    V_ = st._work[L.W_SOLVER]
+    par1 = ty(V_[L.V_PAR][0])  # one seat's parameters
+    vrng = ty(V_[L.V_RNG])
+    rt, re, rv = (ty(V_[k]) for k in (L.V_RT, L.V_RE, L.V_RV))
     i, u = types.int64, types.uint64
     return {
         "greedy_to_end": (kpolicies.greedy_to_end, (G, P, bone, rec)),

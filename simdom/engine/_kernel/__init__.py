@@ -14,7 +14,7 @@ source file that holds compiled code and of the numba version:
   checks only the file of the function it compiled, not the files of the helpers inlined into it;
   the hash in the folder's name makes sure a change anywhere in the engine never runs stale code.
 
-This module imports no numba: the batch path (layout, tables, work, api.simulate) is plain numpy.
+This module imports no numba: the batch path (layout, tables, work, api.simulate_deals) is plain numpy.
 Files without compiled code (PURE) do not enter the hash.
 """
 from __future__ import annotations

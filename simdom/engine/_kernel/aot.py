@@ -131,7 +131,7 @@ def _types(**arrays):
 
 
 def signature():
-    """run_batch's argument types (api.simulate passes these arrays)."""
+    """run_batch's argument types (api.simulate_deals passes these arrays)."""
     import numpy as np
     from numba import types
 

@@ -29,18 +29,20 @@ from .kpolicies import choose as choose_basic
 from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, BY_POINTS, MODEL_GREEDY, PAR_AGAINST, PAR_BY, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS, PAR_HOLD, HOLD_NEVER, FD_MOVE, POL_EXPERT,
                      PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL,
                      POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, SV_OWN, OWN_GREEDY, TMASK,
-                     SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W)
+                     SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W,
+                     V_CTL, V_IDS, V_OWN, V_PAR, V_RE, V_RT, V_RV, V_SIDES, V_TTK, VO_WINS)
 from .moves import legal_moves
 from .rng import GAMMA, mix64, next64
 from .sampler import sample_world, unseen_tiles
 from .sides import side_of
-from .solve import salt_of, solve_best, solve_root
+from .solve import solve_best, solve_root
+from .solvetable import salt_of
 
 
 @kernel
 def set_sides(G, V):
     """Each seat's side (its own, or partners') for the solver: what its values are about."""
-    sides = V[7]
+    sides = V[V_SIDES]
     for o in range(G[R_PLAYERS]):
         sides[o] = side_of(G, o)
 
@@ -54,7 +56,8 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     budget lasts, and plays the best move of the deepest search that finished (greedy's move if none
     did). The table is emptied at every new problem (another deal, seat or opponents): where the budget
     runs out then depends on the deal alone, not on the deals this process searched before."""
-    ctl, ttk, vids, vpar, rt, re, rv = V[6], V[4], V[8], V[9], V[14], V[15], V[16]
+    ctl, ttk, vids, vpar = V[V_CTL], V[V_TTK], V[V_IDS], V[V_PAR]
+    rt, re, rv = V[V_RT], V[V_RE], V[V_RV]
     by = BY_POINTS if par[s, PAR_BY] == 1 else BY_MARGIN
     ctl[SV_BY] = by
     ctl[SV_HORIZON] = 0
@@ -74,7 +77,7 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     budget = np.int64(par[s, PAR_NODES])
     if budget > 0:
         ctl[SV_ROOT] = s
-        ctl[SV_SIDE] = V[7][s]
+        ctl[SV_SIDE] = V[V_SIDES][s]
         # the value searched is part of the problem: a table of margins is not one of points
         salt = np.int64((salt_of(G, bone, V, bone.shape[0]) ^ (np.uint64(by) * GAMMA)) & np.uint64(0x7FFFFFFFFFFFFFFF))
         if salt != ctl[SV_CLAIR]:
@@ -119,7 +122,8 @@ def search_pick(G, St, s, worlds, model, depth, own, win, hold, key, mv_t, mv_e,
             return one
     W, bone2, pool, deck, loc, aux, dp, acc = (scratch[SX_W], scratch[SX_BONE], scratch[SX_POOL], scratch[SX_DECK],
                                                scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
-    ctl, vids, vpar, rt, re, rv, wins = V[6], V[8], V[9], V[14], V[15], V[16], V[18][2]
+    ctl, vids, vpar = V[V_CTL], V[V_IDS], V[V_PAR]
+    rt, re, rv, wins = V[V_RT], V[V_RE], V[V_RV], V[V_OWN][VO_WINS]
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_AGAINST] = AGAINST_HANDS if model == MODEL_GREEDY else AGAINST_NONE
     ctl[SV_HORIZON] = depth

@@ -47,7 +47,7 @@ R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_
     R_BLOCK_MODE, R_ROUND, R_DIV, R_SMAX = range(21)
 # the match parameters of docs/rules.md 12 (target 0: no match, the others then at their defaults)
 R_TARGET, R_MATCH_END, R_NEXT_LEAD, R_TEAMS, R_MAX_DEALS = range(21, 26)
-#: the solver's bounds (solve.py): the most points one placement scores, the largest first-double bonus
+#: the solver's bounds (solvebounds.py): the most points one placement scores, the largest first-double bonus
 R_PMAX, R_BMAX = 26, 27
 R_SIZE = 28
 
@@ -119,7 +119,7 @@ POL_TIMING = 6
 POL_CLAIRVOYANT, POL_SEARCH = 7, 8
 POL_EXPERT = 9
 N_PARAMS = 6
-#: the parameter columns the solver's table salt reads in against mode (solve.salt_of): the policies it
+#: the parameter columns the solver's table salt reads in against mode (solvetable.salt_of): the policies it
 #: plays against are deterministic ones with at most 4 parameters; the columns added since (N_PARAMS 6)
 #: are left out so that every salt, and so every table and node count, stays what it was
 SALT_PARAMS = 5
@@ -141,7 +141,23 @@ OWN_ALL_DEFENSIVE = 2                                       # expert:model=defen
 RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4
 
-# ---- the expert policy's memory (kexpert.py): one row per seat of V[19] (work.make_solver) ---------
+# ---- the work tuples (work.py), by slot -------------------------------------------------------------
+#: make_work's tuple: the deal's state St, its boneyard, the shuffle's permutation, the deal's streams, a
+#: move list (tiles, ends), the policies' scratch (SX_*), the solver's arrays V (V_*)
+W_ST, W_BONE, W_PERM, W_RNG, W_MVT, W_MVE, W_SCRATCH, W_SOLVER = range(8)
+#: the solver's arrays V (work.make_solver), by slot: the states on the search's path (stk[d]), the moves
+#: at each depth (tiles, ends, ordering keys), the transposition table (keys, and its rows of TT_COLS
+#: columns), the controls (SV_*), each seat's side, the seats' policies (ids, parameters) and their
+#: streams, the policies' scratch (SX_*), the search's frame per depth (FR_*) and its table key, a root
+#: move list with a value per move (tiles, ends, values), the root seat's own scratch where it plays
+#: defensive beyond a horizon and its rows VO_*, the expert policy's memory (MEM_*: one row per seat)
+V_STK, V_MT, V_ME, V_MK, V_TTK, V_TTV, V_CTL, V_SIDES, V_IDS, V_PAR, V_RNG, V_SCRATCH, V_FR, V_FK, V_RT, V_RE, \
+    V_RV, V_OWN_SCRATCH, V_OWN, V_MEM = range(20)
+#: V[V_OWN]'s rows: the root seat's own move list beyond a horizon (tiles, ends; kpolicies.defensive_to_end)
+#: and the search policy's wins per move (in halves: a tie at the top is half a win)
+VO_T, VO_E, VO_WINS = 0, 1, 2
+
+# ---- the expert policy's memory (kexpert.py): one row per seat of V[V_MEM] (work.make_solver) -----
 #: the view of the seat's last decision (its known state), the state after its move there, that state's
 #: validity, the records kept, then records of the opponent's placements seen since its last draw: the
 #: state before it (as the seat saw it), the tile and the points it scored (2 players)
@@ -237,7 +253,7 @@ DEC_VAL_NAMES = ("rollout_double", "rollout_other", "hold_gain", "hold_gain_win"
 DV_DOUBLE, DV_OTHER, DV_GAIN, DV_GAIN_WIN = range(4)
 DEC_VALS = len(DEC_VAL_NAMES)
 
-# ---- the exact solver (solve.py) ------------------------------------------------------------------
+# ---- the exact solver (solve.py, solvebounds.py, solvetable.py) ---------------------------------
 #: ctl int64[SV_SIZE]: nodes searched, the value (BY_MARGIN / BY_POINTS), against mode (0: paranoid,
 #: 1: the other seats play their policies), the root seat and its side, more than two sides by margin
 #: (the scores then enter the key), the table's salt for this problem, the horizon (placements after
@@ -245,19 +261,23 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: whether the search stopped at that limit (its values then mean nothing), and the salt of the last
 #: problem the clairvoyant policy solved (a new one empties the table: kchoose.py), and the table's bits
 #: a search uses (0: all of it), and whether the table's keys are those of the layout's least mirror image
-#: (solve.node_key: set by solve_root for its exact minimax solves; not by solve_best, so the clairvoyant
+#: (solvetable.node_key: set by solve_root for its exact minimax solves; not by solve_best, so the clairvoyant
 #: policy's node budget runs out where it did; never against policies: their tie-breaks are not symmetric),
 #: and who plays the root seat's own moves beyond the horizon (OWN_GREEDY, or OWN_DEFENSIVE: the search
 #: policy's own=defensive; the other seats are greedy there either way)
 SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
     SV_TBITS, SV_CANON, SV_OWN = range(14)
 SV_SIZE = 14
-#: the transposition table's columns: lower bound, upper bound, best move, the root's margin over each seat
-#: (with several sides by margin; its high 32 bits the least that margin gains from the entry's position on,
-#: solve.store_margins), and the entry's key (its bits as int64; ttk is a uint64 view of the column): 8 int64, one 64-byte cache
+#: the transposition table's columns ttv[slot, TT_*]: lower bound, upper bound, best move, the root's margin
+#: over each seat (with several sides by margin; its high 32 bits the least that margin gains from the
+#: entry's position on, solvetable.store_margins), and the entry's key (its bits as int64; ttk is a uint64 view of the column): 8 int64, one 64-byte cache
 #: line an entry, so a probe reads one line (work.make_table aligns the rows)
+TT_LO, TT_HI, TT_MOVE, TT_MARGIN = 0, 1, 2, 3   # TT_MARGIN + s: seat s's (4 seats)
 TT_COLS = 8
 TT_KEY = 7
+#: the best move in column TT_MOVE: its tile << TT_END_BITS | its end
+TT_END_BITS = 3
+TT_END_MASK = (1 << TT_END_BITS) - 1
 #: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 4 MB
 SEARCH_TABLE_BITS = 16
 BY_MARGIN, BY_POINTS = 0, 1
@@ -273,4 +293,5 @@ FR_A, FR_B, FR_A0, FR_B0, FR_BEST, FR_BI, FR_I, FR_N, FR_MAXI, FR_SLOT, FR_OFF, 
 FR_SIZE = FR_V + 4
 
 assert R_SIZE <= TA
+assert TT_MARGIN + 4 <= TT_KEY < TT_COLS
 assert len(SEAT_COLS) == SC_LOST_FD + 1 and len(DEAL_COLS) == DC_WINNER + 1 and len(REC_NAMES) == RC_S + 1

@@ -19,7 +19,7 @@ def make_work(nt: int, decisions: int = 0) -> tuple:
     """Every array the kernel needs for one deal at a time: (St, bone, perm, rng, mv_t, mv_e, scratch, V).
     ``decisions``: room for that many first-double decision rows (kdecide.py; recording stays off until
     the caller switches it on in the control vector). V: the solver's arrays (:func:`make_solver`) for
-    the policies that search (clairvoyant, search), sharing the scratch."""
+    the policies that search (clairvoyant, search), sharing the scratch. The slots: layout.W_*."""
     scratch = make_scratch(nt, decisions)
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(nt, dtype=np.int64), np.zeros(nt, dtype=np.int64),
             np.zeros(N_STREAMS, dtype=np.uint64), np.zeros(4 * nt + 4, dtype=np.int64),
@@ -86,7 +86,7 @@ def make_solver(nt: int, table_bits: int = 20, scratch: tuple | None = None) -> 
     move list with a value per move (the root's, for the policies), and the root seat's own scratch and move
     list where it plays defensive beyond a horizon (kpolicies.defensive_to_end) and the search policy's wins
     per move (in halves: a tie at the top is half a win), and the expert policy's memory of what each seat saw
-    (layout.MEM_*: kexpert.py). The caller sets ctl, sides, ids and par."""
+    (layout.MEM_*: kexpert.py). The slots: layout.V_*. The caller sets ctl, sides, ids and par."""
     depth = nt + 2
     m = 4 * nt + 4
     return (np.zeros((depth, ST_SIZE), dtype=np.int64), np.zeros((depth, m), dtype=np.int64),

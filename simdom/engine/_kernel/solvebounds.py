@@ -1,0 +1,210 @@
+"""The exact solver's values (solve.py): what a settled deal is worth to the root side, what the scores
+so far already hold of it, and bounds of what is still to score.
+
+The value is ``by`` margin (the side's deal total minus the highest other side's total, end bonus
+included) or points (the side's own deal total): :func:`side_totals_value`. Where it is additive (points,
+or the margin between two sides) the table holds the value of the future, the value less what is already
+scored (:func:`offset`).
+
+Every position is first bounded by what is left to score (:func:`value_bounds`, as DDS's quick
+tricks): the root side gains at most its tiles in hand and the boneyard it may draw times the most a
+placement scores, the first-double bonus while no double is down, and the largest end bonus; every
+other side likewise. A position whose bounds fall outside the window is not searched (in exact
+solves: below a horizon the search policy's trees are small, and the bounds cost it more than they
+save). With several sides by margin, :func:`margins_now` and :func:`bounds_vec` give the root's margin
+over each seat and its quick lower bound seat by seat (solvetable.py keeps them in the table).
+
+The solver's arrays V are read by name (layout.V_*), its controls ctl = V[V_CTL] by layout.SV_*.
+"""
+from __future__ import annotations
+
+from .core import round_bonus, seat_total
+from .jit import kernel
+from .layout import (AGAINST_READS_ALL, BLOCK_NONE, BN, BON, BTOP, BY_POINTS, EB, FD_MOVE, HCNT, HPIPS, OUT_FIXED,
+                     OUT_OPP_PIPS, PIPS, PTS, R_BLOCK_MODE, R_BMAX, R_DRAW, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_PMAX,
+                     R_RESERVE, SV_AGAINST, SV_BY, SV_MULTI, SV_ROOT, SV_SIDE, TMASK, V_CTL, V_SIDES)
+from .moves import seat_base
+
+#: a value beyond every deal's (the bounds' "none")
+INF = 1 << 40
+
+
+@kernel
+def gain_max(G, P, tiles, pips_in, pips_all):
+    """The most points a side can still add to its total: its placements (``tiles``: in its hands and
+    the boneyard it may draw, each scoring at most G[R_PMAX]), the first-double bonus if no double is
+    down, and the end bonus (at most the pips outside its hands, ``pips_all - pips_in``, or the fixed
+    out bonus)."""
+    g = tiles * G[R_PMAX]
+    if P[FD_MOVE] == 0:
+        g += G[R_BMAX]
+    eb = 0
+    if G[R_OUT_MODE] == OUT_FIXED:
+        eb = G[R_OUT_N]
+    if G[R_OUT_MODE] == OUT_OPP_PIPS or G[R_BLOCK_MODE] != BLOCK_NONE:
+        eb = max(eb, round_bonus(G, pips_all - pips_in))
+    return g + eb
+
+
+@kernel
+def value_bounds(G, P, bone, V):
+    """(lo, hi): bounds of the root side's final value from P on, whatever anyone plays. One pass over
+    the seats gathers each side's total, tiles and pips in hand (sides 0-3 in locals: this runs at every
+    position)."""
+    ctl, sides = V[V_CTL], V[V_SIDES]
+    root = ctl[SV_SIDE]
+    n = G[R_PLAYERS]
+    nb = 0
+    if G[R_DRAW]:
+        nb = max(0, P[BN] - G[R_RESERVE] - P[BTOP])
+    pips_all = 0
+    t0 = t1 = t2 = t3 = 0
+    c0 = c1 = c2 = c3 = nb
+    p0 = p1 = p2 = p3 = 0
+    nsides = 0
+    for s in range(n):
+        b = seat_base(s)
+        hp = P[b + HPIPS]
+        hc = P[b + HCNT]
+        v = P[b + PTS] + P[b + BON] + P[b + EB]
+        pips_all += hp
+        k = sides[s]
+        nsides = max(nsides, k + 1)
+        if k == 0:
+            t0 += v
+            c0 += hc
+            p0 += hp
+        elif k == 1:
+            t1 += v
+            c1 += hc
+            p1 += hp
+        elif k == 2:
+            t2 += v
+            c2 += hc
+            p2 += hp
+        else:
+            t3 += v
+            c3 += hc
+            p3 += hp
+    if G[R_OUT_MODE] == OUT_OPP_PIPS or G[R_BLOCK_MODE] != BLOCK_NONE:  # the end bonus counts pips
+        for i in range(P[BTOP], P[BN]):
+            pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
+    own = t0 if root == 0 else t1 if root == 1 else t2 if root == 2 else t3
+    up = gain_max(G, P, c0 if root == 0 else c1 if root == 1 else c2 if root == 2 else c3,
+                  p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all)
+    if ctl[SV_BY] == BY_POINTS:
+        return own, own + up
+    top = -INF
+    topup = -INF
+    for k in range(nsides):
+        if k != root:
+            t = t0 if k == 0 else t1 if k == 1 else t2 if k == 2 else t3
+            top = max(top, t)
+            topup = max(topup, t + gain_max(G, P, c0 if k == 0 else c1 if k == 1 else c2 if k == 2 else c3,
+                                            p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3,
+                                            pips_all))
+    return own - topup, own + up - top
+
+
+@kernel
+def side_totals_value(G, P, V):
+    """The root side's final value of the settled deal P (by margin or by points)."""
+    ctl, sides = V[V_CTL], V[V_SIDES]
+    root = ctl[SV_SIDE]
+    own = 0
+    t0 = 0
+    t1 = 0
+    t2 = 0
+    t3 = 0
+    for s in range(G[R_PLAYERS]):
+        v = seat_total(P, s)
+        k = sides[s]
+        if k == root:
+            own += v
+        if k == 0:
+            t0 += v
+        elif k == 1:
+            t1 += v
+        elif k == 2:
+            t2 += v
+        else:
+            t3 += v
+    if ctl[SV_BY] == BY_POINTS:
+        return own
+    best = -INF
+    nsides = 0
+    for s in range(G[R_PLAYERS]):
+        nsides = max(nsides, sides[s] + 1)
+    for k in range(nsides):
+        if k != root:
+            tk = t0 if k == 0 else t1 if k == 1 else t2 if k == 2 else t3
+            best = max(best, tk)
+    return own - best
+
+
+@kernel
+def offset(G, P, V):
+    """What the root side's value already holds of the scores so far, when the value is additive
+    (points; the margin between two sides), else 0 (the scores then enter the key)."""
+    ctl, sides = V[V_CTL], V[V_SIDES]
+    if ctl[SV_MULTI] or ctl[SV_AGAINST] == AGAINST_READS_ALL:
+        return 0
+    root = ctl[SV_SIDE]
+    own = 0
+    other = 0
+    for s in range(G[R_PLAYERS]):
+        v = seat_total(P, s)
+        if sides[s] == root:
+            own += v
+        else:
+            other += v
+    if ctl[SV_BY] == BY_POINTS:
+        return own
+    return own - other
+
+
+@kernel
+def margins_now(G, P, V):
+    """The root's margin over each seat in P (seats 0-3; INF for the root and absent seats)."""
+    r = V[V_CTL][SV_ROOT]
+    own = seat_total(P, r)
+    m0 = own - seat_total(P, 0) if r != 0 else INF
+    m1 = own - seat_total(P, 1) if r != 1 else INF
+    m2 = own - seat_total(P, 2) if r != 2 and G[R_PLAYERS] > 2 else INF
+    m3 = own - seat_total(P, 3) if r != 3 and G[R_PLAYERS] > 3 else INF
+    return m0, m1, m2, m3
+
+
+@kernel
+def bounds_vec(G, P, bone, V):
+    """The quick lower bounds of value_bounds seat by seat (several sides by margin: a side is a seat):
+    the root's total now less each other seat's total and the most it can still add."""
+    r = V[V_CTL][SV_ROOT]
+    n = G[R_PLAYERS]
+    nb = 0
+    if G[R_DRAW]:
+        nb = max(0, P[BN] - G[R_RESERVE] - P[BTOP])
+    pips_all = 0
+    for s in range(n):
+        pips_all += P[seat_base(s) + HPIPS]
+    if G[R_OUT_MODE] == OUT_OPP_PIPS or G[R_BLOCK_MODE] != BLOCK_NONE:
+        for i in range(P[BTOP], P[BN]):
+            pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
+    own = seat_total(P, r)
+    m0 = INF
+    m1 = INF
+    m2 = INF
+    m3 = INF
+    for s in range(n):
+        if s != r:
+            b = seat_base(s)
+            m = own - seat_total(P, s) - gain_max(G, P, P[b + HCNT] + nb, P[b + HPIPS], pips_all)
+            if s == 0:
+                m0 = m
+            elif s == 1:
+                m1 = m
+            elif s == 2:
+                m2 = m
+            else:
+                m3 = m
+    return m0, m1, m2, m3

@@ -1,0 +1,222 @@
+"""The exact solver's transposition table (solve.py): the key of a position, its mirror images, and
+what an entry holds.
+
+A deal state fully determines its future, so the table holds the value of the future: the value minus
+what is already scored, when the value is additive (points, or the margin between two sides:
+solvebounds.offset). With more than two sides by margin it is not: an entry then holds the root's margin
+over each seat when it was stored, and a position reached with other margins reads its bounds shifted
+(the value is nondecreasing in every margin and moves by c when all of them move by c: :func:`shift_of`).
+In exact solves the lower bound is kept seat by seat too: a search proving "at least v" returns, for
+each other seat, a lower bound of the root's final margin over it (the least over the other seats'
+replies, the chosen move's where the root side chooses), and the entry keeps how much each margin gains
+at least from there on, so a position reached with other margins reads min over seats of (its margin +
+that gain), at least the shifted bound and often more (:func:`entry_vec`). Only against timing or
+defensive, which read the scores, are the scores part of the key (:func:`node_key`). Bounds are stored
+as a (lower, upper) pair, the best move as a tile and an end: an entry is a row ttv[slot, TT_*]
+(layout.TT_LO, TT_HI, TT_MOVE, TT_MARGIN + seat, TT_KEY), one 64-byte cache line.
+
+Each problem has its own salt in the keys (:func:`salt_of`): the boneyard, the root seat and side, the
+value and mode, and in against mode the seats' policies.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .core import seat_total
+from .jit import kernel
+from .layout import (AGAINST_READS_ALL, ARMS, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST, FORCED,
+                     FR_V, HAND, LONE, NPASS, PTS, BON, R_PLAYERS, SALT_PARAMS, SPAT, SPIN, SV_AGAINST, SV_BY, SV_OWN,
+                     SV_ROOT, SV_SALT, SV_SIDE, TMASK, TT_MARGIN, TURN, USED, V_CTL, V_IDS, V_PAR, VOID)
+from .moves import seat_base
+from .rng import GAMMA, mix64
+from .solvebounds import INF, margins_now
+
+#: an entry's margin over a seat and its lower bound of the future (several sides by margin) share one
+#: int64: the margin plus HALF in the low GAIN_SHIFT bits, the bound in the high ones (NOVEC: none)
+GAIN_SHIFT = 32
+HALF = 1 << 31
+LOW32 = (1 << GAIN_SHIFT) - 1
+NOVEC = -(1 << 30)
+
+
+@kernel
+def mixin(h, x):
+    return mix64(h ^ (np.uint64(x & 0xFFFFFFFFFFFF) + GAMMA))
+
+
+@kernel
+def end_words(P, a, c):
+    """The layout's two words of :func:`node_key`, with the line's ends in the order a (0: L R, 1: R L)
+    and the arms' in the order c (0: U D, 1: D U)."""
+    b = 1 - a
+    d = 1 - c
+    w1 = (P[BTOP] | (P[TURN] << 8) | (P[NPASS] << 12) | ((P[FORCED] + 1) << 16) | (P[LONE] << 24)
+          | ((P[SPIN] + 1) << 25) | (P[SPAT + a] << 30) | (P[SPAT + b] << 31) | (P[COV + a] << 32)
+          | (P[COV + b] << 33) | (P[ARMS] << 34) | (P[USED + c] << 35) | (P[USED + d] << 36)
+          | ((1 if P[FD_MOVE] == 0 else 0) << 37) | (P[ENDED] << 38))
+    w2 = (P[EV + a] | (P[EV + b] << 4) | (P[EV + E_U + c] << 8) | (P[EV + E_U + d] << 12) | (P[ED + a] << 16)
+          | (P[ED + b] << 17) | (P[ED + E_U + c] << 18) | (P[ED + E_U + d] << 19))
+    return w1, w2
+
+
+@kernel
+def end_sig(P, e):
+    """Everything the key holds of line end e (0: L, 1: R): its value, whether it is a double, the
+    spinner's arm at it, whether it is covered."""
+    return P[EV + e] | (P[ED + e] << 4) | (P[SPAT + e] << 5) | (P[COV + e] << 6)
+
+
+@kernel
+def arm_sig(P, e):
+    """Everything the key holds of the spinner's arm e (2: U, 3: D): its value, double, and use."""
+    return P[EV + e] | (P[ED + e] << 4) | (P[USED + e - 2] << 5)
+
+
+@kernel
+def node_key(G, P, V, canon):
+    """(key, image): the 64-bit key of everything that decides the future value of P (against timing or
+    defensive, what they read too: the scores and the values each seat showed it lacked).
+
+    With ``canon`` the key is that of the layout's mirror image whose first end has the smaller
+    signature (:func:`end_sig`; the line's L and R swapped or not, the arms' U and D likewise; image
+    bit 0 and bit 1; equal signatures give equal words either way): the rules treat L and R, and
+    U and D, alike (docs/rules.md 3), so mirror images have one value and share an entry, the best move
+    stored for the image (:func:`mirror_end`). Only in exact minimax solves: a policy's tie-break
+    between ends (the opponents' in against mode, greedy's beyond a horizon) is not symmetric."""
+    ctl = V[V_CTL]
+    h = np.uint64(ctl[SV_SALT])
+    n = G[R_PLAYERS]
+    for s in range(n):
+        b = seat_base(s) + HAND
+        h = mixin(h, P[b])
+        if not canon or P[b + 1] != 0:  # tiles past the 64th (double-nine and up); as before outside
+            h = mixin(h, P[b + 1])       # exact solves (a node budget runs out where it did)
+    a = 0
+    c = 0
+    if canon:  # the image whose first end (of the line, of the arms) has the smaller signature
+        if end_sig(P, E_R) < end_sig(P, E_L):
+            a = 1
+        if arm_sig(P, E_D) < arm_sig(P, E_U):
+            c = 1
+    w1, w2 = end_words(P, a, c)
+    image = a | (c << 1)
+    h = mixin(h, w1)
+    h = mixin(h, w2)
+    if ctl[SV_AGAINST] == AGAINST_READS_ALL:
+        h = mixin(h, P[FIRST])
+        for s in range(n):
+            b = seat_base(s)
+            h = mixin(h, P[b + VOID] | ((P[b + PTS] + P[b + BON]) << 20))
+    return h, image
+
+
+@kernel
+def drop_mirrored(P, n, mt, me):
+    """The n moves less those whose mirror twin is listed (exact minimax solves): when the line's two
+    ends have one signature (:func:`end_sig`), a tile on R gives the mirror image of the same tile on L,
+    of one value, so only L's is searched; the arms' D likewise beside U. Returns how many are left."""
+    line = end_sig(P, E_L) == end_sig(P, E_R)
+    arms = arm_sig(P, E_U) == arm_sig(P, E_D)
+    if not (line or arms):
+        return n
+    k = 0
+    for i in range(n):
+        e = me[i]
+        twin = -1
+        if e == E_R and line:
+            twin = E_L
+        elif e == E_D and arms:
+            twin = E_U
+        keep = True
+        if twin >= 0:
+            for j in range(n):
+                if mt[j] == mt[i] and me[j] == twin:
+                    keep = False
+                    break
+        if keep:
+            mt[k] = mt[i]
+            me[k] = e
+            k += 1
+    return k
+
+
+@kernel
+def mirror_end(e, image):
+    """End e of a position as the same end of its mirror image ``image`` (and back: each is its own
+    inverse)."""
+    if e <= E_R and (image & 1):
+        return E_L + E_R - e
+    if e >= E_U and e <= E_D and (image & 2):
+        return E_U + E_D - e
+    return e
+
+
+@kernel
+def shift_of(G, P, V, ttv, slot):
+    """(dmin, dmax): how far the root's margin over each other seat moved from the entry's (several
+    sides by margin, where the table's entries hold the margins they were searched at). The value is
+    nondecreasing in every margin and moves by c when all move by c, so an entry's bounds hold here
+    shifted by at least dmin and at most dmax."""
+    ctl = V[V_CTL]
+    r = ctl[SV_ROOT]
+    own = seat_total(P, r)
+    dmin = INF
+    dmax = -INF
+    for s in range(G[R_PLAYERS]):
+        if s != r:
+            e = own - seat_total(P, s) - ((ttv[slot, TT_MARGIN + s] & LOW32) - HALF)
+            dmin = min(dmin, e)
+            dmax = max(dmax, e)
+    return dmin, dmax
+
+
+@kernel
+def entry_vec(G, P, V, ttv, slot):
+    """An entry's lower bounds of the root's final margin over each seat, read at P's margins: the
+    entry holds, for each seat, how much at least the margin gains from its position on (the bound's
+    vector, margin-free), so a position reached with other margins reads its own bounds seat by seat."""
+    m0, m1, m2, m3 = margins_now(G, P, V)
+    if m0 < INF:
+        m0 += ttv[slot, TT_MARGIN] >> GAIN_SHIFT
+    if m1 < INF:
+        m1 += ttv[slot, TT_MARGIN + 1] >> GAIN_SHIFT
+    if m2 < INF:
+        m2 += ttv[slot, TT_MARGIN + 2] >> GAIN_SHIFT
+    if m3 < INF:
+        m3 += ttv[slot, TT_MARGIN + 3] >> GAIN_SHIFT
+    return m0, m1, m2, m3
+
+
+@kernel
+def store_margins(G, P, V, ttv, slot, mode, f):
+    """An entry's margins (P's) and each seat's lower bound of the future: none (mode 0), the entry's own
+    kept (1: the same position, no new lower bound), or from the node's vector f (2: f[k] the lower bound
+    of the final margin over seat k, so f[k] less the margin now)."""
+    r = V[V_CTL][SV_ROOT]
+    own = seat_total(P, r)
+    for s in range(G[R_PLAYERS]):
+        m = own - seat_total(P, s)
+        a = NOVEC
+        if s != r:
+            if mode == 1:
+                a = ttv[slot, TT_MARGIN + s] >> GAIN_SHIFT
+            elif mode == 2:
+                a = f[FR_V + s] - m
+        ttv[slot, TT_MARGIN + s] = (a << GAIN_SHIFT) | (m + HALF)
+
+
+@kernel
+def salt_of(G, bone, V, nb):
+    """The table's salt for one problem: the boneyard, the root seat and side, the value and mode, and
+    in against mode the seats' policies."""
+    ctl, ids, par = V[V_CTL], V[V_IDS], V[V_PAR]
+    h = mix64(np.uint64(ctl[SV_ROOT] + 8 * ctl[SV_SIDE] + 64 * ctl[SV_BY] + 128 * ctl[SV_AGAINST]
+                        + 1024 * ctl[SV_OWN]) + GAMMA)
+    if ctl[SV_AGAINST]:
+        for s in range(G[R_PLAYERS]):
+            h = mixin(h, ids[s])
+            for k in range(min(par.shape[1], SALT_PARAMS)):
+                h = mixin(h, np.int64(par[s, k] * 1024.0))
+    for i in range(nb):
+        h = mixin(h, bone[i & TMASK])
+    return h
