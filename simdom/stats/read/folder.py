@@ -49,6 +49,7 @@ class Results:
     matches: pl.LazyFrame | None = None     #: match mode: one row per arm, match, rotation and seat
     decisions: pl.LazyFrame | None = None   #: the decisions table (simdom run --decisions), with player, policy
     wide: pl.LazyFrame | None = None        #: the deals table as written (per-seat columns), None in memory
+    course: pl.LazyFrame | None = None      #: the course table (one row per arm, deal and rotation), if written
 
     @property
     def unit(self) -> Unit:
@@ -130,7 +131,8 @@ class Results:
                        None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{','.join(arms)}",
                        matches=None if self.matches is None else self.matches.filter(only),
                        decisions=None if self.decisions is None else self.decisions.filter(only),
-                       wide=None if self.wide is None else self.wide.filter(only))
+                       wide=None if self.wide is None else self.wide.filter(only),
+                       course=None if self.course is None else self.course.filter(only))
 
     @classmethod
     def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
@@ -261,7 +263,8 @@ def open_results(path: str | Path) -> Results:
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)
         seats = None if seats is None else seats.with_columns(did)
-    return Results(root, m, deals, moves, seats, matches=matches, decisions=decisions, wide=parts["deals"])
+    return Results(root, m, deals, moves, seats, matches=matches, decisions=decisions, wide=parts["deals"],
+                   course=parts.get("course"))
 
 
 def open_selection(text: str | Path) -> Results:
