@@ -137,7 +137,7 @@ def test_flags_mean_significant_and_beyond_the_threshold(folder):
         for v in card["variants"][1:]:
             for m, e in v["vs_baseline"].items():
                 share = m in ("leader_win", "last_win", "balance", "blocked", "ties", "decisiveness",
-                              "scoring_share", "greedy_edge")
+                              "decision_share", "scoring_share", "greedy_edge")
                 bound = th / 100 if share else abs(base[m]["value"]) * th / 100
                 assert e["flag"] == bool(e["p_holm"] < 0.05 and abs(e["value"]) > bound), (th, m, e)
     none = to_json(studies([f"{folder}:first_double_bonus=none"]))  # one arm: figures, nothing compared

@@ -335,6 +335,11 @@ def balance(
                                         "several player counts stands for each), or arms of them: FOLDER:ARM"),
     threshold: float = typer.Option(1.0, "--threshold", help="flag a difference larger than this: percentage "
                                     "points for a share, percent of the baseline for a mean (default 1)"),
+    skill: bool = typer.Option(False, "--skill", help="add each variant's skill share (Dreef's, by wins: simdom "
+                               "skill's players random, search and clairvoyant against greedy), played anew"),
+    skill_deals: int = typer.Option(20, "--skill-deals", help="deals of the skill share per variant, each in every "
+                                    "rotation (default 20: seconds per variant; 2 to 1,000,000)"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="workers of --skill (default: every core)"),
     fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
@@ -344,8 +349,9 @@ def balance(
     One row per variant (an arm; a sweep's variants, the baseline first): the baseline's figures, then
     each variant's paired difference on the same deals, with a 95% interval clustered by deal and a
     p-value Holm-adjusted over the folder's variants and measures; * flags a significant difference
-    larger than --threshold. Lead changes, drama and decisiveness need the moves table (`simdom run
-    --moves`), draws the seats table (`simdom run --seats`).
+    larger than --threshold. The duration, decision and tension measures come from the course table every
+    run writes (older folders: lead changes, drama and decisiveness from the moves table of `simdom run
+    --moves`, draws from the seats table of `--seats`). --skill adds each variant's skill share.
 
     Examples:
 
@@ -354,6 +360,8 @@ def balance(
       simdom balance results/balance-bonus --format json -o scorecard.json
 
       simdom balance results/balance-bonus/2p --threshold 2 --format csv -o scorecard.csv
+
+      simdom balance results/balance-bonus/2p --skill --skill-deals 10
     """
     from simdom.stats.tables.balance import studies
     from simdom.stats.tables.stats import InputError
@@ -363,7 +371,11 @@ def balance(
     check_writable(out, force)
     if not 0 <= threshold <= 100:
         raise InputError(f"--threshold {threshold:g} is invalid; allowed: a number from 0 to 100")
-    ss = studies(results, threshold)
+    if skill and not 2 <= skill_deals <= 1_000_000:
+        raise InputError(f"--skill-deals {skill_deals} is invalid; allowed: an integer from 2 to 1,000,000")
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers {workers} is invalid; allowed: an integer from 1")
+    ss = studies(results, threshold, skill_deals if skill else 0, workers)
     _emit(balance_answer(ss, threshold, flat=f in ("csv", "parquet")), f, out)
 
 

@@ -77,6 +77,9 @@ class Batch:
     deals: Mapping[str, np.ndarray]
     records: Mapping[str, np.ndarray] | None = None
     decisions: Mapping[str, np.ndarray] | None = None
+    #: the deal's course (:data:`~simdom.engine.codes.COURSE_SEAT_COLUMNS`, int32[n, players], and
+    #: :data:`~simdom.engine.codes.COURSE_DEAL_COLUMNS`, int32[n]); single deals only
+    course: Mapping[str, np.ndarray] | None = None
 
     @property
     def n(self) -> int:
@@ -92,23 +95,28 @@ class Batch:
 
 
 def row_columns(seat: np.ndarray, deal: np.ndarray, row0: int = 0, stride: int = 1,
-                n: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+                n: int | None = None, course: bool = False) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Named columns (views, no copy) of rows row0, row0 + stride, ... (n of them; all by default) of the
     output blocks from :func:`output_blocks`: per seat int32[n, players] (names SEAT_COLUMNS), per deal
-    int32[n] (names DEAL_COLUMNS). The blocks hold one column after the other, each seat's values of a
+    int32[n] (names DEAL_COLUMNS); with ``course`` also the course columns (COURSE_SEAT_COLUMNS,
+    COURSE_DEAL_COLUMNS: single deals). The blocks hold one column after the other, each seat's values of a
     column contiguous: ``seats[name][:, s]`` and ``deals[name]`` of all rows are contiguous arrays."""
+    from .codes import DEAL_COLUMNS, SEAT_COLUMNS
     rows = deal.shape[1]
     n = (rows - row0 + stride - 1) // stride if n is None else n
     sl = slice(row0, row0 + (n - 1) * stride + 1, stride)
-    return ({c: seat[i][:, sl].T for i, c in enumerate(L.SEAT_COLS)},
-            {c: deal[i, sl] for i, c in enumerate(L.DEAL_COLS)})
+    return ({c: seat[i][:, sl].T for i, c in enumerate(L.SEAT_COLS) if course or c in SEAT_COLUMNS},
+            {c: deal[i, sl] for i, c in enumerate(L.DEAL_COLS) if course or c in DEAL_COLUMNS})
 
 
 def batch_of(rules: Rules, policies: list[Policy], seed: int, deal0: int, seat: np.ndarray, deal: np.ndarray,
              rec: np.ndarray | None = None, *, row0: int = 0, stride: int = 1, n: int | None = None) -> Batch:
     """A :class:`Batch` over rows row0, row0 + stride, ... of the output blocks (:func:`row_columns`)."""
-    seats, deals = row_columns(seat, deal, row0, stride, n)
-    return Batch(rules, policies, int(seed), deal0, seats, deals, None if rec is None else decode_records(rec))
+    from .codes import COURSE_DEAL_COLUMNS, COURSE_SEAT_COLUMNS
+    seats, deals = row_columns(seat, deal, row0, stride, n, course=True)
+    course = {**{c: seats.pop(c) for c in COURSE_SEAT_COLUMNS}, **{c: deals.pop(c) for c in COURSE_DEAL_COLUMNS}}
+    return Batch(rules, policies, int(seed), deal0, seats, deals, None if rec is None else decode_records(rec),
+                 course=course)
 
 
 def output_blocks(n_rows: int, players: int) -> tuple[np.ndarray, np.ndarray]:

@@ -100,8 +100,14 @@ def kernel_arrays(policies: "Sequence[Policy]") -> "tuple[np.ndarray, np.ndarray
         par[i, : len(p.values)] = p.values
     return ids, par
 #: Named outputs of a batch (see :class:`simdom.engine.api.Batch`).
-SEAT_COLUMNS = K.SEAT_COLS
-DEAL_COLUMNS = K.DEAL_COLS
+#: The deal's course (batch.play_tally; single deals, not matches): kept apart from the result columns
+#: (``Batch.course``, the course table of simdom run): each seat's largest deficit; per deal the placements with
+#: two or more legal moves, the legal moves summed over the placements, the leader changes, the leader after
+#: the last placement (-1: a tie at the top) and the placement from which it has led.
+COURSE_SEAT_COLUMNS = ("max_deficit",)
+COURSE_DEAL_COLUMNS = ("choice_turns", "choices", "lead_changes", "leader", "lead_from")
+SEAT_COLUMNS = tuple(c for c in K.SEAT_COLS if c not in COURSE_SEAT_COLUMNS)
+DEAL_COLUMNS = tuple(c for c in K.DEAL_COLS if c not in COURSE_DEAL_COLUMNS)
 RECORD_COLUMNS = K.REC_NAMES
 #: Named columns of the first-double decisions (see :func:`simdom.engine.api.simulate_deals`, ``decisions``):
 #: the situation and the choice (integers), and with rollouts their values (floats).

@@ -45,9 +45,11 @@ def simulate_deals_any(rules: Rules, policies: "str | Sequence[object]", seed: i
     recs = []
     for i in range(n_deals):
         st = DealState.dealt(rules, seed, deal0 + i)
-        play_python(st, pols, deal_streams(key, deal0 + i))
+        course = Course(st)
+        play_python(st, pols, deal_streams(key, deal0 + i), place=course.place)
         st.settle()
         collect(st._G, st._St, seat, deal, row0 + i * stride)
+        course.write(seat, deal, row0 + i * stride)
         if records:
             r = st._rec[:st._nrec].copy()
             if records == Records.PLAYS:
@@ -58,3 +60,40 @@ def simulate_deals_any(rules: Rules, policies: "str | Sequence[object]", seed: i
     if records:
         rec = np.concatenate(recs) if recs else np.zeros((0, L.REC_COLS), np.int32)
     return batch_of(rules, pols, seed, deal0, seat, deal, rec, row0=row0, stride=stride, n=n_deals)
+
+
+class Course:
+    """The deal's course tallied from Python as the batch kernel tallies it (batch.play_tally): before each
+    placement the mover's legal moves, after it the leader (the one seat strictly ahead on placement points
+    and first-double bonus, -1 on a tie at the top), the placement from which it has been the leader, the
+    leader changes and each seat's largest deficit."""
+
+    def __init__(self, st: DealState):
+        self.st, n = st, st.rules.players
+        self.deficit = [0] * n
+        self.choice_turns = self.choices = self.changes = 0
+        self.last, self.cur, self.since = -1, -1, 1
+
+    def place(self, tile: int, end: int) -> None:
+        st = self.st
+        k = len(st.legal())
+        self.choices += k
+        self.choice_turns += k >= 2
+        st.play(tile, end)
+        score = [st.seat(o).points + st.seat(o).bonus for o in range(st.rules.players)]
+        top = max(score)
+        leader = score.index(top) if score.count(top) == 1 else -1
+        if leader != self.cur:
+            self.cur, self.since = leader, st.move_number
+        if leader >= 0:
+            self.changes += self.last >= 0 and leader != self.last
+            self.last = leader
+        for o, v in enumerate(score):
+            self.deficit[o] = max(self.deficit[o], max(x for j, x in enumerate(score) if j != o) - v)
+
+    def write(self, seat: np.ndarray, deal: np.ndarray, row: int) -> None:
+        for o in range(self.st.rules.players):
+            seat[L.SC_MAX_DEFICIT, o, row] = self.deficit[o]
+        for col, v in ((L.DC_CHOICE_TURNS, self.choice_turns), (L.DC_CHOICES, self.choices),
+                       (L.DC_LEAD_CHANGES, self.changes), (L.DC_LEADER, self.cur), (L.DC_LEAD_FROM, self.since)):
+            deal[col, row] = v

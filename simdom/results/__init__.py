@@ -34,7 +34,7 @@ from .folder import FORMAT, KIND, LOCK, MANIFEST, META_KEY, PART, ResultsError
 from .manifest import (ArmEntry, Manifest, PartEntry, chunk_range, digest, first_difference, manifest_settings, parse_manifest, part_key,
                        part_rows, read_manifest, settings_hash)
 from .parts import PARQUET, atomic_open, encode, part_path, strings, write_atomic
-from .tables import (COLUMN_TYPES, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, SCHEMA_BEGIN, SCHEMA_END,
+from .tables import (COLUMN_TYPES, COURSE, DEALS, DECISIONS, MATCH_DEALS, MATCH_TABLES, MATCHES, MOVES, SCHEMA_BEGIN, SCHEMA_END,
                      SCHEMA_PAGE, SEATS, TABLES, Column, TableSpec, schema_markdown, schema_tables, sides_of,
                      update_schema_page)
 from .unit import Unit
@@ -46,6 +46,6 @@ __all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsErr
            "check_folder_parts", "read_checked", "manifest_settings", "parse_manifest", "read_manifest", "settings_hash", "PARQUET", "atomic_open",
            "encode", "part_path", "strings", "write_atomic", "COLUMN_TYPES", "DEALS",
            "DECISIONS",
-           "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "SCHEMA_BEGIN", "SCHEMA_END", "SCHEMA_PAGE",
+           "COURSE", "MATCH_DEALS", "MATCH_TABLES", "MATCHES", "MOVES", "SCHEMA_BEGIN", "SCHEMA_END", "SCHEMA_PAGE",
            "SEATS", "TABLES", "Column", "TableSpec", "schema_markdown", "schema_tables", "sides_of", "Unit",
            "update_schema_page"]

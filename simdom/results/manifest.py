@@ -56,7 +56,7 @@ def part_rows(table: str, *, unit: Unit, plays: int, players: int, hands: int | 
     ``hands``)."""
     if unit.is_match:
         return {"matches": plays, "deals": hands, "seats": None if hands is None else hands * players}.get(table)
-    return {"deals": plays, "seats": plays * players}.get(table)
+    return {"deals": plays, "course": plays, "seats": plays * players}.get(table)
 
 
 class Manifest(BaseModel):
@@ -79,7 +79,7 @@ class Manifest(BaseModel):
     rotations: int = Field(ge=1, le=4)
     players: int = Field(ge=2, le=4)
     unit: Unit = Field(default=Unit.DEAL, strict=False)  #: match: the rules play matches; ``deals`` counts matches
-    tables: list[Literal["deals", "seats", "moves", "decisions", "matches"]]
+    tables: list[Literal["deals", "seats", "moves", "decisions", "matches", "course"]]
     decision_rollouts: Optional[int] = Field(default=None, ge=0)  #: with a decisions table: rollouts per decision
     #: with decision rollouts: their continuation when not greedy (``simdom run --then``); null: greedy
     decision_then: Optional[str] = Field(default=None, min_length=1)

@@ -94,6 +94,23 @@ MOVES = TableSpec("moves", "one row per placement, ordered arm, deal, rotation, 
     C("bonus", pa.int16(), "first-double bonus the placement earned"),
 ))
 
+COURSE = TableSpec("course", "one row per arm, deal and rotation, ordered as deals", "always (single deals)", KEYS + (
+    C("draws", pa.int8(), "tiles drawn from the boneyard in the deal, every seat"),
+    C("turns", pa.int16(), "turns taken: placements and passes (a turn that draws and then places counts once)"),
+    C("choice_turns", pa.int16(), "placements whose mover held two or more legal moves (a pass holds none)"),
+    C("choices", pa.int16(), "the mover's legal (tile, end) moves summed over the deal's placements"),
+    C("lead_changes", pa.int16(), "times the leader changed: after each placement each seat's score is its "
+                                  "placement points and first-double bonus so far, the leader the one seat "
+                                  "strictly ahead (none on a tie at the top), a change a leader other than the "
+                                  "last one"),
+    C("winner_deficit", pa.int16(), "the deal's winner's largest deficit over its placements, in points (the best "
+                                    "other score minus the winner's, 0 if never behind); the winner is the one seat "
+                                    "with the top deal total (null: a tie at the top)", nullable=True),
+    C("decided_at", pa.int8(), "the last placement after which the winner was not the leader (0: it led after "
+                               "every placement; tiles_placed: the end bonus decided; null: a tie at the top)",
+      nullable=True),
+))
+
 DECISIONS = TableSpec(
     "decisions", "one row per first-double decision (the deal's first double not yet placed, the mover able to "
     "place a double and another tile), ordered arm, deal, rotation, move", "simdom run --decisions", KEYS + (
@@ -148,9 +165,9 @@ MATCH_DEALS = DEALS.in_match_mode("one row per arm, match, rotation and hand (a 
 ))
 del C
 
-#: Every table of a run of single deals, by folder name; ``deals`` is always written, the others when their
-#: option asks.
-TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, SEATS, MOVES, DECISIONS)}
+#: Every table of a run of single deals, by folder name; ``deals`` and ``course`` are always written, the others
+#: when their option asks.
+TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, COURSE, SEATS, MOVES, DECISIONS)}
 #: Every table of a match-mode run: ``deals`` and ``matches`` always.
 MATCH_TABLES: dict[str, TableSpec] = {
     "deals": MATCH_DEALS, "matches": MATCHES,

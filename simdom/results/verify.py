@@ -167,6 +167,16 @@ def _checks(table: str, m: Manifest, c: int) -> list[Check]:
                     "ends_sum", 0, 8 * A.of(lambda b: b.max_pip))).all()),
                 ("points within the rules", _between("points", 0, play).all()),
                 ("bonus within the rules", _between("bonus", 0, bonus).all())]
+    elif table == "course":
+        dec = pl.col("decided_at")
+        out += [("draws within the set, turns not negative", (_between("draws", 0, tiles) & (pl.col("turns") >= 0)
+                                                              ).all()),
+                ("choice_turns 0 .. choices, lead_changes not negative",
+                 ((pl.col("choice_turns") >= 0) & (pl.col("choice_turns") <= pl.col("choices"))
+                  & (pl.col("lead_changes") >= 0)).all()),
+                ("winner_deficit and decided_at both null or both set, within the set",
+                 ((pl.col("winner_deficit").is_null() == dec.is_null())
+                  & (dec.is_null() | ((dec >= 0) & (dec <= tiles) & (pl.col("winner_deficit") >= 0)))).all())]
     elif table == "decisions":
         out += [(f"seat and turn below {P}", (seat("seat") & seat("turn"))),
                 ("move within the set", _between("move", 1, tiles).all()),
@@ -305,6 +315,12 @@ def check_chunk(root: Path, m: Manifest, c: int) -> tuple[dict[str, Part] | None
         problem = _agree(got["matches"].frame, got["deals"].frame, m.sides)
         if problem:
             return None, f"{part_key('matches', c)} and {part_key('deals', c)} disagree: the check '{problem}' fails"
+    if "course" in got:
+        d, k = got["deals"].frame, got["course"].frame
+        if not (d["tiles_placed"] <= k["turns"]).all() or not (d["tiles_placed"] <= k["choices"]).all() or \
+                not (k["decided_at"].is_null() | (k["decided_at"] <= d["tiles_placed"])).all():
+            return None, (f"{part_key('course', c)} and {part_key('deals', c)} disagree: turns, choices and "
+                          f"decided_at must fit the tiles placed")
     if "moves" in got:
         placed = int(got["deals"].frame["tiles_placed"].sum())
         if got["moves"].frame.height != placed:

@@ -236,7 +236,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     if "decisions" in tables and py is not None:
         raise RunError(f"--decisions records the first-double decisions in the compiled kernel, but an arm plays "
                        f"{py}; allowed: --decisions with compiled policies only")
-    tables = tuple(t for t in sc.unit.tables if t in set(tables) | {"deals", "matches"})
+    tables = tuple(t for t in sc.unit.tables if t in set(tables) | {"deals", "matches", "course"})
     new = manifest_for(sc, tables, SIM_VERSION, decision_rollouts, decision_then)
     out = Path(out)
     try:

@@ -108,10 +108,12 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         for a in range(A):
             for r in range(R):
                 _value_decisions(plan, a, r, d0, batches[a][r].decisions)
-    out = _Columns(*row_columns(seat, deal), A, n, R, P)
+    out = _Columns(*row_columns(seat, deal, course=True), A, n, R, P)
     points = out.seats("points", np.int32)            # [arm, deal, rotation, seat]
     win = win_shares(points)
     parts = {"deals": fmt.encode(fmt.DEALS, P, _deal_columns(plan, out, d0, points), plan.settings_hash, chunk)}
+    if "course" in plan.tables:
+        parts["course"] = fmt.encode(fmt.COURSE, P, _course_columns(plan, out, d0, win), plan.settings_hash, chunk)
     if "seats" in plan.tables:
         parts["seats"] = fmt.encode(fmt.SEATS, P, _seat_columns(plan, out, d0), plan.settings_hash, chunk)
     if moves:
@@ -162,6 +164,28 @@ def _deal_columns(plan: Plan, out: _Columns, d0: int, points: np.ndarray) -> dic
     for c, v in per_seat.items():
         for s in range(out.P):
             cols[f"{c}_{s}"] = np.ascontiguousarray(v[..., s]).reshape(-1)
+    return cols
+
+
+def _course_columns(plan: Plan, out: _Columns, d0: int, win: np.ndarray) -> dict:
+    """The course table (results.COURSE): the kernel's tally of each deal (batch.play_tally) and, of the
+    seat with the whole win (win share 1), its largest deficit and the last placement after which it was not
+    the leader: the placement before the one from which the final leader has led if the winner is that
+    leader, else the last placement."""
+    A, n, R = out.shape
+    cols = _keys(plan, d0, A, n, R)
+    one = win == 1.0                                   # [arm, deal, rotation, seat]
+    none = ~one.any(axis=-1).reshape(-1)
+    w = one.argmax(axis=-1)[..., None]
+    placed = out.deal("tiles_placed")
+    decided = np.where(out.deal("leader") == w[..., 0], out.deal("lead_from") - 1, placed)
+    cols.update(draws=out.seats("draws").sum(axis=-1).reshape(-1),
+                turns=(placed + out.seats("passes").sum(axis=-1)).reshape(-1),
+                choice_turns=out.deal("choice_turns").reshape(-1), choices=out.deal("choices").reshape(-1),
+                lead_changes=out.deal("lead_changes").reshape(-1),
+                winner_deficit=np.ma.masked_array(
+                    np.take_along_axis(out.seats("max_deficit"), w, axis=-1).reshape(-1), none),
+                decided_at=np.ma.masked_array(decided.reshape(-1), none))
     return cols
 
 

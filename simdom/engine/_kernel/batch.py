@@ -7,14 +7,15 @@ from .jit import entry, kernel
 
 from .core import advance, deal_random, finish, forced, give, place, record, reset, seat_total, start
 from .ends import counted_ends
-from .moves import legal_moves, seat_base
+from .moves import legal_moves, n_moves, seat_base
 from .greedy import list_index
 from .kdecide import record_decision
 from .kchoose import choose
-from .layout import (ACT_PLAY, BN, BON, BTOP, DCTL_ON, DC_END, DC_FD_MOVE, DC_FD_SEAT, DC_FIRST_SEAT, DC_SP_MOVE,
-                     DC_SP_SEAT, DC_TILES_PLACED, DC_WINNER, DDEALT, DRAWS, EB, EMASK, ENDED, FD_MOVE, FD_SEAT,
-                     FIRST, HCNT, HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, REC_NONE, R_PLAYERS, SC_BONUS,
-                     SC_DOUBLES_DEALT, SC_DRAWS, SC_END_BONUS, SC_LOST_FD, SC_PASSES, SC_PIPS_LEFT, SC_PLAYS,
+from .layout import (ACT_PLAY, BN, BON, BTOP, DCTL_ON, DC_CHOICES, DC_CHOICE_TURNS, DC_END, DC_FD_MOVE, DC_FD_SEAT,
+                     DC_FIRST_SEAT, DC_LEADER, DC_LEAD_CHANGES, DC_LEAD_FROM, DC_SP_MOVE, DC_SP_SEAT,
+                     DC_TILES_PLACED, DC_WINNER, DDEALT, DRAWS, EB, EMASK, ENDED, FD_MOVE, FD_SEAT, FIRST, HCNT,
+                     HPIPS, LOSTFD, NPL, PASSES, PLAYS, PTS, REC_NONE, R_PLAYERS, SC_BONUS, SC_DOUBLES_DEALT,
+                     SC_DRAWS, SC_END_BONUS, SC_LOST_FD, SC_MAX_DEFICIT, SC_PASSES, SC_PIPS_LEFT, SC_PLAYS,
                      SC_PLAY_POINTS, SC_POINTS, SC_SCORING_PLAYS, SC_WENT_OUT, SMASK, SPLAYS, SP_MOVE, SP_SEAT,
                      SX_DCTL, TMASK, TURN, WINNER)
 from .rng import seed_deal
@@ -38,6 +39,81 @@ def play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nre
         if rec_mode != REC_NONE:
             nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)
     finish(G, St)
+    return nrec
+
+
+@kernel
+def play_tally(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, deal, seat_out,
+               deal_out, row):
+    """:func:`play`, the same moves and streams, and the deal's course tallied into row ``row`` of the output
+    blocks (layout.SC_MAX_DEFICIT, DC_CHOICE_TURNS, DC_CHOICES, DC_LEAD_CHANGES, DC_LEADER, DC_LEAD_FROM): before
+    each placement the mover's legal moves are counted; after it each seat's score is its placement points and
+    first-double bonus so far, the leader the one seat strictly ahead (-1: a tie at the top). Scores, and so
+    the leader and the deficits, change only with a placement that scores: only then are they recomputed."""
+    n = G[R_PLAYERS]
+    for o in range(n):
+        seat_out[SC_MAX_DEFICIT, o, row] = 0
+    cturns = 0
+    choices = 0
+    changes = 0
+    last = -1       # the last seat that was the leader
+    cur = -1        # the leader after the latest placement (-1: none)
+    since = 1       # the placement from which ``cur`` has been the leader
+    while True:
+        mover, nrec = forced(G, St, bone, rec, nrec, rec_mode, deal)
+        if not mover:
+            break
+        s = St[TURN] & SMASK
+        nm = n_moves(G, St, s)
+        choices += nm
+        if nm >= 2:
+            cturns += 1
+        t, e = choose(G, St, bone, s, pol_ids, pol_params, rng, mv_t, mv_e, scratch, V)
+        t &= TMASK
+        e &= EMASK
+        if scratch[SX_DCTL][DCTL_ON]:
+            m = legal_moves(G, St, s, mv_t, mv_e)
+            record_decision(G, St, s, m, list_index(mv_t, mv_e, m, t, e), mv_t, mv_e, np.int64(deal), scratch)
+        pts, bonus, k, ssum = place(G, St, s, t, e)
+        if rec_mode != REC_NONE:
+            nrec = record(rec, nrec, deal, s, ACT_PLAY, t, e, pts, bonus, k, ssum)
+        if pts + bonus > 0:
+            top = -(1 << 30)
+            top2 = -(1 << 30)
+            arg = -1
+            ntop = 0
+            for o in range(n):
+                b = seat_base(o)
+                v = St[b + PTS] + St[b + BON]
+                if v > top:
+                    top2 = top
+                    top = v
+                    arg = o
+                    ntop = 1
+                elif v == top:
+                    top2 = v
+                    ntop += 1
+                elif v > top2:
+                    top2 = v
+            leader = arg if ntop == 1 else -1
+            if leader != cur:
+                cur = leader
+                since = St[NPL]
+            if leader >= 0:
+                if last >= 0 and leader != last:
+                    changes += 1
+                last = leader
+            for o in range(n):
+                b = seat_base(o)
+                d = (top2 if o == arg else top) - (St[b + PTS] + St[b + BON])
+                if d > seat_out[SC_MAX_DEFICIT, o, row]:
+                    seat_out[SC_MAX_DEFICIT, o, row] = d
+    finish(G, St)
+    deal_out[DC_CHOICE_TURNS, row] = cturns
+    deal_out[DC_CHOICES, row] = choices
+    deal_out[DC_LEAD_CHANGES, row] = changes
+    deal_out[DC_LEADER, row] = cur
+    deal_out[DC_LEAD_FROM, row] = since
     return nrec
 
 
@@ -88,8 +164,10 @@ def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, r
         seed_deal(rng, root, deal0 + i)
         if fresh:
             deal_random(G, St, bone, perm, rng)
-        nrec = play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, i)
-        collect(G, St, seat_out, deal_out, row0 + i * stride)
+        row = row0 + i * stride
+        nrec = play_tally(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, i,
+                          seat_out, deal_out, row)
+        collect(G, St, seat_out, deal_out, row)
     return nrec
 
 

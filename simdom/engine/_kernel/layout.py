@@ -174,12 +174,20 @@ MEM_SIZE = MEM_REC + MEM_MAXREC * MEM_RSIZE
 # one block per column: seat_out[SC_*, s, row] and deal_out[DC_*, row] (int32; row: a deal's place in the
 # rows the caller wants, batch.run_batch); the names SEAT_COLS / DEAL_COLS, in order
 SEAT_COLS = ("points", "play_points", "bonus", "end_bonus", "scoring_plays", "plays", "draws", "passes",
-             "pips_left", "went_out", "doubles_dealt", "lost_first_double")
+             "pips_left", "went_out", "doubles_dealt", "lost_first_double", "max_deficit")
 SC_POINTS, SC_PLAY_POINTS, SC_BONUS, SC_END_BONUS, SC_SCORING_PLAYS, SC_PLAYS, SC_DRAWS, SC_PASSES, \
     SC_PIPS_LEFT, SC_WENT_OUT, SC_DOUBLES_DEALT, SC_LOST_FD = range(12)
+#: the deal's course, tallied by batch.play_tally (single deals; not in matches): per seat its largest deficit
+#: over the placements (the best other seat's placement points and first-double bonus minus its own, 0 if
+#: never behind)
+SC_MAX_DEFICIT = 12
 DEAL_COLS = ("first_seat", "first_double_move", "first_double_seat", "spinner_move", "spinner_seat",
-             "end", "tiles_placed", "winner")
+             "end", "tiles_placed", "winner", "choice_turns", "choices", "lead_changes", "leader", "lead_from")
 DC_FIRST_SEAT, DC_FD_MOVE, DC_FD_SEAT, DC_SP_MOVE, DC_SP_SEAT, DC_END, DC_TILES_PLACED, DC_WINNER = range(8)
+#: batch.play_tally: placements whose mover held two or more legal moves, the legal moves summed over the
+#: placements, the times the one seat strictly ahead changed (a tie at the top keeps the last leader), the
+#: leader after the last placement (-1: a tie at the top) and the placement from which it has been that
+DC_CHOICE_TURNS, DC_CHOICES, DC_LEAD_CHANGES, DC_LEADER, DC_LEAD_FROM = 8, 9, 10, 11, 12
 
 # ---- per-deal and per-match outputs of a match batch (docs/rules.md 12) -------------------------------
 # mdeal_out[d] (int32): the deal's place in its match and the side scores around it
@@ -294,4 +302,4 @@ FR_SIZE = FR_V + 4
 
 assert R_SIZE <= TA
 assert TT_MARGIN + 4 <= TT_KEY < TT_COLS
-assert len(SEAT_COLS) == SC_LOST_FD + 1 and len(DEAL_COLS) == DC_WINNER + 1 and len(REC_NAMES) == RC_S + 1
+assert len(SEAT_COLS) == SC_MAX_DEFICIT + 1 and len(DEAL_COLS) == DC_LEAD_FROM + 1 and len(REC_NAMES) == RC_S + 1

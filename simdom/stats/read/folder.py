@@ -52,6 +52,7 @@ class ResultFrames:
     matches: pl.LazyFrame | None = None     #: match mode: one row per arm, match, rotation and seat
     decisions: pl.LazyFrame | None = None   #: the decisions table (simdom run --decisions), with player, policy
     wide: pl.LazyFrame | None = None        #: the deals table as written (per-seat columns), None in memory
+    course: pl.LazyFrame | None = None      #: the course table (one row per arm, deal and rotation), if written
 
     @property
     def unit(self) -> Unit:
@@ -133,7 +134,8 @@ class ResultFrames:
                        None if self.seats is None else self.seats.filter(only), label=f"{self.name}:{','.join(arms)}",
                        matches=None if self.matches is None else self.matches.filter(only),
                        decisions=None if self.decisions is None else self.decisions.filter(only),
-                       wide=None if self.wide is None else self.wide.filter(only))
+                       wide=None if self.wide is None else self.wide.filter(only),
+                       course=None if self.course is None else self.course.filter(only))
 
     @classmethod
     def in_memory(cls, manifest: fmt.Manifest, deals: pl.LazyFrame | pl.DataFrame,
@@ -264,7 +266,8 @@ def open_frames(path: str | Path) -> ResultFrames:
         did = (pl.col("match") * stride(m) + pl.col("hand")).alias("deal")
         moves = None if moves is None else moves.with_columns(did)
         seats = None if seats is None else seats.with_columns(did)
-    return ResultFrames(root, m, deals, moves, seats, matches=matches, decisions=decisions, wide=parts["deals"])
+    return ResultFrames(root, m, deals, moves, seats, matches=matches, decisions=decisions, wide=parts["deals"],
+                        course=parts.get("course"))
 
 
 def open_selection(text: str | Path) -> ResultFrames:

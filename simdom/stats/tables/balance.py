@@ -54,15 +54,19 @@ MEASURES: dict[str, tuple[str, str]] = {
     "blocked": ("share of deals that end blocked", "share"),
     "ties": ("share of deals with a tie at the top", "share"),
     "placements": ("tiles placed per deal", "mean"),
-    "draws": ("tiles drawn per deal (simdom run --seats)", "mean"),
-    "lead_changes": ("points-leader changes per deal (simdom run --moves)", "mean"),
-    "drama": ("the winner's largest deficit, points (simdom run --moves)", "mean"),
-    "decisiveness": ("share of the deal before the winner leads for good (--moves)", "share"),
+    "draws": ("tiles drawn per deal", "mean"),
+    "lead_changes": ("points-leader changes per deal", "mean"),
+    "drama": ("the winner's largest deficit, points", "mean"),
+    "decisiveness": ("share of the deal before the winner leads for good", "share"),
+    "decision_share": ("share of turns with two or more legal moves", "share"),
+    "choices": ("legal (tile, end) moves per placement", "mean"),
+    "deals_per_match": ("deals per match (match results)", "mean"),
     "points": ("points per player per deal", "mean"),
     "scoring_share": ("share of placements that score", "share"),
     "double_move": ("move of the first double (deals with one)", "mean"),
     "double_bonus": ("first-double bonus per deal", "mean"),
     "greedy_edge": ("greedy's win rate minus random's, where both play", "diff"),
+    "skill": ("Dreef's skill share by wins (simdom balance --skill; not compared)", "share"),
 }
 #: measures read in percent (shares and differences of shares)
 PERCENT = tuple(k for k, (_, kind) in MEASURES.items() if kind in ("share", "diff"))
@@ -94,6 +98,8 @@ class Study:
     missing: dict[str, str] = field(default_factory=dict)  #: measure -> why it is left out
     seat_test: dict[str, dict] = field(default_factory=dict)  #: arm -> the Wald test that every turn wins alike
     quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> placements per deal: p10, p25, p50, ...
+    draw_quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> draws per deal: p10, p25, p50, ...
+    match_quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> deals per match (match results)
 
     @property
     def baseline(self) -> str:
@@ -225,7 +231,24 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
     sums = cluster_sums(res.deals, ["arm"], q, res.block)
     W = _wide_all(sums, names, [ROWS, *q])
     missing: dict[str, str] = {}
-    if res.moves is not None:
+    draw_q: dict[str, dict] = {}
+    if res.course is not None and res.wide is not None:
+        # the course table the kernel writes with every run (results.COURSE): one row per arm, deal and rotation,
+        # in the deals table's order
+        c = pl.concat([res.course, res.wide.select("tiles_placed")], how="horizontal")
+        placed = pl.col("tiles_placed").cast(pl.Float64)
+        won = pl.col("decided_at").is_not_null()
+        cq = {"t_n": f(pl.col("deal") >= 0), "lc": f(pl.col("lead_changes")), "w_n": f(won),
+              "drama": f(pl.col("winner_deficit").fill_null(0)),
+              "dec": (f(pl.col("decided_at")) / placed).fill_null(0.0), "turns": f(pl.col("turns")),
+              "cturns": f(pl.col("choice_turns")), "choices": f(pl.col("choices")), "placed": placed,
+              "draws": f(pl.col("draws"))}
+        W |= _wide_all(cluster_sums(c, ["arm"], cq, res.block), names, list(cq))
+        W["s_deals"] = W["t_n"]
+        dq = res.course.group_by("arm").agg(
+            **{f"p{int(100 * q)}": pl.col("draws").quantile(q, "lower") for q in QUANTILES}).collect()
+        draw_q = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in dq.iter_rows(named=True)}
+    elif res.moves is not None:
         t = _tension(res, names).lazy().with_columns(one=pl.lit(1.0))
         one_w = pl.col("one_winner").cast(pl.Float64)
         tq = {"t_n": pl.col("one"), "lc": pl.col("lead_changes"), "w_n": one_w,
@@ -233,13 +256,30 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         ts = cluster_sums(t, ["arm"], tq, res.block)
         W |= _wide_all(ts, names, list(tq))
     else:
-        missing |= {m: "needs the moves table (simdom run --moves)" for m in ("lead_changes", "drama", "decisiveness")}
-    if res.seats is not None:
+        missing |= {m: "needs the course table (written by every simdom run since issue 41) or the moves table "
+                       "(simdom run --moves)" for m in ("lead_changes", "drama", "decisiveness")}
+    match_q: dict[str, dict] = {}
+    if res.unit.is_match and res.matches is not None:
+        # deals per match: one row per arm, match and rotation (seat 0's), clustered by the same blocks of matches
+        one = f(pl.col("seat") == 0)
+        mq = {"m_n": one, "m_deals": f(pl.col("deals")) * one}
+        W |= _wide_all(cluster_sums(res.matches.with_columns(deal=pl.col("match")), ["arm"], mq, res.match_block),
+                       names, list(mq))
+        dq = res.matches.filter(pl.col("seat") == 0).group_by("arm").agg(
+            **{f"p{int(100 * q)}": pl.col("deals").quantile(q, "lower") for q in QUANTILES}).collect()
+        match_q = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in dq.iter_rows(named=True)}
+    if "cturns" not in W:
+        why = ("the course table is written for single deals, not matches" if res.unit.is_match else
+               "needs the course table (written by every simdom run since issue 41)")
+        missing |= {m: why for m in ("decision_share", "choices")}
+    if "draws" in W:
+        pass  # from the course table
+    elif res.seats is not None:
         ss = cluster_sums(res.seats.with_columns(_d=pl.lit(1.0 / P)), ["arm"], {"draws": pl.col("draws"),
                                                                                "s_deals": pl.col("_d")}, res.block)
         W |= _wide_all(ss, names, ["draws", "s_deals"])
     else:
-        missing["draws"] = "needs the seats table (simdom run --seats)"
+        missing["draws"] = "needs the course table or the seats table (simdom run --seats)"
     G = W[ROWS].shape[0]
     est: dict[str, tuple[np.ndarray, np.ndarray]] = {
         "leader_win": _ratio(W, "w_t0", "n_t0"), "last_win": _ratio(W, f"w_t{P - 1}", f"n_t{P - 1}"),
@@ -268,6 +308,11 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         est["lead_changes"] = _ratio(W, "lc", "t_n")
         est["drama"] = _ratio(W, "drama", "w_n")
         est["decisiveness"] = _ratio(W, "dec", "w_n")
+    if "m_n" in W:
+        est["deals_per_match"] = _ratio(W, "m_deals", "m_n")
+    if "cturns" in W:
+        est["decision_share"] = _ratio(W, "cturns", "turns")
+        est["choices"] = _ratio(W, "choices", "placed")
     if has_random:
         g, zg = _ratio(W, "g_win", "g_n")
         r, zr = _ratio(W, "r_win", "r_n")
@@ -303,21 +348,45 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         **{f"p{int(100 * q)}": pl.col("tiles_placed").quantile(q, "lower") for q in QUANTILES}).collect()
     quant = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in qs.iter_rows(named=True)}
     return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test,
-                 quant)
+                 quant, draw_q, match_q)
 
 
-def studies(paths: list[str], threshold: float = THRESHOLD) -> list[Study]:
-    """The scorecards of the arguments (a study folder stands for its player counts)."""
+def studies(paths: list[str], threshold: float = THRESHOLD, skill_deals: int = 0, workers: int | None = None,
+            ) -> list[Study]:
+    """The scorecards of the arguments (a study folder stands for its player counts); with ``skill_deals``
+    each variant's skill share too (:func:`add_skill`)."""
     out = []
     for p in expand(paths):
         res = open_selection(p)
-        if res.unit.is_match:
-            raise BalanceError(f"{p}: match results; allowed: single-deal results (the scorecard reads deals; "
-                               "simdom stats reads matches)")
         out.append(scorecard(res, threshold))
+        if skill_deals:
+            add_skill(out[-1], res.manifest.seed, skill_deals, workers)
     if not out:
         raise ResultsError("no results given; allowed: results folders written by simdom run")
     return out
+
+
+#: simdom balance --skill: the skill share's players (simdom skill's defaults) and its deals by default
+SKILL_BEGINNER, SKILL_OPTIMAL, SKILL_OPPONENT, SKILL_DEALS = "random", "search", "greedy", 20
+
+
+def add_skill(s: Study, seed: int, deals: int, workers: int | None = None) -> None:
+    """Each variant's skill share (Dreef's LE / (LE + RE), by wins: `simdom skill`'s machinery, run/skill.py):
+    random as the beginner, search as the optimal player, clairvoyant as the fictive one, greedy opponents, on
+    deals 0 .. deals - 1 of the folder's seed (the same deals for every variant; each deal in every rotation).
+    Stored as the measure ``skill`` (value, low, high: a Fieller interval clustered by deal), not compared."""
+    from simdom.policies import parse_policy
+    from simdom.rules import from_dict
+    from simdom.run.skill import skill_rows
+    for a in s.arms:
+        rules = from_dict({**a["rules"], "players": s.players})
+        fictive = {"points": parse_policy("clairvoyant:against=seats,by=points"),
+                   "wins": parse_policy("clairvoyant:against=seats")}
+        rows = skill_rows(rules, [parse_policy(SKILL_BEGINNER)], parse_policy(SKILL_OPTIMAL), fictive,
+                          [parse_policy(SKILL_OPPONENT)] * (s.players - 1), seed, deals, a["name"], workers)
+        r = next(r for r in rows if r["by"] == "wins")
+        s.measures[a["name"]]["skill"] = {"value": float(r["skill"]), "low": float(r["skill_lo"]),
+                                          "high": float(r["skill_hi"]), "deals": deals}
 
 
 def overrides(arm: dict, base: dict) -> dict:
@@ -341,6 +410,8 @@ def to_json(ss: list[Study]) -> dict:
                  "overrides": overrides(a, base), "results": s.path, "baseline": s.baseline,
                  "measures": s.measures[a["name"]], "seat_test": s.seat_test.get(a["name"]),
                  "placements_quantiles": s.quantiles.get(a["name"]),
+                 "draws_quantiles": s.draw_quantiles.get(a["name"]),
+                 **({"deals_per_match_quantiles": s.match_quantiles.get(a["name"])} if s.unit.is_match else {}),
                  "vs_baseline": {m: {k: e[k] for k in ("value", "low", "high", "p_holm", "flag")}
                                  for m, e in s.vs.get(a["name"], {}).items()}}
             variants.append(v)

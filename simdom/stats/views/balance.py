@@ -14,16 +14,20 @@ LABEL = {
     "placements": ("placements", "placements per deal"), "draws": ("draws", "draws per deal"),
     "lead_changes": ("lead changes", "lead changes per deal"), "drama": ("drama", "the winner's largest deficit"),
     "decisiveness": ("decided %", "the share of the deal before the winner leads for good"),
+    "decision_share": ("decisions %", "the share of turns with two or more legal moves"),
+    "choices": ("choices", "legal moves per placement"),
+    "deals_per_match": ("deals/match", "deals per match"),
     "points": ("points", "points per player per deal"), "scoring_share": ("scoring %", "the share of scoring placements"),
     "double_move": ("double move", "the first double's move"), "double_bonus": ("double bonus", "the bonus per deal"),
     "greedy_edge": ("greedy edge %", "greedy's edge over random"),
+    "skill": ("skill %", "the skill share (Dreef, by wins)"),
 }
 
 
 def _cell(s: Study, arm: str, m: str) -> str:
     """The baseline's figure, or a variant's difference, rounded to what its interval supports; * flags."""
     pct = m in PERCENT
-    if arm == s.baseline:
+    if arm == s.baseline or m == "skill":  # the skill share: each variant's own figure (not compared)
         e = s.measures[arm].get(m)
         return P.NA if e is None else P.rounded(e["value"], e["low"], e["high"], pct=pct)
     d = s.vs[arm].get(m)
@@ -121,12 +125,16 @@ def balance_answer(ss: list[Study], threshold: float, flat: bool = False) -> P.A
         [P.Col(m, LABEL[m][0], align="right") for m in shown] + [P.Col("seat_p", "seat test p", "p")]
     ans.add(P.Table("Scorecard: the baseline's figures, then each variant's paired difference (* flagged)",
                     table_rows, cols, keys=2 if several else 1))
-    qrows = [{"variant": label[a["name"]], "players": s.players, **s.quantiles.get(a["name"], {})}
-             for s in ss for a in s.arms]
-    ans.add(P.Table("Placements per deal: quantiles (the deals' own values)", qrows,
-                    [P.Col("variant", header)] + ([P.Col("players", "n", "int")] if several else []) +
-                    [P.Col(k, k.replace("p50", "median"), "int") for k in ("p10", "p25", "p50", "p75", "p90")],
-                    keys=2 if several else 1))
+    qcols = [P.Col(k, k.replace("p50", "median"), "int") for k in ("p10", "p25", "p50", "p75", "p90")]
+    kcols = [P.Col("variant", header)] + ([P.Col("players", "n", "int")] if several else [])
+    for what, attr in (("Placements", "quantiles"), ("Draws", "draw_quantiles"), ("Deals per match", "match_quantiles")):
+        qrows = [{"variant": label[a["name"]], "players": s.players, **getattr(s, attr).get(a["name"], {})}
+                 for s in ss for a in s.arms]
+        if any(len(r) > 2 for r in qrows):
+            per = "" if attr == "match_quantiles" else " per deal"
+            ans.add(P.Table(f"{what}{per}: quantiles (the {'matches' if per == '' else 'deals'}' own values)",
+                            qrows, kcols + qcols,
+                            keys=2 if several else 1))
     if flagged:
         for r in flagged:
             r["diff_text"] = P.est(r["diff"], r["diff_lo"], r["diff_hi"], pct=r["_pct"], signed=True)
@@ -138,11 +146,14 @@ def balance_answer(ss: list[Study], threshold: float, flat: bool = False) -> P.A
     ans.notes.append("seat test p: the Wald test that every turn position wins alike (simdom seats), per "
                      "variant, Holm-adjusted over the variants.")
     ans.notes.append(f"Shares in percent, differences in percentage points; paired on the same deals and "
-                     f"rotations, 95% intervals clustered by deal; * = significant after Holm's adjustment over "
-                     f"each folder's variants x measures and larger than {_points(threshold)} (a share) or "
+                     f"rotations, 95% intervals clustered by deal (by match in match results); * = significant "
+                     f"after Holm's adjustment over each folder's variants x measures and larger than {_points(threshold)} (a share) or "
                      f"{P.num(threshold)}% of the baseline (a mean).")
+    if any("skill" in s.measures[s.baseline] for s in ss):
+        n = next(s.measures[s.baseline]["skill"]["deals"] for s in ss if "skill" in s.measures[s.baseline])
+        ans.notes.append(f"skill %: each variant's own skill share LE / (LE + RE) by wins (simdom skill: random, "
+                         f"search, clairvoyant against greedy) on {n:,} deals in every rotation; not compared.")
     left = {m: why for s in ss for m, why in s.missing.items()}
     for m, why in left.items():
         ans.notes.append(f"{m}: left out, {why}.")
-    ans.notes.append("decision_share: left out, the kernel does not record legal moves per turn yet.")
     return ans
