@@ -241,7 +241,8 @@ class Results:
 
     @property
     def rotations(self) -> int:
-        """Times each deal is played: the number of players with rotation, else 1."""
+        """Times each deal is played: the number of players with ``rotation = true``, the distinct
+        arrangements of the policies with ``"all"``, else 1."""
         return self._res.rotations
 
     @property
@@ -255,12 +256,14 @@ class Results:
 
     def deals(self) -> "pl.LazyFrame":
         """The deals table as written: one row per arm, deal and rotation, per-seat columns ``points_0`` ..
-        (seat 0 first: under rotation, seat s is player (s + rotation) % players, not player s)."""
+        (seat 0 first: under rotation, seat s is player (s + rotation) % players, not player s; with
+        ``rotation = "all"`` the manifest's ``seating[rotation][seat]``)."""
         return self._wide
 
     def players(self) -> "pl.LazyFrame":
         """One row per arm, deal, rotation and player, in that order: ``arm``, ``deal``, ``rotation``,
-        ``player``, ``seat`` (where the player sat: (player - rotation) % players), ``policy``, ``points``,
+        ``player``, ``seat`` (where the player sat: (player - rotation) % players, or as the seating
+        says), ``policy``, ``points``,
         ``win`` (1/k for each of the k seats tied on the highest total), then the seat's other columns
         (``scoring_plays``, ``plays``, ``doubles_dealt``, ``lost_first_double``, ``bonus``, ``end_bonus``,
         ``play_points``, ``went_out``, ``leader``, ``turn``) and the deal's (``first_seat``, ``end``,

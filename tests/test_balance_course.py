@@ -90,9 +90,9 @@ def test_tension_columns_equal_the_moves_table_deal_by_deal(tables):
 
 def test_scorecard_from_course_equals_scorecard_from_moves(folder):
     """The scorecard reads the course table; without it (older folders) the moves table: the same figures."""
-    from simdom.stats.read.folder import open_results
+    from simdom.stats.read.folder import open_frames
     from simdom.stats.tables.balance import scorecard
-    res = open_results(folder)
+    res = open_frames(folder)
     a, b = scorecard(res), scorecard(dataclasses.replace(res, course=None))
     for arm in a.measures:
         for m in ("lead_changes", "drama", "decisiveness"):
@@ -109,7 +109,7 @@ def test_turns_choices_and_draws_from_the_python_api(folder, tables):
     and choices are these counts' ratios over the arm."""
     from simdom.engine.state import DealState, trace
     from simdom.rules import preset
-    from simdom.stats.read.folder import open_results
+    from simdom.stats.read.folder import open_frames
     from simdom.stats.tables.balance import scorecard
     _, course, _ = tables
     rules, pols = preset("threes", 3), ["greedy", "random", "heavy"]
@@ -136,7 +136,7 @@ def test_turns_choices_and_draws_from_the_python_api(folder, tables):
                 st.play(*t)
             r = got[(deal, rot)]
             assert (r["turns"], r["choice_turns"], r["choices"], r["draws"]) == (turns, choice, choices, draws)
-    card = scorecard(open_results(folder))
+    card = scorecard(open_frames(folder))
     m = card.measures["first_double_bonus=4.2-8.4-8"]
     deals = pl.read_parquet(folder / "deals" / "*.parquet").filter(pl.col("arm") == "first_double_bonus=4.2-8.4-8")
     assert m["decision_share"]["value"] == pytest.approx(base["choice_turns"].sum() / base["turns"].sum())

@@ -5,7 +5,8 @@ per page, the page's commands in order.
 
 Scaled down so that every page runs in about a minute, and nothing else is changed:
 * `simdom run` gets `--deals 400` (`--deals N` replaced; 40 when its decision rollouts continue with a
-  policy other than greedy, `--then search`, which plays about 8 decisions a second), `--quiet`, and an
+  policy other than greedy, `--then search`, which plays about 8 decisions a second; 4 when its scenario
+  seats `expert`, about 100 decisions a second, in every arrangement of the seats), `--quiet`, and an
   `--out` outside the temporary folder is moved into it (`/data/balance4` -> `data/balance4`);
 * `simdom bench --seconds S` measures 0.3 s; `simdom skill --deals N` plays at most 8 deals, `simdom
   ladder --deals N` at most 300, `simdom doubles --exact --deals N` at most 20;
@@ -60,10 +61,13 @@ def scaled(argv: list[str], scheduler: str | None) -> list[str]:
     argv = list(argv)
     if argv[1] == "run":
         slow = "--then" in argv and argv[argv.index("--then") + 1] != "greedy"
+        scenario = ROOT / argv[2]
+        expert = scenario.suffix == ".toml" and scenario.is_file() and "expert" in scenario.read_text()
+        deals = "4" if expert else "40" if slow else DEALS
         if "--deals" in argv:
-            argv[argv.index("--deals") + 1] = "40" if slow else DEALS
+            argv[argv.index("--deals") + 1] = deals
         else:
-            argv += ["--deals", "40" if slow else DEALS]
+            argv += ["--deals", deals]
         if "--out" in argv:
             i = argv.index("--out") + 1
             argv[i] = argv[i].lstrip("/")

@@ -108,7 +108,7 @@ BAD = [
     ({"arms": [{"name": "x", "rules": {"hand_size": 9}}]}, ["arms[0] (x).rules", "hand_size", "allowed"]),
     ({"arms": [{"name": "x", "policies": ["random"] * 3}]}, ["arms[0] (x).policies", "3 policies"]),
     ({"chunk_size": 0}, ["chunk_size", "automatic"]),
-    ({"rotation": "yes"}, ["rotation", "true or false"]),
+    ({"rotation": "yes"}, ["rotation", "true, false or \"all\""]),
 ]
 
 

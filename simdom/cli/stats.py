@@ -137,7 +137,8 @@ def doubles(
                                    "first double by situation (needs `simdom run --decisions`)"),
     by: Optional[str] = typer.Option(None, "--by", help="with --decisions: the situations crossed in the grid, "
                                      f"comma-separated: {', '.join(DECISION_SITUATIONS)} (default "
-                                     "tier,double_support)"),
+                                     "tier,double_support; without --by the answer also searches every "
+                                     "situation, pair and triple with the lead, Holm across every cell)"),
     table: Optional[str] = typer.Option(None, "--table", help=f"which table: {', '.join(DOUBLES_TABLES)} "
                                         "(terminal default: all that apply; files: sweep, or by-move without a "
                                         "sweep, or with --decisions the decisions table)"),

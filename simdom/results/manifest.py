@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..safeio import InputError, check_depth, not_a_file, unique_keys
 from .folder import FORMAT, KIND, MANIFEST, PART, ResultsError
+from .seating import cyclic
 from .tables import sides_of
 from .unit import Unit
 
@@ -76,7 +77,10 @@ class Manifest(BaseModel):
     deals: int = Field(ge=1)
     chunk_size: int = Field(ge=1)
     n_chunks: int = Field(ge=1)
-    rotations: int = Field(ge=1, le=4)
+    rotations: int = Field(ge=1, le=24)
+    #: ``rotation = "all"``: the player at each seat in each rotation (simdom.results.seating); left out
+    #: (null) for the cyclic rotations of ``rotation = true`` / ``false``, seat s then player (s + r) % players
+    seating: Optional[list[list[int]]] = None
     players: int = Field(ge=2, le=4)
     unit: Unit = Field(default=Unit.DEAL, strict=False)  #: match: the rules play matches; ``deals`` counts matches
     tables: list[Literal["deals", "seats", "moves", "decisions", "matches", "course"]]
@@ -92,8 +96,24 @@ class Manifest(BaseModel):
     complete: bool
     last_session: Optional[dict[str, Any]] = None
 
+    @model_validator(mode="after")
+    def _seating_fits(self) -> "Manifest":
+        if self.seating is not None and (len(self.seating) != self.rotations or any(
+                sorted(row) != list(range(self.players)) for row in self.seating)):
+            raise ValueError(f"seating is not {self.rotations} permutations of the {self.players} players")
+        if self.seating is None and self.rotations not in (1, self.players):
+            raise ValueError(f"rotations = {self.rotations} without a seating; allowed: 1 or {self.players}")
+        return self
+
     def to_json(self) -> bytes:
-        return (json.dumps(self.model_dump(), indent=1) + "\n").encode()
+        d = self.model_dump()
+        if d["seating"] is None:   # rotation true / false: written as before
+            del d["seating"]
+        return (json.dumps(d, indent=1) + "\n").encode()
+
+    def seat_players(self) -> list[list[int]]:
+        """``[rotation][seat]``: the player at each seat in each rotation."""
+        return self.seating if self.seating is not None else cyclic(self.players, self.rotations)
 
     @property
     def sides(self) -> int:
@@ -140,7 +160,8 @@ def manifest_settings(m: Manifest) -> dict[str, Any]:
             "arms": [a.model_dump() for a in m.arms], "seed": m.seed, "chunk_size": m.chunk_size,
             "tables": list(m.tables), "sim_version": m.sim_version, "format": m.format,
             **({"decision_rollouts": m.decision_rollouts} if "decisions" in m.tables else {}),
-            **({"decision_then": m.decision_then} if m.decision_then is not None else {})}
+            **({"decision_then": m.decision_then} if m.decision_then is not None else {}),
+            **({"seating": m.seating} if m.seating is not None else {})}
 
 
 def first_difference(old: Any, new: Any, path: str = "") -> tuple[str, Any, Any] | None:

@@ -51,7 +51,8 @@ def manifest_for(sc: "Scenario", tables: tuple[str, ...], sim_version: int, deci
         scenario_name=sc.name, scenario=sc.source, description=sc.description,
         settings_hash=sc.settings_hash(tables=tables, sim_version=sim_version, results_format=fmt.FORMAT, **extra),
         seed=sc.seed, root_key=format(int(root_key(sc.seed)), "016x"), deals=sc.deals, chunk_size=sc.chunk_size,
-        n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, players=sc.players, unit=sc.unit,
+        n_chunks=-(-sc.deals // sc.chunk_size), rotations=sc.rotations, seating=sc.manifest_seating(),
+        players=sc.players, unit=sc.unit,
         tables=list(tables), decision_rollouts=extra.get("decision_rollouts"), decision_then=extra.get("decision_then"),
         arms=[fmt.ArmEntry(**a.to_manifest()) for a in sc.arms], chunks_done=[], created=now(), complete=False)
 

@@ -27,7 +27,7 @@ def play_match_chunk(plan: Plan, chunk: int) -> tuple[dict[str, bytes], np.ndarr
     m0, m1 = plan.chunk_range(chunk)
     n, A, R, P = m1 - m0, plan.arms, plan.rotations, plan.players
     moves = "moves" in plan.tables
-    batches = [[simulate_matches(plan.rules[a], [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed,
+    batches = [[simulate_matches(plan.rules[a], plan.lineup(a, r), plan.seed,
                                  m0, n, records=Records.PLAYS if moves else False) for r in range(R)] for a in range(A)]
     deals = _Deals(batches)
     enc = lambda spec, cols: fmt.encode(spec, P, cols, plan.settings_hash, chunk, plan.sides)  # noqa: E731

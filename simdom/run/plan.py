@@ -35,6 +35,9 @@ class Plan:
     sides: int = 0                         #: match mode: per-side columns (the most sides of any arm)
     decision_rollouts: int = 0             #: with a decisions table: rollouts per first-double decision
     decision_then: str = "greedy"          #: with a decisions table: the rollouts' continuation (a policy)
+    #: ``[rotation][seat]``: the player at each seat (simdom.results.seating); empty: cyclic, seat s plays
+    #: player (s + r) % players
+    seating: tuple[tuple[int, ...], ...] = ()
 
     @classmethod
     def of(cls, sc: "Scenario", *, tables: tuple[str, ...], settings_hash: str, sim_version: int,
@@ -45,7 +48,15 @@ class Plan:
                    players=sc.players, rotations=sc.rotations, seed=sc.seed, deals=sc.deals,
                    chunk_size=sc.chunk_size, tables=tables, settings_hash=settings_hash, sim_version=sim_version,
                    unit=sc.unit, sides=max(sides_of(r, sc.players) for r in rules) if sc.unit.is_match else 0,
-                   decision_rollouts=decision_rollouts, decision_then=decision_then)
+                   decision_rollouts=decision_rollouts, decision_then=decision_then,
+                   seating=sc.seating if sc.rotation == "all" else ())
+
+    def lineup(self, a: int, r: int) -> list[str]:
+        """Arm ``a``'s policy at each seat in rotation ``r``."""
+        P = self.players
+        if not self.seating:
+            return [self.policies[a][(s + r) % P] for s in range(P)]
+        return [self.policies[a][p] for p in self.seating[r]]
 
     def names(self, table: str) -> list[str]:
         """The columns of ``table`` in this run."""

@@ -40,7 +40,8 @@ from ..engine.pyloop import has_python
 from ..engine.pypolicy import seat_policies as py_seat_policies
 from ..policies import PolicyError, policy_cost
 from ..results import Unit
-from ..rules import Rules, RulesError, preset
+from ..results.seating import seating_of
+from ..rules import Rules, RulesError, Teams, preset
 from .scenariomodel import (AUTO_CHUNK_PLAYS, MAX_CHUNK_PLAYS, MAX_DEALS, MAX_MATCH_DEALS, ArmModel, ScenarioError,
                             ScenarioModel, POLICY_DOC, RULES_DOC, pydantic_message)
 from .sweep import split_players, sweep_arms, with_overrides
@@ -71,7 +72,7 @@ class Scenario:
     description: str
     players: int
     arms: tuple[Arm, ...]
-    rotation: bool
+    rotation: bool | str     #: False, True or "all" (simdom.results.seating)
     deals: int
     seed: int
     chunk_size: int
@@ -84,9 +85,15 @@ class Scenario:
         return Unit.of(self.arms[0].rules.is_match)
 
     @property
+    def seating(self) -> tuple[tuple[int, ...], ...]:
+        """``[rotation][seat]``: the player at each seat in each rotation (simdom.results.seating)."""
+        return seating_tuple(self.rotation, self.players, self.arms)
+
+    @property
     def rotations(self) -> int:
-        """Times each deal is played: once per rotation of the seat policies, or once."""
-        return self.players if self.rotation else 1
+        """Times each deal is played: once per rotation of the seat policies (players with ``true``, one
+        per distinct arrangement with ``"all"``), or once."""
+        return len(self.seating)
 
     def replace(self, deals: int | None = None, seed: int | None = None) -> "Scenario":
         """The scenario with the CLI's --deals / --seed (chunk size kept unless it was automatic)."""
@@ -112,12 +119,21 @@ class Scenario:
         return {"name": self.name, "players": self.players, "rotations": self.rotations,
                 "arms": [a.to_manifest() for a in self.arms], "seed": self.seed,
                 "chunk_size": self.chunk_size, "tables": list(tables), "sim_version": sim_version,
-                "format": results_format, **extra}
+                "format": results_format, **extra,
+                **({"seating": self.manifest_seating()} if self.rotation == "all" else {})}
+
+    def manifest_seating(self) -> list[list[int]] | None:
+        """The manifest's ``seating``: written with ``rotation = "all"`` only (true and false are cyclic)."""
+        return [list(r) for r in self.seating] if self.rotation == "all" else None
 
     def settings_hash(self, **settings: Any) -> str:
         """A hash of :meth:`settings`: a results folder holds this run's rows only if its hash is equal."""
         from ..results import settings_hash
         return settings_hash(self.settings(**settings))
+
+
+def seating_tuple(rotation: bool | str, players: int, arms) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(r) for r in seating_of(rotation, players, [a.policies for a in arms]))
 
 
 def _resolve_rules(table: dict[str, Any], players: int, where: str, path: str) -> Rules:
@@ -185,7 +201,10 @@ def from_dict(data: dict[str, Any], path: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"{path}: field arms ({odd.name}).rules.target = {odd.rules.target}, but arm "
                             f"{arms[0].name} has target = {arms[0].rules.target}: a run plays matches in every arm or "
                             "in none; allowed: target > 0 in every arm, or target = 0 in every arm")
-    plays = len(arms) * (m.players if m.rotation else 1)
+    if m.rotation == "all" and any(a.rules.teams == Teams.PARTNERS for a in arms):
+        raise ScenarioError(f'{path}: field rotation = "all" with teams = "partners": partners sit opposite '
+                            "each other in every rotation; allowed: rotation = true or false with partners")
+    plays = len(arms) * len(seating_tuple(m.rotation, m.players, arms))
     per_match = 1
     # slow policies (search, rollout, clairvoyant) cost many greedy decisions each: their chunks hold
     # fewer deals, so that a chunk lasts seconds, whatever the policy (progress, resume and the dask

@@ -2,10 +2,11 @@
 the field and the allowed values (:class:`ScenarioError`); simdom.run.scenario resolves it into arms."""
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..results.seating import ROTATION_DOC
 from ..rules import PARAMETERS, PRESETS
 
 #: Deals played in one chunk (deals x arms x rotations) aimed at when chunk_size is not given.
@@ -47,7 +48,7 @@ class ScenarioModel(BaseModel):
     players: int = Field(ge=2, le=4)
     policies: Union[str, list[str]] = "greedy"
     arms: list[ArmModel] = Field(default_factory=list)
-    rotation: bool = False
+    rotation: Union[bool, Literal["all"]] = False
     deals: int = Field(ge=1, le=MAX_DEALS)
     seed: int = Field(ge=0, lt=2**63)
     chunk_size: Optional[int] = Field(default=None, ge=1, le=10_000_000)
@@ -70,7 +71,7 @@ def _loc(loc: tuple[Any, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("str", "list[str]", "int", "bool") or str(part).startswith(("list[", "function-")):
+        elif part in ("str", "list[str]", "int", "bool") or str(part).startswith(("list[", "function-", "literal[")):
             continue  # pydantic union-branch labels
         else:
             out += ("." if out else "") + str(part)
@@ -83,7 +84,7 @@ _HINTS = {
     "deals": f"an integer from 1 to {MAX_DEALS}",
     "seed": "an integer >= 0",
     "chunk_size": "an integer from 1 to 10000000, or leave it out (automatic)",
-    "rotation": "true or false",
+    "rotation": ROTATION_DOC,
     "policies": POLICY_DOC,
     "rules": RULES_DOC,
     "arms": "a list of [[arms]] tables with name and policies and/or rules",
@@ -112,6 +113,7 @@ def pydantic_message(path: str, exc: ValidationError) -> str:
         leaf = next((str(p) for p in reversed(err["loc"]) if isinstance(p, str) and p in _HINTS), key)
         value = err.get("input")
         shown = f" = {value!r}" if not isinstance(value, (dict, list)) or len(repr(value)) < 80 else ""
-        lines.append(f"{path}: field {where!r}{shown} is invalid ({err['msg']}); "
+        why = "" if leaf == "rotation" else f" ({err['msg']})"   # a union: pydantic names only its first branch
+        lines.append(f"{path}: field {where!r}{shown} is invalid{why}; "
                      f"allowed: {_HINTS.get(leaf, 'see docs/scenarios.md')}")
     return "\n".join(lines)

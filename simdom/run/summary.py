@@ -18,19 +18,24 @@ from .plan import Plan
 SUMS = ("n", "pts", "pts2", "win", "win2", "dpts", "dpts2", "dwin", "dwin2")
 
 
-def by_player(x: np.ndarray) -> np.ndarray:
+def by_player(x: np.ndarray, seating: tuple[tuple[int, ...], ...] = ()) -> np.ndarray:
     """Values shaped [arm, deal, rotation, seat] as [arm, deal, player], averaged over rotations: in
-    rotation r seat s plays player (s + r) % players."""
+    rotation r seat s plays player ``seating[r][s]`` (empty: (s + r) % players)."""
     R = x.shape[2]
-    if R == 1:
+    if R == 1 and not seating:
         return x[:, :, 0, :].astype(np.float64)
-    return np.stack([np.roll(x[:, :, r, :], r, axis=-1) for r in range(R)]).mean(axis=0)
+    if not seating:
+        return np.stack([np.roll(x[:, :, r, :], r, axis=-1) for r in range(R)]).mean(axis=0)
+    out = np.zeros(x.shape[:2] + x.shape[3:], np.float64)
+    for r, row in enumerate(seating):
+        out[..., list(row)] += x[:, :, r, :]
+    return out / R
 
 
 def chunk_sums(plan: Plan, points: np.ndarray, win: np.ndarray) -> np.ndarray:
     """float64[groups, len(SUMS)]: the summary sums of a chunk from points and win shares shaped
     [arm, deal, rotation, seat]."""
-    Xp, Xw = by_player(points), by_player(win)
+    Xp, Xw = by_player(points, plan.seating), by_player(win, plan.seating)
     out = np.zeros((len(plan.groups()), len(SUMS)))
     for g, (a, _, players) in enumerate(plan.groups()):
         idx = list(players)

@@ -100,7 +100,7 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     decisions = plan.decision_rollouts if "decisions" in plan.tables else None
     in_kernel = decisions if plan.decision_then == "greedy" else (0 if decisions is not None else None)
     # every batch writes its deals straight into the chunk's rows, ordered (arm, deal, rotation)
-    batches = [[simulate_deals_any(plan.rules[a], [plan.policies[a][(s + r) % P] for s in range(P)], plan.seed, d0,
+    batches = [[simulate_deals_any(plan.rules[a], plan.lineup(a, r), plan.seed, d0,
                          n, records=Records.PLAYS if moves else Records.NONE, out=(seat, deal),
                          decisions=in_kernel, row0=a * n * R + r, stride=R)
                 for r in range(R)] for a in range(A)]
@@ -234,8 +234,7 @@ def _move_columns(plan: Plan, batches, d0: int, n: int) -> dict:
 def _value_decisions(plan: Plan, a: int, r: int, d0: int, dec: dict) -> None:
     """Add the rollout values of arm a, rotation r's decisions under ``plan.decision_then`` (engine/revalue.py:
     the kernel's greedy rollouts in its own worlds, another continuation played from Python)."""
-    P = plan.players
-    pols = [plan.policies[a][(s + r) % P] for s in range(P)]
+    pols = plan.lineup(a, r)
     vals = np.zeros((len(dec["deal"]), len(DECISION_VALUE_COLUMNS)), dtype=np.float64)
     deals = dec["deal"].astype(np.int64)
     for d in np.unique(deals):

@@ -15,7 +15,7 @@ MATCH_BY_COLUMNS = ("arm", "policy", "side", "seat", "player", "rotation", "firs
 #: `simdom stats --table` of a match folder
 MATCH_TABLES = ("wins", "length", "lead", "edges", "arms", "equity", "deals")
 #: `simdom doubles --table`
-DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid")
+DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-grid", "decision-search")
 #: what `simdom doubles --decisions --by` splits a first-double decision by
 DECISION_SITUATIONS = ("tier", "double_support", "doubles_held", "unseen_doubles", "turn", "lead")
 #: `simdom stats --table` of a single-deal folder

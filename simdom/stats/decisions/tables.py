@@ -17,12 +17,13 @@ never pooled.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
-from simdom.stats.inference import diff_test, wilson_clustered
+from simdom.stats.inference import diff_test, holm, wilson_clustered
 from simdom.stats.read.folder import ResultFrames, ResultsError
 from simdom.stats.estimate.moments import ROWS, Moments, cluster_moments
 
@@ -180,6 +181,50 @@ def grid_table(res: ResultFrames, keys: tuple[str, ...] | list[str] = GRID) -> p
     lf = _frame(res)
     return _estimates(res, lf, ["arm", *keys]).with_columns(method=pl.lit(method_of(res).name)).sort(
         "arm", *keys)
+
+
+def candidate_groupings() -> list[tuple[str, ...]]:
+    """The groupings `simdom doubles --decisions` searches when no --by is given, a fixed list: every
+    situation alone, every pair, and every triple with the lead (6 + 15 + 10 = 31)."""
+    names = list(SITUATIONS)
+    others = [n for n in names if n != "lead"]
+    return ([(n,) for n in names] + list(itertools.combinations(names, 2))
+            + [("lead", a, b) for a, b in itertools.combinations(others, 2)])
+
+
+def search_table(res: ResultFrames, min_decisions: int = 100) -> pl.DataFrame:
+    """Every cell of every :func:`candidate_groupings` grouping with at least ``min_decisions`` decisions and
+    a tested value of holding: one row per arm and cell (``grouping``, ``cell``: the levels, ``words``),
+    its value with interval and two-sided p, and ``p_holm``: Holm-adjusted across every cell tried in the
+    arm (the family: what a user searching the groupings by hand would have tried), so a cell found by the
+    search is as trustworthy as one named in advance. Sorted by arm, then p."""
+    lf = _frame(res).collect().lazy()
+    rows = []
+    for keys in candidate_groupings():
+        d = _estimates(res, lf, ["arm", *keys])
+        if d.is_empty():
+            continue
+        d = d.filter(pl.col("decisions") >= min_decisions, pl.col("hold_value").is_finite(),
+                     pl.col("hold_value_p").is_finite())
+        for r in d.iter_rows(named=True):
+            rows.append({"arm": r["arm"], "grouping": ",".join(keys),
+                         "cell": ", ".join(f"{k}={r[k]}" for k in keys), "words": cell_words(r, keys),
+                         **{c: r[c] for c in ("decisions", "deals", "double_share", "hold_value", "hold_value_lo",
+                                              "hold_value_hi", "hold_value_p", "hold_value_win")}})
+    schema = {"arm": pl.String, "grouping": pl.String, "cell": pl.String, "words": pl.String,
+              "decisions": pl.Int64, "deals": pl.Int64, "double_share": pl.Float64, "hold_value": pl.Float64,
+              "hold_value_lo": pl.Float64, "hold_value_hi": pl.Float64, "hold_value_p": pl.Float64,
+              "hold_value_win": pl.Float64}
+    df = pl.DataFrame(rows, schema=schema)
+    parts = []
+    for arm in res.arm_names:
+        a = df.filter(pl.col("arm") == arm)
+        if a.height:
+            parts.append(a.with_columns(p_holm=pl.Series(holm(a["hold_value_p"].to_numpy())),
+                                        cells_tried=pl.lit(a.height, pl.Int64)).sort("hold_value_p"))
+    if not parts:
+        return df.with_columns(p_holm=pl.lit(None, pl.Float64), cells_tried=pl.lit(0, pl.Int64))
+    return pl.concat(parts)
 
 
 # ---- words --------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 import polars as pl
 
 from simdom import present as P
-from simdom.stats.decisions.tables import GRID, SITUATIONS, cell_words, grid_table, hold_table, level_words, method_of
+from simdom.stats.decisions.tables import (GRID, SITUATIONS, candidate_groupings, cell_words, grid_table, hold_table,
+                                          level_words, method_of, search_table)
 from simdom.stats.inference import one_sided_none
 from simdom.stats.read.folder import ResultFrames
 from simdom.stats.views.stats import clusters_note
@@ -15,7 +16,9 @@ SHORT = {"tier": "bonus", "double_support": "support", "doubles_held": "held", "
          "turn": "turn", "lead": "lead"}
 #: A cell needs this many decisions to be named in a sentence.
 MIN_DECISIONS = 100
-DECISION_TABLES = ("decisions", "decision-grid")
+DECISION_TABLES = ("decisions", "decision-grid", "decision-search")
+#: Cells the search names in its sentence, and rows its table shows (beyond the significant ones)
+SEARCH_NAMED, SEARCH_ROWS = 3, 5
 
 
 def _v(r: dict, key: str = "hold_value", **kw) -> str:
@@ -85,6 +88,27 @@ def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str
     return out
 
 
+def search_sentence(arm: str, search: pl.DataFrame, several: bool) -> str | None:
+    """Where holding pays without a grouping given: the search's significant cells after Holm across every
+    cell tried (:func:`search_table`), or the strongest cell when none is."""
+    a = search.filter(pl.col("arm") == arm)
+    if not a.height:
+        return None
+    n = a["cells_tried"][0]
+    head = (f"{'In arm ' + arm + ', s' if several else 'S'}earching {len(candidate_groupings())} groupings "
+            f"(every situation, pair, and triple with the lead: {n} cells with at least {MIN_DECISIONS} "
+            f"decisions, Holm-adjusted across all {n})")
+    pays = a.filter(pl.col("p_holm") < 0.05, pl.col("hold_value") > 0).sort("hold_value", descending=True)
+    if pays.height:
+        named = "; ".join(f"{r['words']}: {_v(r, level=None)}, p = {P.pval(r['p_holm'])}"
+                          for r in pays.head(SEARCH_NAMED).iter_rows(named=True))
+        more = f" (and {pays.height - SEARCH_NAMED} more)" if pays.height > SEARCH_NAMED else ""
+        return f"{head}, holding pays in {pays.height}: {named}{more}."
+    b = a.row(0, named=True)
+    return (f"{head}, holding pays in none; the strongest cell is {b['words']}: {_v(b, level=None)}, "
+            f"p = {P.pval(b['p_holm'])} after the adjustment.")
+
+
 def decisions_answer(res: ResultFrames, wanted: list[str] | None = None, by: list[str] | None = None) -> P.Answer:
     """`simdom doubles --decisions`: per arm, the sentences of :func:`arm_sentences`, then the table by
     situation and the grid: the situations ``by`` crossed (default: bonus tier by the double's support)."""
@@ -93,6 +117,7 @@ def decisions_answer(res: ResultFrames, wanted: list[str] | None = None, by: lis
     method = method_of(res)
     table = hold_table(res)
     grid = grid_table(res, keys)
+    search = search_table(res, MIN_DECISIONS) if by is None or "decision-search" in wanted else None
     ans = P.Answer()
     arms = [a for a in res.arm_names if a in set(table["arm"])]
     if not arms:
@@ -100,6 +125,9 @@ def decisions_answer(res: ResultFrames, wanted: list[str] | None = None, by: lis
                              "beside another tile before the first double).")
     for arm in arms[:4]:
         ans.sentences += arm_sentences(arm, table, grid, method.name, len(arms) > 1, keys, method.then)
+        found = search_sentence(arm, search, len(arms) > 1) if search is not None and by is None else None
+        if found:
+            ans.sentences.append(found)
     if len(arms) > 4:
         ans.sentences.append(f"({len(arms) - 4} more arms in the table.)")
     unit = "points" if method.name == "rollouts" else "points (as played)"
@@ -114,11 +142,20 @@ def decisions_answer(res: ResultFrames, wanted: list[str] | None = None, by: lis
                         [P.Col("arm"), *[P.Col(k, SHORT[k]) for k in keys], P.Col("decisions", "n", "int"),
                          P.Col("hold_value", "hold value", "diff"),
                          P.Col("hold_value_win", "Δ win %", "pctround")], 1 + len(keys)))
+    if "decision-search" in wanted and search is not None:
+        shown = pl.concat([search.filter(pl.col("arm") == a).filter(
+            (pl.col("p_holm") < 0.05) | (pl.int_range(pl.len()) < SEARCH_ROWS)) for a in arms]) if arms else search
+        ans.add(P.Table(f"The searched cells where holding differs most (p after Holm across every cell tried in "
+                        f"the arm), {unit} per decision", shown.to_dicts(),
+                        [P.Col("arm"), P.Col("cell"), P.Col("decisions", "n", "int"),
+                         P.Col("hold_value", "hold value", "diff"), P.Col("p_holm", "p Holm", "p")], 2))
     ans.notes.append(method.text)
     ans.notes.append("Hold value: the mover's final points after its best other move minus after its best double "
                      "now (greedy's choice within each kind); > 0: holding pays; Δ win %: the same for its win "
                      "share. Situations: " + "; ".join(f"{SHORT[k]}: {v[0]}" for k, v in SITUATIONS.items()) + ".")
     ans.notes.append(clusters_note([res]))
     data = {"decisions": table.to_dicts(), "decision-grid": grid.to_dicts()}
+    if search is not None:
+        data["decision-search"] = search.to_dicts()
     ans.data = data[wanted[0]] if len(wanted) == 1 else data
     return ans

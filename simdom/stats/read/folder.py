@@ -3,8 +3,8 @@
 The deals table stores one row per arm, deal and rotation with per-seat columns (``points_0`` ..).
 The statistics read :attr:`ResultFrames.deals`, its *long view*: one row per arm, deal, rotation and seat,
 with the seat's own columns (``points``, ``scoring_plays``, ...) and what follows from the deal and the
-manifest: ``player`` ((seat + rotation) % players), ``policy``, ``win`` (1/k for each of k seats tied on
-the highest total), ``bonus`` (the first-double bonus: the tier of the first double's move, for the
+manifest: ``player`` ((seat + rotation) % players, or the manifest's seating with ``rotation = "all"``),
+``policy``, ``win`` (1/k for each of k seats tied on the highest total), ``bonus`` (the first-double bonus: the tier of the first double's move, for the
 seat that placed it), ``end_bonus``, ``play_points``, ``went_out``, ``leader`` and ``turn`` (the seat's
 order of play counted from the leader, 0 = the leader).
 
@@ -26,6 +26,7 @@ import polars as pl
 
 from simdom import results as fmt
 from simdom.results import ResultsError, Unit
+from simdom.results.seating import player_expr
 
 __all__ = ["ResultFrames", "ResultsError", "move_view", "open_frames", "open_selection", "seat_view"]
 
@@ -195,7 +196,7 @@ def seat_view(wide: pl.LazyFrame, manifest: fmt.Manifest, extra: list[str] = (),
     tier = _by_arm(arms, lambda a: _tier(pl.col("first_double_move"), a["rules"].get("first_double_bonus", [])))
     spinner = _by_arm(arms, lambda a: pl.lit(a["rules"].get("spinner") == "first_double"))
     lf = lf.with_columns(
-        player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8),
+        player=player_expr(manifest),
         bonus=pl.when(fd_seat == pl.col("seat")).then(tier).otherwise(0).cast(pl.Int16),
         seat_end_bonus=pl.when(pl.col("winner") == pl.col("seat")).then(pl.col("end_bonus")).otherwise(0),
         went_out=(pl.col("end") == "domino") & (pl.col("winner") == pl.col("seat")).fill_null(False),
@@ -215,7 +216,7 @@ def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
     policies = pl.DataFrame({"arm": [a.name for a in manifest.arms for _ in range(P)],
                              "player": pl.Series([p for _ in manifest.arms for p in range(P)], dtype=pl.Int8),
                              "policy": [q for a in manifest.arms for q in a.policies]})
-    return lf.with_columns(player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8)).join(
+    return lf.with_columns(player=player_expr(manifest)).join(
         policies.lazy(), on=["arm", "player"], how="left")
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import polars as pl
 
 from simdom import results as fmt
+from simdom.results.seating import player_expr
 
 
 def stride(manifest: fmt.Manifest) -> int:
@@ -93,7 +94,7 @@ def match_view(matches: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
     lf = pl.concat(parts, how="vertical").with_columns(side=_sides_expr(manifest))
     score, opp = _side_cols("score", S, pl.col("side"))
     lf = lf.with_columns(
-        player=((pl.col("seat") + pl.col("rotation")) % P).cast(pl.Int8),
+        player=player_expr(manifest),
         won=(pl.col("winner") == pl.col("side")).fill_null(False).cast(pl.Float64),
         score=score, opp_score=opp,
         led_first=pl.col("seat") == pl.col("first_seat"),

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simdom.results.seating import balanced
+
 from simdom.stats.inference import holm, t_interval, wald_equal, wilson_clustered
 from simdom.stats.read.folder import ResultFrames
 from simdom.stats.estimate.moments import ROWS, cluster_sums, influence, se_of, wide
@@ -59,6 +61,8 @@ def seats_json(positions: pl.DataFrame, tests: pl.DataFrame) -> dict:
 
 
 def seats_equal_by_construction(res: ResultFrames) -> bool:
-    """Seats are exchangeable when every seat holds every policy equally often (rotation on, or one
-    policy everywhere); the leader is drawn by lot or by the cards, so no seat is favoured by the rules."""
-    return res.rotations == res.players or all(len(set(a["policies"])) == 1 for a in res.arms)
+    """Seats are exchangeable when every seat holds every policy equally often (rotation on, every
+    arrangement, or one policy everywhere); the leader is drawn by lot or by the cards, so no seat is
+    favoured by the rules."""
+    seating = res.manifest.seat_players()
+    return all(balanced(seating, a["policies"]) for a in res.arms)

@@ -6,7 +6,7 @@ from simdom.stats.read.folder import ResultFrames
 from simdom.stats.tables.stats import InputError
 
 from simdom.stats.names import DOUBLES_TABLES  # --table of simdom doubles
-DECISION_TABLES = ("decisions", "decision-grid")
+DECISION_TABLES = ("decisions", "decision-grid", "decision-search")
 
 
 def doubles_keys(decisions: bool, by: str | None, table: str | None, situations: tuple[str, ...]) -> list[str] | None:
