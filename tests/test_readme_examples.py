@@ -5,7 +5,8 @@ per page, the page's commands in order.
 
 Scaled down so that every page runs in about a minute, and nothing else is changed:
 * `simdom run` gets `--deals 400` (`--deals N` replaced; 40 when its decision rollouts continue with a
-  policy other than greedy, `--then search`, which plays about 8 decisions a second), `--quiet`, and an
+  policy other than greedy, `--then search`, which plays about 8 decisions a second, or when the
+  scenario's players are `expert`), `--quiet`, and an
   `--out` outside the temporary folder is moved into it (`/data/balance4` -> `data/balance4`);
 * `simdom bench --seconds S` measures 0.3 s; `simdom skill --deals N` plays at most 8 deals, `simdom
   ladder --deals N` at most 300, `simdom doubles --exact --deals N` at most 20;
@@ -60,6 +61,9 @@ def scaled(argv: list[str], scheduler: str | None) -> list[str]:
     argv = list(argv)
     if argv[1] == "run":
         slow = "--then" in argv and argv[argv.index("--then") + 1] != "greedy"
+        # a scenario whose players are expert (about 100 decisions a second) plays as few deals
+        slow = slow or (len(argv) > 2 and argv[2].endswith(".toml") and (ROOT / argv[2]).is_file()
+                        and '"expert' in (ROOT / argv[2]).read_text(encoding="utf-8"))
         if "--deals" in argv:
             argv[argv.index("--deals") + 1] = "40" if slow else DEALS
         else:
