@@ -9,6 +9,7 @@ scores any of them independently of the recorder's and the policy's code.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -266,6 +267,15 @@ def test_doubles_decisions_answers_with_its_method(folders):
     assert out.returncode == 0, out.stderr
     assert "first-double decisions" in out.stdout and "rollout difference" in out.stdout
     assert all(len(line) <= 80 for line in out.stdout.splitlines())
+    # how often the players placed the double, per situation, with its interval (issue 40.2)
+    # (a share the policy fixes, greedy's 100%, is printed as fixed)
+    share = r"[\d.]+ \([\d.]+-[\d.]+\)"
+    rows = [line for line in out.stdout.splitlines() if line.split()[1:3] == ["all", "all"] and "(" in line]
+    assert rows and all(re.search(share, r) or " fixed " in r for r in rows), rows
+    timing = subprocess.run([SIMDOM, "doubles", f"{folders['plain']}:timing", "--decisions"], capture_output=True,
+                            text=True)
+    row = next(line for line in timing.stdout.splitlines() if line.split()[1:3] == ["all", "all"])
+    assert re.search(share, row), row
     obs = subprocess.run([SIMDOM, "doubles", f"{folders['plain']}:timing", "--decisions", "--format", "json"],
                          capture_output=True, text=True)
     assert obs.returncode == 0, obs.stderr

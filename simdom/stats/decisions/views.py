@@ -135,7 +135,7 @@ def decisions_answer(res: ResultFrames, wanted: list[str] | None = None, by: lis
         rows = [{**r, "short": SHORT.get(r["situation"], r["situation"])} for r in table.iter_rows(named=True)]
         ans.add(P.Table(f"Value of holding the first double by situation, {unit} per decision (95% CI)", rows,
                         [P.Col("arm"), P.Col("short", "situation"), P.Col("level"), P.Col("decisions", "n", "int"),
-                         P.Col("double_share", "double %", "pctround"), P.Col("hold_value", "hold value", "diff"),
+                         P.Col("double_share", "double %", "pct"), P.Col("hold_value", "hold value", "diff"),
                          P.Col("hold_value_win", "Δ win %", "pctround")], 3))
     if "decision-grid" in wanted:
         ans.add(P.Table(f"Value of holding by {' and '.join(SHORT[k] for k in keys)}, {unit}", grid.to_dicts(),
