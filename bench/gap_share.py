@@ -25,7 +25,7 @@ from scipy import stats
 def chunk(args: tuple) -> np.ndarray:
     """margin[n] of policy p against greedy per deal, averaged over the seatings."""
     rules_name, players, p, seed, d0, n = args
-    from simdom.engine.api import simulate
+    from simdom.engine.api import simulate_deals as simulate
     from simdom.rules import preset
     rules = preset(rules_name, players=players)
     margin = np.zeros(n)
