@@ -241,3 +241,19 @@ def test_hold_value_holm_adjusts_the_family(tmp_path):
     order = np.argsort(p)
     assert adj[order[0]] == pytest.approx(min(1.0, 12 * p[order[0]]))
     assert done.stdout.count("\n| `") == 6
+
+
+def test_match_mode_follows_the_seating(tmp_path):
+    """Matches (Fives to 61, 3 players, 3 policies): every arrangement, the match view's player from it."""
+    sc = {"name": "m3", "players": 3, "policies": ["greedy", "defensive", "random"], "rotation": "all",
+          "deals": 30, "seed": 4040498, "rules": {"preset": "fives", "target": 61}}
+    run(from_dict(sc), tmp_path / "m", workers=1)
+    res = open_results(tmp_path / "m")
+    seating = res.manifest.seating
+    assert res.rotations == 6 and seating == every_arrangement(3, [sc["policies"]])
+    m = res.matches.collect()
+    pairs = {(r, s): p for r, s, p in m.select("rotation", "seat", "player").unique().rows()}
+    assert pairs == {(r, s): seating[r][s] for r in range(6) for s in range(3)}
+    assert m.group_by("policy", "seat").len()["len"].n_unique() == 1
+    deals = res.deals.filter(pl.col("rotation") == 4).select("seat", "policy").unique().sort("seat").collect()
+    assert deals["policy"].to_list() == [res.arm("base")["policies"][p] for p in seating[4]]

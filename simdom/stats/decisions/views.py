@@ -100,10 +100,14 @@ def search_sentence(arm: str, search: pl.DataFrame, several: bool) -> str | None
             f"decisions, Holm-adjusted across all {n})")
     pays = a.filter(pl.col("p_holm") < 0.05, pl.col("hold_value") > 0).sort("hold_value", descending=True)
     if pays.height:
+        # cells of the same decisions (with 3 players, 1 double in hand is 6 an opponent may hold) once
+        distinct = pays.unique(["decisions", "hold_value", "hold_value_lo", "hold_value_hi"], keep="first",
+                               maintain_order=True)
         named = "; ".join(f"{r['words']}: {_v(r, level=None)}, p = {P.pval(r['p_holm'])}"
-                          for r in pays.head(SEARCH_NAMED).iter_rows(named=True))
-        more = f" (and {pays.height - SEARCH_NAMED} more)" if pays.height > SEARCH_NAMED else ""
-        return f"{head}, holding pays in {pays.height}: {named}{more}."
+                          for r in distinct.head(SEARCH_NAMED).iter_rows(named=True))
+        more = f" (and {distinct.height - SEARCH_NAMED} more)" if distinct.height > SEARCH_NAMED else ""
+        same = f", {distinct.height} of them distinct" if distinct.height < pays.height else ""
+        return f"{head}, holding pays in {pays.height}{same}: {named}{more}."
     b = a.row(0, named=True)
     return (f"{head}, holding pays in none; the strongest cell is {b['words']}: {_v(b, level=None)}, "
             f"p = {P.pval(b['p_holm'])} after the adjustment.")
@@ -143,11 +147,16 @@ def decisions_answer(res: ResultFrames, wanted: list[str] | None = None, by: lis
                          P.Col("hold_value", "hold value", "diff"),
                          P.Col("hold_value_win", "Δ win %", "pctround")], 1 + len(keys)))
     if "decision-search" in wanted and search is not None:
-        shown = pl.concat([search.filter(pl.col("arm") == a).filter(
-            (pl.col("p_holm") < 0.05) | (pl.int_range(pl.len()) < SEARCH_ROWS)) for a in arms]) if arms else search
-        ans.add(P.Table(f"The searched cells where holding differs most (p after Holm across every cell tried in "
-                        f"the arm), {unit} per decision", shown.to_dicts(),
-                        [P.Col("arm"), P.Col("cell"), P.Col("decisions", "n", "int"),
+        # the cells where holding gains, most significant first: every one significant after Holm, and
+        # at least SEARCH_ROWS (JSON/CSV: every cell tried, either sign)
+        gains = [search.filter(pl.col("arm") == a, pl.col("hold_value") > 0) for a in arms]
+        shown = [g.filter((pl.col("p_holm") < 0.05) | (pl.int_range(pl.len()) < SEARCH_ROWS)) for g in gains]
+        rows = [{**r, "short": ", ".join(f"{SHORT.get(k, k)}={v}" for k, v in
+                                         (kv.split("=", 1) for kv in r["cell"].split(", ")))}
+                for g in shown for r in g.iter_rows(named=True)]
+        ans.add(P.Table(f"The searched cells where holding gains, by p after Holm across every cell tried in the "
+                        f"arm, {unit} per decision", rows,
+                        [P.Col("arm"), P.Col("short", "cell"), P.Col("decisions", "n", "int"),
                          P.Col("hold_value", "hold value", "diff"), P.Col("p_holm", "p Holm", "p")], 2))
     ans.notes.append(method.text)
     ans.notes.append("Hold value: the mover's final points after its best other move minus after its best double "
