@@ -299,6 +299,10 @@ KIND_PASS, KIND_FULL = 0, 1
 #: root's final margin over each seat (seats 0-3; several sides by margin in exact solves: solve.py)
 FR_A, FR_B, FR_A0, FR_B0, FR_BEST, FR_BI, FR_I, FR_N, FR_MAXI, FR_SLOT, FR_OFF, FR_HIT, FR_KIND, FR_S, FR_V = range(15)
 FR_SIZE = FR_V + 4
+#: fr[d, FR_HIT]: HIT_FOUND set when the table held the node's entry, the key's mirror image (node_key) in
+#: the bits from HIT_IMAGE on
+HIT_FOUND = 1
+HIT_IMAGE = 1
 
 assert R_SIZE <= TA
 assert TT_MARGIN + 4 <= TT_KEY < TT_COLS

@@ -37,18 +37,17 @@ from .ends import move_value
 from .greedy import greedy_move
 from .jit import entry, kernel
 from .kpolicies import defensive_to_end, greedy_to_end, policy_move
-from .layout import (AGAINST_NONE, AGAINST_READS_ALL, BY_POINTS, E_D, E_L, E_R, E_U, ENDED, FR_A, FR_A0, FR_B,
-                     FR_B0, FR_BEST, FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF, FR_S, FR_SLOT, FR_V,
+from .layout import (AGAINST_NONE, BY_POINTS, E_D, E_L, E_R, E_U, ENDED, FR_A, FR_A0, FR_B, FR_B0, FR_BEST,
+                     FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF, FR_S, FR_SLOT, FR_V, HIT_FOUND, HIT_IMAGE,
                      KIND_FULL, KIND_PASS, NPL, OWN_DEFENSIVE, OWN_GREEDY, PIPS, POL_GREEDY, R_PLAYERS, REC_NONE,
                      SMASK, ST_SIZE, SV_ABORTED, SV_AGAINST, SV_BY, SV_CANON, SV_HORIZON, SV_LIMIT, SV_MULTI,
                      SV_NODES, SV_OWN, SV_ROOT, SV_SALT, SV_SIDE, SV_TBITS, SX_REC, TMASK, TT_END_BITS, TT_END_MASK,
-                     TT_HI, TT_LO, TT_MOVE, TURN, V_CTL, V_FK, V_FR, V_IDS, V_ME, V_MK, V_MT, V_OWN, V_OWN_SCRATCH,
-                     V_PAR, V_RNG, V_SCRATCH, V_SIDES, V_STK, V_TTK, V_TTV, VO_E, VO_T)
+                     TT_MOVE, TURN, V_CTL, V_FK, V_FR, V_IDS, V_ME, V_MK, V_MT, V_OWN, V_OWN_SCRATCH, V_PAR, V_RNG,
+                     V_SCRATCH, V_SIDES, V_STK, V_TTK, V_TTV, VO_E, VO_T)
 from .moves import legal_moves
 from .sides import settle
 from .solvebounds import INF, bounds_vec, margins_now, offset, side_totals_value, value_bounds
-from .solvetable import (arm_sig, drop_mirrored, end_sig, entry_vec, mirror_end, mixin, node_key, salt_of,
-                         shift_of, store_margins)
+from .solvetable import arm_sig, drop_mirrored, end_sig, mirror_end, mixin, node_key, probe, salt_of, store_node
 
 #: the half-width of a root move's first window with several sides by margin (solve_root)
 ASPIRE = 8
@@ -188,18 +187,8 @@ def search(G, bone, V, d0, alpha0, beta0):
             best_t = -1
             best_e = -1
             hit = ttk[slot] == key
-            xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
             if hit:
-                if xfer:
-                    dmin, dmax = shift_of(G, P, V, ttv, slot)
-                    lo = ttv[slot, TT_LO] + dmin if ttv[slot, TT_LO] > -INF else -INF
-                    hi = ttv[slot, TT_HI] + dmax if ttv[slot, TT_HI] < INF else INF
-                    if vec and lo > -INF:  # seat by seat: at least the shifted bound, often more
-                        v0, v1, v2, v3 = entry_vec(G, P, V, ttv, slot)
-                        lo = min(min(v0, v1), min(v2, v3))
-                else:
-                    lo = ttv[slot, TT_LO] + off
-                    hi = ttv[slot, TT_HI] + off
+                lo, hi, v0, v1, v2, v3 = probe(G, P, V, slot, off, vec, v0, v1, v2, v3)
                 if lo >= beta or lo == hi:
                     ret = lo
                     enter = False
@@ -232,7 +221,7 @@ def search(G, bone, V, d0, alpha0, beta0):
             fr[d, FR_OFF] = off
             for k in range(4):
                 fr[d, FR_V + k] = INF
-            fr[d, FR_HIT] = (1 if hit else 0) | (image << 1)  # bit 0: a hit; the image above
+            fr[d, FR_HIT] = (HIT_FOUND if hit else 0) | (image << HIT_IMAGE)
             child, cs, ct, ce = True, s, mt[d, 0], me[d, 0]
             continue
         # returning ret, the value of node d, to its parent
@@ -269,48 +258,14 @@ def search(G, bone, V, d0, alpha0, beta0):
         if fr[d, FR_A] < fr[d, FR_B] and i < fr[d, FR_N]:
             child, cs, ct, ce = True, fr[d, FR_S], mt[d, i], me[d, i]
             continue
-        best = fr[d, FR_BEST]
-        slot = fr[d, FR_SLOT]
-        off = fr[d, FR_OFF]
-        lo = -INF
-        hi = INF
-        if best <= fr[d, FR_A0]:
-            hi = best
-        elif best >= fr[d, FR_B0]:
-            lo = best
-        else:
-            lo = best
-            hi = best
-        xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
-        vmode = 2 if vec and lo > -INF else 0
+        # node d is searched: its entry kept, its value (and bounds by seat) returned to its parent
+        store_node(G, V, d, vec)
         if vec:
             v0 = fr[d, FR_V]
             v1 = fr[d, FR_V + 1]
             v2 = fr[d, FR_V + 2]
             v3 = fr[d, FR_V + 3]
-        if (fr[d, FR_HIT] & 1) and ttk[slot] == fk[d]:
-            if xfer:
-                dmin, dmax = shift_of(G, stk[d], V, ttv, slot)
-                if ttv[slot, TT_LO] > -INF:
-                    if not vec:
-                        lo = max(lo, ttv[slot, TT_LO] + dmin)
-                    elif vmode == 0:  # no new lower bound: the entry's, seat by seat, kept
-                        vmode = 1
-                        e0, e1, e2, e3 = entry_vec(G, stk[d], V, ttv, slot)
-                        lo = min(min(e0, e1), min(e2, e3))
-                if ttv[slot, TT_HI] < INF:
-                    hi = min(hi, ttv[slot, TT_HI] + dmax)
-            else:
-                lo = max(lo, ttv[slot, TT_LO] + off)
-                hi = min(hi, ttv[slot, TT_HI] + off)
-        ttk[slot] = fk[d]
-        ttv[slot, TT_LO] = lo - off if lo > -INF else -INF
-        ttv[slot, TT_HI] = hi - off if hi < INF else INF
-        if xfer:
-            store_margins(G, stk[d], V, ttv, slot, vmode, fr[d])
-        bi = fr[d, FR_BI]
-        ttv[slot, TT_MOVE] = (mt[d, bi] << TT_END_BITS) | mirror_end(me[d, bi], fr[d, FR_HIT] >> 1)
-        ret = best
+        ret = fr[d, FR_BEST]
 
 
 @kernel

@@ -15,7 +15,8 @@ defensive, which read the scores, are the scores part of the key (:func:`node_ke
 as a (lower, upper) pair, the best move as a tile and an end: an entry is a row ttv[slot, TT_*]
 (layout.TT_LO, TT_HI, TT_MOVE, TT_MARGIN + seat, TT_KEY), one 64-byte cache line.
 
-Each problem has its own salt in the keys (:func:`salt_of`): the boneyard, the root seat and side, the
+A node reads its entry with :func:`probe` and keeps its result with :func:`store_node`. Each problem
+has its own salt in the keys (:func:`salt_of`): the boneyard, the root seat and side, the
 value and mode, and in against mode the seats' policies.
 """
 from __future__ import annotations
@@ -24,9 +25,11 @@ import numpy as np
 
 from .core import seat_total
 from .jit import kernel
-from .layout import (AGAINST_READS_ALL, ARMS, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST, FORCED,
-                     FR_V, HAND, LONE, NPASS, PTS, BON, R_PLAYERS, SALT_PARAMS, SPAT, SPIN, SV_AGAINST, SV_BY, SV_OWN,
-                     SV_ROOT, SV_SALT, SV_SIDE, TMASK, TT_MARGIN, TURN, USED, V_CTL, V_IDS, V_PAR, VOID)
+from .layout import (AGAINST_READS_ALL, ARMS, BON, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST,
+                     FORCED, FR_A0, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_OFF, FR_SLOT, FR_V, HAND, HIT_FOUND, HIT_IMAGE,
+                     LONE, NPASS, PTS, R_PLAYERS, SALT_PARAMS, SPAT, SPIN, SV_AGAINST, SV_BY, SV_MULTI, SV_OWN, SV_ROOT,
+                     SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TURN, USED, V_CTL, V_FK,
+                     V_FR, V_IDS, V_ME, V_MT, V_PAR, V_STK, V_TTK, V_TTV, VOID)
 from .moves import seat_base
 from .rng import GAMMA, mix64
 from .solvebounds import INF, margins_now
@@ -37,6 +40,8 @@ GAIN_SHIFT = 32
 HALF = 1 << 31
 LOW32 = (1 << GAIN_SHIFT) - 1
 NOVEC = -(1 << 30)
+#: what an entry keeps of each seat's lower bound (store_margins): none, the entry's own, the node's new ones
+VEC_NONE, VEC_KEEP, VEC_NEW = 0, 1, 2
 
 
 @kernel
@@ -189,20 +194,86 @@ def entry_vec(G, P, V, ttv, slot):
 
 @kernel
 def store_margins(G, P, V, ttv, slot, mode, f):
-    """An entry's margins (P's) and each seat's lower bound of the future: none (mode 0), the entry's own
-    kept (1: the same position, no new lower bound), or from the node's vector f (2: f[k] the lower bound
-    of the final margin over seat k, so f[k] less the margin now)."""
+    """An entry's margins (P's) and each seat's lower bound of the future: none (mode VEC_NONE), the
+    entry's own kept (VEC_KEEP: the same position, no new lower bound), or from the node's vector f
+    (VEC_NEW: f[FR_V + k] the lower bound of the final margin over seat k, so that less the margin now)."""
     r = V[V_CTL][SV_ROOT]
     own = seat_total(P, r)
     for s in range(G[R_PLAYERS]):
         m = own - seat_total(P, s)
         a = NOVEC
         if s != r:
-            if mode == 1:
+            if mode == VEC_KEEP:
                 a = ttv[slot, TT_MARGIN + s] >> GAIN_SHIFT
-            elif mode == 2:
+            elif mode == VEC_NEW:
                 a = f[FR_V + s] - m
         ttv[slot, TT_MARGIN + s] = (a << GAIN_SHIFT) | (m + HALF)
+
+
+@kernel
+def probe(G, P, V, slot, off, vec, v0, v1, v2, v3):
+    """(lo, hi, v0, v1, v2, v3): the bounds of P's value that its entry (a hit at ``slot``) gives. With
+    several sides by margin, the entry's bounds shifted to P's margins (:func:`shift_of`) and, with
+    ``vec``, the lower bound seat by seat (:func:`entry_vec`: v0-v3, else as given); else the entry's
+    bounds of the future plus what P's scores hold (``off``: solvebounds.offset)."""
+    ttv, ctl = V[V_TTV], V[V_CTL]
+    if ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL:
+        dmin, dmax = shift_of(G, P, V, ttv, slot)
+        lo = ttv[slot, TT_LO] + dmin if ttv[slot, TT_LO] > -INF else -INF
+        hi = ttv[slot, TT_HI] + dmax if ttv[slot, TT_HI] < INF else INF
+        if vec and lo > -INF:  # seat by seat: at least the shifted bound, often more
+            v0, v1, v2, v3 = entry_vec(G, P, V, ttv, slot)
+            lo = min(min(v0, v1), min(v2, v3))
+    else:
+        lo = ttv[slot, TT_LO] + off
+        hi = ttv[slot, TT_HI] + off
+    return lo, hi, v0, v1, v2, v3
+
+
+@kernel
+def store_node(G, V, d, vec):
+    """Keep the searched node d (its frame fr[d] finished) in its entry: its value as an upper bound
+    (it failed low), a lower bound (high) or exact, joined with the entry's bounds when the entry is
+    still the node's; with several sides by margin, its margins and (``vec``) each seat's lower bound;
+    its best move, as the end of the key's mirror image."""
+    stk, mt, me, fr, fk = V[V_STK], V[V_MT], V[V_ME], V[V_FR], V[V_FK]
+    ttk, ttv, ctl = V[V_TTK], V[V_TTV], V[V_CTL]
+    best = fr[d, FR_BEST]
+    slot = fr[d, FR_SLOT]
+    off = fr[d, FR_OFF]
+    lo = -INF
+    hi = INF
+    if best <= fr[d, FR_A0]:
+        hi = best
+    elif best >= fr[d, FR_B0]:
+        lo = best
+    else:
+        lo = best
+        hi = best
+    xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
+    vmode = VEC_NEW if vec and lo > -INF else VEC_NONE
+    if (fr[d, FR_HIT] & HIT_FOUND) and ttk[slot] == fk[d]:
+        if xfer:
+            dmin, dmax = shift_of(G, stk[d], V, ttv, slot)
+            if ttv[slot, TT_LO] > -INF:
+                if not vec:
+                    lo = max(lo, ttv[slot, TT_LO] + dmin)
+                elif vmode == VEC_NONE:  # no new lower bound: the entry's, seat by seat, kept
+                    vmode = VEC_KEEP
+                    e0, e1, e2, e3 = entry_vec(G, stk[d], V, ttv, slot)
+                    lo = min(min(e0, e1), min(e2, e3))
+            if ttv[slot, TT_HI] < INF:
+                hi = min(hi, ttv[slot, TT_HI] + dmax)
+        else:
+            lo = max(lo, ttv[slot, TT_LO] + off)
+            hi = min(hi, ttv[slot, TT_HI] + off)
+    ttk[slot] = fk[d]
+    ttv[slot, TT_LO] = lo - off if lo > -INF else -INF
+    ttv[slot, TT_HI] = hi - off if hi < INF else INF
+    if xfer:
+        store_margins(G, stk[d], V, ttv, slot, vmode, fr[d])
+    bi = fr[d, FR_BI]
+    ttv[slot, TT_MOVE] = (mt[d, bi] << TT_END_BITS) | mirror_end(me[d, bi], fr[d, FR_HIT] >> HIT_IMAGE)
 
 
 @kernel
