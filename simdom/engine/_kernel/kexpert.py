@@ -1,7 +1,7 @@
 """The expert policy: determinised search that infers and, late in a 2-player deal, plans exactly.
 
 A fair player: it reads only what its seat may know (sampler.py's module doc), plus what it saw
-happen in the deal, which it remembers itself (V[19], one row per seat, layout.MEM_*).
+happen in the deal, which it remembers itself (V[V_MEM], one row per seat, layout.MEM_*).
 
 * **Endgame** (2 players, the boneyard empty, at most ``exact`` tiles in the two hands): the other hand
   is then known (it is the unseen tiles), the deal is a game of perfect information, and the engine's
@@ -39,6 +39,7 @@ from .jit import entry, kernel
 from .core import place
 from .ends import move_value
 from .greedy import greedy_move
+from .layout import (V_CTL, V_IDS, V_MEM, V_OWN_SCRATCH, V_PAR, V_RE, V_RT, V_RV, V_SIDES)
 from .layout import (AGAINST_HANDS, AGAINST_NONE, AUX_PREP, BN, BON, BTOP, BY_MARGIN, COV, DDEALT, ED, EV, FD_MOVE,
                      HAND, HCNT, HOLD_NEVER, LONE, LOSTFD, MEM_AFT, MEM_ASK, MEM_MAXREC, MEM_NREC, MEM_REC,
                      MEM_RSIZE, MEM_VALID, NPL, OWN_ALL_DEFENSIVE, OWN_DEFENSIVE, OWN_GREEDY, PLAYED, PLAYS, POL_GREEDY, PTS, R_PLAYERS,
@@ -235,8 +236,8 @@ def tie_break(G, St, s, mv_t, mv_e, n, hold):
 @entry
 def expert_pick(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_e, n, scratch, V):
     """The index among seat s's n legal moves (mv_t, mv_e; n >= 1) of the expert's move (module doc).
-    Updates seat s's memory (V[19][s]) whatever n is, so call it at every placement of the seat."""
-    mem = V[19][s]
+    Updates seat s's memory (V[V_MEM][s]) whatever n is, so call it at every placement of the seat."""
+    mem = V[V_MEM][s]
     same = True
     Kv = scratch[SX_W]  # the view now (a work state the sampler overwrites later), compared with the last
     known_view(G, St, s, Kv)
@@ -270,10 +271,10 @@ def choose_expert(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, m
         return one
     W, bone2, pool, deck, loc, aux, dp, acc = (scratch[SX_W], scratch[SX_BONE], scratch[SX_POOL], scratch[SX_DECK],
                                                scratch[SX_LOC], scratch[SX_AUX], scratch[SX_DP], scratch[SX_ACC])
-    ctl, vids, vpar, rt, re, rv = V[6], V[8], V[9], V[14], V[15], V[16]
+    ctl, vids, vpar, rt, re, rv = V[V_CTL], V[V_IDS], V[V_PAR], V[V_RT], V[V_RE], V[V_RV]
     ctl[SV_LIMIT] = 0
     npl = G[R_PLAYERS]
-    sides = V[7]
+    sides = V[V_SIDES]
     for o in range(npl):
         sides[o] = side_of(G, o)
         vids[o] = POL_GREEDY
@@ -304,7 +305,7 @@ def choose_expert(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, m
     ctl[SV_HORIZON] = 1
     ctl[SV_OWN] = OWN_ALL_DEFENSIVE if model == 1 else OWN_DEFENSIVE
     ctl[SV_TBITS] = SEARCH_TABLE_BITS
-    winw = V[17][SX_ACC]  # the defensive continuation's scratch: its per-move floats are free
+    winw = V[V_OWN_SCRATCH][SX_ACC]  # the defensive continuation's scratch: its per-move floats are free
     for i in range(n):
         acc[i] = 0.0
         winw[i] = 0.0
