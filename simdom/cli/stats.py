@@ -349,9 +349,9 @@ def balance(
     One row per variant (an arm; a sweep's variants, the baseline first): the baseline's figures, then
     each variant's paired difference on the same deals, with a 95% interval clustered by deal and a
     p-value Holm-adjusted over the folder's variants and measures; * flags a significant difference
-    larger than --threshold. The duration, decision and tension measures come from the course table every
-    run writes (older folders: lead changes, drama and decisiveness from the moves table of `simdom run
-    --moves`, draws from the seats table of `--seats`). --skill adds each variant's skill share.
+    larger than --threshold. The duration, decision and tension measures come from the course table of
+    `simdom run --course` (or lead changes, drama and decisiveness from the moves table of `--moves`, draws
+    from the seats table of `--seats`). --skill adds each variant's skill share.
 
     Examples:
 

@@ -256,8 +256,8 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
         ts = cluster_sums(t, ["arm"], tq, res.block)
         W |= _wide_all(ts, names, list(tq))
     else:
-        missing |= {m: "needs the course table (written by every simdom run since issue 41) or the moves table "
-                       "(simdom run --moves)" for m in ("lead_changes", "drama", "decisiveness")}
+        missing |= {m: "needs the course table (simdom run --course) or the moves table (simdom run --moves)"
+                    for m in ("lead_changes", "drama", "decisiveness")}
     match_q: dict[str, dict] = {}
     if res.unit.is_match and res.matches is not None:
         # deals per match: one row per arm, match and rotation (seat 0's), clustered by the same blocks of matches
@@ -270,7 +270,7 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
         match_q = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in dq.iter_rows(named=True)}
     if "cturns" not in W:
         why = ("the course table is written for single deals, not matches" if res.unit.is_match else
-               "needs the course table (written by every simdom run since issue 41)")
+               "needs the course table (simdom run --course)")
         missing |= {m: why for m in ("decision_share", "choices")}
     if "draws" in W:
         pass  # from the course table
@@ -279,7 +279,7 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
                                                                                "s_deals": pl.col("_d")}, res.block)
         W |= _wide_all(ss, names, ["draws", "s_deals"])
     else:
-        missing["draws"] = "needs the course table or the seats table (simdom run --seats)"
+        missing["draws"] = "needs the course table (simdom run --course) or the seats table (--seats)"
     G = W[ROWS].shape[0]
     est: dict[str, tuple[np.ndarray, np.ndarray]] = {
         "leader_win": _ratio(W, "w_t0", "n_t0"), "last_win": _ratio(W, f"w_t{P - 1}", f"n_t{P - 1}"),
