@@ -350,8 +350,9 @@ def balance(
     each variant's paired difference on the same deals, with a 95% interval clustered by deal and a
     p-value Holm-adjusted over the folder's variants and measures; * flags a significant difference
     larger than --threshold. The duration, decision and tension measures come from the course table of
-    `simdom run --course` (or lead changes, drama and decisiveness from the moves table of `--moves`, draws
-    from the seats table of `--seats`). --skill adds each variant's skill share.
+    `simdom run --course`; without it lead changes, drama and decisiveness come from the moves table of
+    `simdom run --moves` and draws from the seats table of `simdom run --seats`. --skill adds each
+    variant's skill share.
 
     Examples:
 
