@@ -239,7 +239,10 @@ def test_balance_skill_share_per_variant(folder):
     from simdom.rules import from_dict
     from simdom.stats.tables.balance import studies, to_json
     from simdom import results as fmt
-    card = to_json(studies([f"{folder}:first_double_bonus=4.8-8.16-32"], skill_deals=3, workers=1))
+    from simdom.run.skill import balance_skill
+    study = studies([f"{folder}:first_double_bonus=4.8-8.16-32"])[0]
+    balance_skill(study, 3, workers=1)
+    card = to_json([study])
     got = card["variants"][0]["measures"]["skill"]
     arm = next(a for a in fmt.read_manifest(folder).arms if a.name == "first_double_bonus=4.8-8.16-32")
     fictive = {"points": parse_policy("clairvoyant:against=seats,by=points"),

@@ -376,7 +376,11 @@ def balance(
         raise InputError(f"--skill-deals {skill_deals} is invalid; allowed: an integer from 2 to 1,000,000")
     if workers is not None and workers < 1:
         raise InputError(f"--workers {workers} is invalid; allowed: an integer from 1")
-    ss = studies(results, threshold, skill_deals if skill else 0, workers)
+    ss = studies(results, threshold)
+    if skill:
+        from simdom.run.skill import balance_skill
+        for s in ss:
+            balance_skill(s, skill_deals, workers)
     _emit(balance_answer(ss, threshold, flat=f in ("csv", "parquet")), f, out)
 
 

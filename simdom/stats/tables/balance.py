@@ -100,6 +100,7 @@ class Study:
     quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> placements per deal: p10, p25, p50, ...
     draw_quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> draws per deal: p10, p25, p50, ...
     match_quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> deals per match (match results)
+    seed: int = 0                                  #: the run's root seed (simdom balance --skill plays its deals)
 
     @property
     def baseline(self) -> str:
@@ -348,45 +349,18 @@ def scorecard(res: Results, threshold: float = THRESHOLD) -> Study:
         **{f"p{int(100 * q)}": pl.col("tiles_placed").quantile(q, "lower") for q in QUANTILES}).collect()
     quant = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in qs.iter_rows(named=True)}
     return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test,
-                 quant, draw_q, match_q)
+                 quant, draw_q, match_q, res.manifest.seed)
 
 
-def studies(paths: list[str], threshold: float = THRESHOLD, skill_deals: int = 0, workers: int | None = None,
-            ) -> list[Study]:
-    """The scorecards of the arguments (a study folder stands for its player counts); with ``skill_deals``
-    each variant's skill share too (:func:`add_skill`)."""
+def studies(paths: list[str], threshold: float = THRESHOLD) -> list[Study]:
+    """The scorecards of the arguments (a study folder stands for its player counts)."""
     out = []
     for p in expand(paths):
         res = open_selection(p)
         out.append(scorecard(res, threshold))
-        if skill_deals:
-            add_skill(out[-1], res.manifest.seed, skill_deals, workers)
     if not out:
         raise ResultsError("no results given; allowed: results folders written by simdom run")
     return out
-
-
-#: simdom balance --skill: the skill share's players (simdom skill's defaults) and its deals by default
-SKILL_BEGINNER, SKILL_OPTIMAL, SKILL_OPPONENT, SKILL_DEALS = "random", "search", "greedy", 20
-
-
-def add_skill(s: Study, seed: int, deals: int, workers: int | None = None) -> None:
-    """Each variant's skill share (Dreef's LE / (LE + RE), by wins: `simdom skill`'s machinery, run/skill.py):
-    random as the beginner, search as the optimal player, clairvoyant as the fictive one, greedy opponents, on
-    deals 0 .. deals - 1 of the folder's seed (the same deals for every variant; each deal in every rotation).
-    Stored as the measure ``skill`` (value, low, high: a Fieller interval clustered by deal), not compared."""
-    from simdom.policies import parse_policy
-    from simdom.rules import from_dict
-    from simdom.run.skill import skill_rows
-    for a in s.arms:
-        rules = from_dict({**a["rules"], "players": s.players})
-        fictive = {"points": parse_policy("clairvoyant:against=seats,by=points"),
-                   "wins": parse_policy("clairvoyant:against=seats")}
-        rows = skill_rows(rules, [parse_policy(SKILL_BEGINNER)], parse_policy(SKILL_OPTIMAL), fictive,
-                          [parse_policy(SKILL_OPPONENT)] * (s.players - 1), seed, deals, a["name"], workers)
-        r = next(r for r in rows if r["by"] == "wins")
-        s.measures[a["name"]]["skill"] = {"value": float(r["skill"]), "low": float(r["skill_lo"]),
-                                          "high": float(r["skill_hi"]), "deals": deals}
 
 
 def overrides(arm: dict, base: dict) -> dict:
