@@ -19,19 +19,22 @@ The measures (:data:`MEASURES`; shares as fractions):
   positions, Ludii's Balance; the pair is the arm's own widest); and per variant the seat test of
   `simdom seats` (a cluster-robust Wald test that every turn position wins alike, Holm over the variants);
 * outcome: ``blocked`` (share of deals that end blocked), ``ties`` (share of deals with a tie at the top);
-* duration: ``placements`` (tiles placed per deal), ``draws`` (tiles drawn per deal; needs ``simdom run
-  --seats``);
-* tension (need ``simdom run --moves``, the placements of every deal): ``lead_changes`` (times the points
-  leader, the one seat strictly ahead, changes between placements), ``drama`` (the eventual winner's
-  largest deficit, in points, over the deal's placements), ``decisiveness`` (the share of the deal's
-  placements played before the winner leads for good; 1 when an end bonus decides);
+* duration: ``placements`` (tiles placed per deal), ``draws`` (tiles drawn per deal; needs the course table of
+  ``simdom run --course``, or the seats table of ``--seats``), their quantiles, and ``deals_per_match`` for
+  match results (clustered by match);
+* tension (from the course table, or from the moves table of ``simdom run --moves``: the same figures):
+  ``lead_changes`` (times the points leader, the one seat strictly ahead, changes between placements),
+  ``drama`` (the eventual winner's largest deficit, in points, over the deal's placements),
+  ``decisiveness`` (the share of the deal's placements played before the winner leads for good; 1 when an
+  end bonus decides);
+* decisions (the course table): ``decision_share`` (the share of turns, placements and passes, whose mover
+  held two or more legal moves), ``choices`` (legal moves per placement);
 * scoring: ``points`` (points per player per deal), ``scoring_share`` (share of placements that score),
   ``double_move`` (the move of the first double, in deals that have one), ``double_bonus`` (first-double
   bonus per deal);
 * skill: ``greedy_edge`` (greedy's win rate minus random's, in arms where both play).
 
-``decision_share`` (the share of turns with two or more legal moves) needs a per-turn count the kernel
-does not record yet: it is left out (issue 41, item 2, the kernel's table).
+``skill`` (Dreef's skill share per variant) is added by ``simdom balance --skill`` (simdom.run.skill.balance_skill).
 """
 from __future__ import annotations
 
