@@ -252,3 +252,17 @@ def test_balance_skill_share_per_variant(folder):
     want = next(r for r in rows if r["by"] == "wins")
     assert got["value"] == pytest.approx(want["skill"]) and got["deals"] == 3
     assert got["low"] <= got["value"] <= got["high"]
+
+
+def test_the_course_is_a_view_of_the_python_api_and_export(folder, tables, tmp_path):
+    """simdom.open_results(...).view("course") and `simdom export --view course` give the table as written."""
+    from conftest import SIMDOM
+    from simdom.api import open_results
+    _, course, _ = tables
+    res = open_results(folder)
+    assert "course" in res.views()
+    assert res.view("course").collect().equals(course)
+    done = subprocess.run([SIMDOM, "export", str(folder), "--view", "course", "-o", str(tmp_path / "c.parquet")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert pl.read_parquet(tmp_path / "c.parquet").equals(course)
