@@ -168,10 +168,23 @@ def test_python_policy_path_tallies_as_the_kernel():
     for c in ("tiles_placed", "points"):
         assert np.array_equal(k.column(c), p.column(c)), c
     assert k.course["lead_changes"].sum() > 0 and (k.course["max_deficit"] > 0).any()
-    plain = simulate(rules, ["greedy", "random", "greedy", "heavy"], 5, 0, 12)  # without the course: same play
-    assert plain.course is None
-    for c in ("points", "tiles_placed", "draws", "first_double_move"):
-        assert np.array_equal(plain.column(c), k.column(c)), c
+
+
+def test_tallying_the_course_changes_no_deal():
+    """The same deals with and without the course's rows in the output blocks (batch.play_tally or play): every
+    result column and every placement record equal, for policies with and without random streams."""
+    from simdom.engine.api import simulate
+    from simdom.engine.codes import Records
+    from simdom.rules import preset
+    for rules, pols in ((preset("threes", 4), ["greedy", "random", "rollout:samples=2", "heavy"]),
+                        (preset("fives", 3), ["hold:until=9", "defensive", "timing"])):
+        a = simulate(rules, pols, 11, 100, 40, records=Records.PLAYS, course=True)
+        b = simulate(rules, pols, 11, 100, 40, records=Records.PLAYS)
+        assert a.course is not None and b.course is None
+        for c in list(b.seats) + list(b.deals):
+            assert np.array_equal(a.column(c), b.column(c)), c
+        for c in b.records:
+            assert np.array_equal(a.records[c], b.records[c]), c
 
 
 def test_batches_sharing_work_arrays_play_as_fresh_ones():
