@@ -3,7 +3,7 @@ x4 crossed with min_ends 1 to 4) at 2, 3 and 4 greedy players, every deal with r
 2 workers and then `simdom balance` on the study folder (target: both together in under 3 minutes at
 100,000 deals). Wall-clock seconds of each command, and the machine's load average before and after (the
 machine may be shared: the target is for the machine alone). Every measure of the scorecard is included:
-the tension, decision and draw measures come from the course table the run writes.
+the tension, decision and draw measures come from the course table (`simdom run --course`).
 
     .venv/bin/python bench/bench_balance.py [--deals 100000]
 
@@ -52,7 +52,8 @@ def main() -> None:
         sc = Path(tmp) / "study.toml"
         sc.write_text(SCENARIO)
         out = Path(tmp) / "study"
-        run_s = timed([SIMDOM, "run", str(sc), "--deals", str(args.deals), "--workers", "2", "-q", "--out", str(out)])
+        run_s = timed([SIMDOM, "run", str(sc), "--deals", str(args.deals), "--workers", "2", "-q", "--course", "--out",
+                       str(out)])
         card_s = timed([SIMDOM, "balance", str(out), "--format", "json", "-o", str(Path(tmp) / "card.json")])
         variants = len(json.loads((Path(tmp) / "card.json").read_text())["variants"])
     load1 = os.getloadavg()

@@ -44,7 +44,7 @@ __all__ = ["PRESETS", "Results", "Rules", "RulesError", "VIEWS", "analyze", "loa
            "review", "simulate", "solve"]
 
 #: the views of a results folder that :meth:`Results.view` (and ``simdom export --view``) gives
-VIEWS = ("players", "deals", "seats", "moves", "decisions", "matches")
+VIEWS = ("players", "deals", "seats", "moves", "decisions", "matches", "course")
 
 
 def _rules(rules: "Rules | str", players: int | None) -> Rules:
@@ -279,7 +279,7 @@ class Results:
 
     def view(self, name: str) -> "pl.LazyFrame":
         """A view by name (:data:`VIEWS`): ``players``, ``deals``, or a table the run wrote (``seats``,
-        ``moves``, ``decisions``, ``matches``); ValueError naming the views this folder has."""
+        ``moves``, ``decisions``, ``matches``, ``course``); ValueError naming the views this folder has."""
         have = self.views()
         if name not in have:
             raise ValueError(f"view {name!r} is not in {self.label}; allowed: {', '.join(have)}")

@@ -31,7 +31,7 @@ def folder(tmp_path_factory):
     from conftest import SIMDOM
     d = tmp_path_factory.mktemp("course")
     (d / "s.toml").write_text(SCENARIO)
-    done = subprocess.run([SIMDOM, "run", str(d / "s.toml"), "--out", str(d / "r"), "--moves", "-q",
+    done = subprocess.run([SIMDOM, "run", str(d / "s.toml"), "--out", str(d / "r"), "--moves", "--course", "-q",
                            "--workers", "1"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return d / "r"
@@ -43,7 +43,7 @@ def tables(folder):
     return read("deals"), read("course"), read("moves")
 
 
-def test_course_is_declared_and_written_with_every_run(folder, tables):
+def test_course_is_declared_and_written_with_course(folder, tables):
     from simdom import results as fmt
     deals, course, _ = tables
     m = fmt.read_manifest(folder)
@@ -160,10 +160,122 @@ def test_python_policy_path_tallies_as_the_kernel():
     from simdom.engine.pybatch import simulate_deals_any as py_simulate
     from simdom.rules import preset
     rules = preset("threes", 4)
-    k = simulate(rules, ["greedy", "random", "greedy", "heavy"], 5, 0, 12)
-    p = py_simulate(rules, ["python:simdom.examples.policies:greedy", "random", "greedy", "heavy"], 5, 0, 12)
+    k = simulate(rules, ["greedy", "random", "greedy", "heavy"], 5, 0, 12, course=True)
+    p = py_simulate(rules, ["python:simdom.examples.policies:greedy", "random", "greedy", "heavy"], 5, 0, 12,
+                    course=True)
     for c in ("choice_turns", "choices", "lead_changes", "leader", "lead_from", "max_deficit"):
         assert np.array_equal(k.course[c], p.course[c]), c
     for c in ("tiles_placed", "points"):
         assert np.array_equal(k.column(c), p.column(c)), c
     assert k.course["lead_changes"].sum() > 0 and (k.course["max_deficit"] > 0).any()
+
+
+def test_tallying_the_course_changes_no_deal():
+    """The same deals with and without the course's rows in the output blocks (batch.play_tally or play): every
+    result column and every placement record equal, for policies with and without random streams."""
+    from simdom.engine.api import simulate_deals as simulate
+    from simdom.engine.codes import Records
+    from simdom.rules import preset
+    for rules, pols in ((preset("threes", 4), ["greedy", "random", "rollout:samples=2", "heavy"]),
+                        (preset("fives", 3), ["hold:until=9", "defensive", "timing"])):
+        a = simulate(rules, pols, 11, 100, 40, records=Records.PLAYS, course=True)
+        b = simulate(rules, pols, 11, 100, 40, records=Records.PLAYS)
+        assert a.course is not None and b.course is None
+        for c in list(b.seats) + list(b.deals):
+            assert np.array_equal(a.column(c), b.column(c)), c
+        for c in b.records:
+            assert np.array_equal(a.records[c], b.records[c]), c
+
+
+def test_batches_sharing_work_arrays_play_as_fresh_ones():
+    """api.batch_work: batches of policies that keep nothing between deals share one set of work arrays per
+    thread; interleaved with other rules and policies they give what a fresh set gives."""
+    from simdom.engine import api
+    from simdom.engine.api import simulate_deals as simulate
+    from simdom.rules import preset
+    cases = [(preset("threes", 3), ["greedy", "random", "hold:until=never"]),
+             (preset("fives", 4), ["heavy", "defensive", "timing", "greedy"]),
+             (preset("threes", 2), ["random", "greedy"])]
+    shared = [simulate(r, p, 9, 40, 30, course=True) for r, p in cases * 2]
+    fresh = []
+    for r, p in cases * 2:
+        api._SHARED.__dict__.clear()
+        fresh.append(simulate(r, p, 9, 40, 30, course=True))
+    for a, b in zip(shared, fresh):
+        for c in list(a.seats) + list(a.deals):
+            assert np.array_equal(a.column(c), b.column(c)), c
+        for c in a.course:
+            assert np.array_equal(a.course[c], b.course[c]), c
+
+
+MATCHES = """name = "mbal"
+players = 2
+policies = "greedy"
+rotation = true
+deals = 300
+seed = 5
+[rules]
+preset = "threes"
+target = 61
+[sweep]
+first_double_bonus = [[[4, 2], [8, 4], [8]], [[4, 8], [8, 16], [32]]]
+"""
+
+
+def test_match_results_give_deals_per_match(tmp_path):
+    """Match results are scored too (clustered by match): deals per match, its quantiles, recomputed from the
+    matches table; the course is refused for matches in one line, and its measures are named as left out."""
+    from conftest import SIMDOM
+    from simdom.stats.tables.balance import studies, to_json
+    (tmp_path / "m.toml").write_text(MATCHES)
+    bad = subprocess.run([SIMDOM, "run", str(tmp_path / "m.toml"), "--out", str(tmp_path / "x"), "--course", "-q"],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "--course" in bad.stderr, bad.stderr
+    assert not (tmp_path / "x").exists()
+    done = subprocess.run([SIMDOM, "run", str(tmp_path / "m.toml"), "--out", str(tmp_path / "r"), "-q",
+                           "--workers", "1"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    card = to_json(studies([str(tmp_path / "r")]))
+    m = pl.read_parquet(tmp_path / "r" / "matches" / "*.parquet")
+    for v in card["variants"]:
+        deals = m.filter(pl.col("arm") == v["name"])["deals"]
+        assert v["measures"]["deals_per_match"]["value"] == pytest.approx(deals.mean())
+        assert v["deals_per_match_quantiles"]["p50"] == int(np.quantile(deals.to_numpy(), 0.5, method="lower"))
+    assert "deals_per_match" in card["variants"][1]["vs_baseline"]
+    assert "decision_share" in card["left_out"] and "matches" in card["left_out"]["decision_share"]
+
+
+def test_balance_skill_share_per_variant(folder):
+    """--skill: each variant's skill share by wins, simdom skill's machinery on a few deals, shown per variant."""
+    from simdom.run.skill import skill_rows
+    from simdom.policies import parse_policy
+    from simdom.rules import from_dict
+    from simdom.stats.tables.balance import studies, to_json
+    from simdom import results as fmt
+    from simdom.run.skill import balance_skill
+    study = studies([f"{folder}:first_double_bonus=4.8-8.16-32"])[0]
+    balance_skill(study, 3, workers=1)
+    card = to_json([study])
+    got = card["variants"][0]["measures"]["skill"]
+    arm = next(a for a in fmt.read_manifest(folder).arms if a.name == "first_double_bonus=4.8-8.16-32")
+    fictive = {"points": parse_policy("clairvoyant:against=seats,by=points"),
+               "wins": parse_policy("clairvoyant:against=seats")}
+    rows = skill_rows(from_dict({**arm.rules, "players": 3}), [parse_policy("random")], parse_policy("search"),
+                      fictive, [parse_policy("greedy")] * 2, 23, 3, "x", 1)
+    want = next(r for r in rows if r["by"] == "wins")
+    assert got["value"] == pytest.approx(want["skill"]) and got["deals"] == 3
+    assert got["low"] <= got["value"] <= got["high"]
+
+
+def test_the_course_is_a_view_of_the_python_api_and_export(folder, tables, tmp_path):
+    """simdom.open_results(...).view("course") and `simdom export --view course` give the table as written."""
+    from conftest import SIMDOM
+    from simdom.api import open_results
+    _, course, _ = tables
+    res = open_results(folder)
+    assert "course" in res.views()
+    assert res.view("course").collect().equals(course)
+    done = subprocess.run([SIMDOM, "export", str(folder), "--view", "course", "-o", str(tmp_path / "c.parquet")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert pl.read_parquet(tmp_path / "c.parquet").equals(course)

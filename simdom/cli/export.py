@@ -17,7 +17,7 @@ class Format(str, Enum):
 def export_cmd(
     results: str = typer.Argument(..., help="A results folder written by simdom run, or FOLDER:ARM."),
     view: str = typer.Option("players", "--view", help="players, deals, or a table the run wrote (seats, "
-                             "moves, decisions, matches)."),
+                             "moves, decisions, matches, course)."),
     out: Path = typer.Option(..., "--out", "-o", help="The file to write (.parquet or .csv)."),
     fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="parquet or csv (default: as -o's suffix names)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output file."),

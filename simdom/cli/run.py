@@ -54,6 +54,9 @@ def run_cmd(
     moves: bool = typer.Option(False, "--moves", help="also write the moves table (one row per placement)"),
     seats: bool = typer.Option(False, "--seats", help="also write the seats table (each seat's detail: draws, "
                                                        "passes, pips left, bonuses)"),
+    course: bool = typer.Option(False, "--course", help="also write the course table (per deal: turns, legal "
+                                "moves, draws, lead changes, the winner's deficit; simdom balance's duration, "
+                                "decision and tension measures)"),
     decisions: bool = typer.Option(False, "--decisions", help="also write the decisions table: every first-double "
                                    "decision (the first double not yet placed, the mover able to place a double "
                                    "and another tile), its situation and the choice made"),
@@ -104,7 +107,8 @@ def run_cmd(
     from ..run.scenario import load_study
 
     studies = load_study(scenario, sets or (), players, deals=deals, seed=seed)
-    tables = ("deals",) + (("seats",) if seats else ()) + (("moves",) if moves else ()) + \
+    tables = ("deals",) + (("course",) if course else ()) + (("seats",) if seats else ()) + \
+        (("moves",) if moves else ()) + \
         (("decisions",) if decisions or decision_rollouts is not None else ())
     then = continuation(then)
     for sc in studies:  # every run checked before anything is printed or written

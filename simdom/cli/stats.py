@@ -350,9 +350,10 @@ def balance(
     One row per variant (an arm; a sweep's variants, the baseline first): the baseline's figures, then
     each variant's paired difference on the same deals, with a 95% interval clustered by deal and a
     p-value Holm-adjusted over the folder's variants and measures; * flags a significant difference
-    larger than --threshold. The duration, decision and tension measures come from the course table every
-    run writes (older folders: lead changes, drama and decisiveness from the moves table of `simdom run
-    --moves`, draws from the seats table of `--seats`). --skill adds each variant's skill share.
+    larger than --threshold. The duration, decision and tension measures come from the course table of
+    `simdom run --course`; without it lead changes, drama and decisiveness come from the moves table of
+    `simdom run --moves` and draws from the seats table of `simdom run --seats`. --skill adds each
+    variant's skill share.
 
     Examples:
 
@@ -376,7 +377,11 @@ def balance(
         raise InputError(f"--skill-deals {skill_deals} is invalid; allowed: an integer from 2 to 1,000,000")
     if workers is not None and workers < 1:
         raise InputError(f"--workers {workers} is invalid; allowed: an integer from 1")
-    ss = studies(results, threshold, skill_deals if skill else 0, workers)
+    ss = studies(results, threshold)
+    if skill:
+        from simdom.run.skill import balance_skill
+        for s in ss:
+            balance_skill(s, skill_deals, workers)
     _emit(balance_answer(ss, threshold, flat=f in ("csv", "parquet")), f, out)
 
 

@@ -9,6 +9,7 @@ Outside simdom/engine/ nobody indexes the kernel's arrays: they read ``batch.sea
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -105,8 +106,8 @@ def row_columns(seat: np.ndarray, deal: np.ndarray, row0: int = 0, stride: int =
     rows = deal.shape[1]
     n = (rows - row0 + stride - 1) // stride if n is None else n
     sl = slice(row0, row0 + (n - 1) * stride + 1, stride)
-    return ({c: seat[i][:, sl].T for i, c in enumerate(L.SEAT_COLS) if course or c in SEAT_COLUMNS},
-            {c: deal[i, sl] for i, c in enumerate(L.DEAL_COLS) if course or c in DEAL_COLUMNS})
+    return ({c: seat[i][:, sl].T for i, c in enumerate(L.SEAT_COLS[:seat.shape[0]]) if course or c in SEAT_COLUMNS},
+            {c: deal[i, sl] for i, c in enumerate(L.DEAL_COLS[:deal.shape[0]]) if course or c in DEAL_COLUMNS})
 
 
 def batch_of(rules: Rules, policies: list[Policy], seed: int, deal0: int, seat: np.ndarray, deal: np.ndarray,
@@ -114,41 +115,71 @@ def batch_of(rules: Rules, policies: list[Policy], seed: int, deal0: int, seat: 
     """A :class:`Batch` over rows row0, row0 + stride, ... of the output blocks (:func:`row_columns`)."""
     from .codes import COURSE_DEAL_COLUMNS, COURSE_SEAT_COLUMNS
     seats, deals = row_columns(seat, deal, row0, stride, n, course=True)
-    course = {**{c: seats.pop(c) for c in COURSE_SEAT_COLUMNS}, **{c: deals.pop(c) for c in COURSE_DEAL_COLUMNS}}
+    course = {**{c: seats.pop(c) for c in COURSE_SEAT_COLUMNS if c in seats},
+              **{c: deals.pop(c) for c in COURSE_DEAL_COLUMNS if c in deals}} or None
     return Batch(rules, policies, int(seed), deal0, seats, deals, None if rec is None else decode_records(rec),
                  course=course)
 
 
-def output_blocks(n_rows: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+def block_shapes(n_rows: int, players: int, course: bool = False) -> tuple[tuple, tuple]:
+    """The shapes of :func:`output_blocks`: with ``course`` the course's rows too (they come last)."""
+    from .codes import DEAL_COLUMNS, SEAT_COLUMNS
+    return (((len(L.SEAT_COLS) if course else len(SEAT_COLUMNS)), players, n_rows),
+            ((len(L.DEAL_COLS) if course else len(DEAL_COLUMNS)), n_rows))
+
+
+def output_blocks(n_rows: int, players: int, course: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Fresh (seat, deal) output blocks of ``n_rows`` deals, for :func:`simulate_deals`'s ``out``: one block per
-    result column (the kernel's layout, engine/layout.py), read through :func:`row_columns`."""
-    return (np.zeros((len(L.SEAT_COLS), players, n_rows), dtype=np.int32),
-            np.zeros((len(L.DEAL_COLS), n_rows), dtype=np.int32))
+    result column (the kernel's layout, engine/layout.py), read through :func:`row_columns`. With ``course``
+    the blocks also hold the course's columns, and the batch kernel tallies each deal's course into them
+    (``Batch.course``; it costs the kernel about a sixth of its speed, docs/design.md)."""
+    a, b = block_shapes(n_rows, players, course)
+    return np.zeros(a, dtype=np.int32), np.zeros(b, dtype=np.int32)
+
+
+#: policies that keep nothing between deals in the work arrays (no solver table, no memory of a seat: every
+#: array they read is written first in the same deal), so that batches of them can share one set of work
+#: arrays: allocating it anew (a 256 MB solver table among 60 arrays) cost 3 ms a batch, as much as playing
+#: 1,000 deals, in `simdom run`'s many small batches (issue 41.5)
+SHARED_WORK_POLICIES = frozenset({"random", "greedy", "heavy", "hold", "defensive", "timing"})
+_SHARED = threading.local()
+
+
+def batch_work(pols: "Sequence[Policy]", nt: int) -> tuple:
+    """The work arrays of a batch (work.make_work): this thread's shared set for ``nt`` tiles when every
+    policy is one of :data:`SHARED_WORK_POLICIES`, else a new set."""
+    if any(p.name not in SHARED_WORK_POLICIES for p in pols):
+        return make_work(nt)
+    by_nt = _SHARED.__dict__.setdefault("by_nt", {})
+    if nt not in by_nt:
+        by_nt[nt] = make_work(nt)
+    return by_nt[nt]
 
 
 def simulate_deals(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal0: int = 0,
              n_deals: int = 1, records: int = Records.NONE,
              out: "tuple[np.ndarray, np.ndarray] | None" = None, decisions: int | None = None, *,
-             row0: int = 0, stride: int = 1) -> Batch:
+             row0: int = 0, stride: int = 1, course: bool = False) -> Batch:
     """Play deals ``deal0 .. deal0 + n_deals - 1`` of the run with root ``seed``. ``records``: a
     :class:`~simdom.engine.codes.Records` mode. ``out``: blocks from :func:`output_blocks` to fill
     instead of new ones (a worker reuses them from chunk to chunk), deal i into row row0 + i * stride
     (several batches can so fill one block in the row order the caller's results need; read them back
     with :func:`row_columns`). ``decisions``: record the first-double decisions (``Batch.decisions``),
-    with that many rollouts each (0: none); the deals are the same either way."""
+    with that many rollouts each (0: none); the deals are the same either way. ``course``: tally each deal's
+    course too (``Batch.course``; given ``out``, blocks made with :func:`output_blocks`' ``course`` do)."""
     pols = seat_policies(policies, rules.players)
     ids, par = kernel_arrays(pols)
     G = compile_rules(rules)
     if out is None:
-        seat, deal = output_blocks(row0 + (n_deals - 1) * stride + 1, rules.players)
+        seat, deal = output_blocks(row0 + (n_deals - 1) * stride + 1, rules.players, course)
     else:
         seat, deal = out
         rows = deal.shape[-1]
-        want = output_blocks(rows, rules.players)
-        if (seat.shape, deal.shape) != (want[0].shape, want[1].shape) or not all(
+        want = block_shapes(rows, rules.players, seat.shape[0] == len(L.SEAT_COLS))
+        if (seat.shape, deal.shape) != want or not all(
                 a.dtype == np.int32 and a.flags.c_contiguous and a.flags.writeable for a in out):
-            raise ValueError(f"out: C-contiguous writable int32 arrays of shapes {want[0].shape} and "
-                             f"{want[1].shape} (output_blocks) needed")
+            raise ValueError(f"out: C-contiguous writable int32 arrays of shapes {want[0]} and "
+                             f"{want[1]} (output_blocks) needed")
     if row0 < 0 or stride < 1 or row0 + (n_deals - 1) * stride >= deal.shape[-1]:
         raise ValueError(f"rows {row0} + i * {stride} for {n_deals} deals; allowed: rows of the {deal.shape[-1]} "
                          f"in out, row0 >= 0, stride >= 1")
@@ -157,7 +188,7 @@ def simulate_deals(rules: Rules, policies: "str | Policy | Sequence[str | Policy
     dec = None
     if decisions is None:
         n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0, stride, rec, int(records),
-                           make_work(rules.n_tiles), True)
+                           batch_work(pols, rules.n_tiles), True)
     else:
         from .decisions import play_recording
         n, dec = play_recording(batch_kernel(), G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0,

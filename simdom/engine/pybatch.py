@@ -27,17 +27,20 @@ from .state import DealState
 
 def simulate_deals_any(rules: Rules, policies: "str | Sequence[object]", seed: int, deal0: int = 0, n_deals: int = 1,
              records: int = Records.NONE, out: "tuple[np.ndarray, np.ndarray] | None" = None,
-             decisions: int | None = None, *, row0: int = 0, stride: int = 1) -> Batch:
+             decisions: int | None = None, *, row0: int = 0, stride: int = 1, course: bool = False) -> Batch:
     """:func:`simdom.engine.api.simulate_deals`, Python policies accepted (module doc)."""
     pols = seat_policies(policies, rules.players)
     if not has_python(pols):
-        return simulate_deals(rules, pols, seed, deal0, n_deals, records, out, decisions, row0=row0, stride=stride)
+        return simulate_deals(rules, pols, seed, deal0, n_deals, records, out, decisions, row0=row0, stride=stride,
+                              course=course)
     if decisions is not None:
         raise PolicyError(f"policy {next(p for p in pols if p.name == 'python')}: the decisions table is recorded "
                           f"by the compiled kernel; allowed with python: policies: a run without --decisions "
                           f"(python: policies are accepted by {ACCEPTED})")
     from ._kernel.batch import collect
-    seat, deal = out if out is not None else output_blocks(row0 + (n_deals - 1) * stride + 1, rules.players)
+    seat, deal = out if out is not None else output_blocks(row0 + (n_deals - 1) * stride + 1, rules.players,
+                                                           course)
+    tally = deal.shape[0] > L.DC_LEAD_FROM
     if row0 < 0 or stride < 1 or row0 + (n_deals - 1) * stride >= deal.shape[-1]:
         raise ValueError(f"rows {row0} + i * {stride} for {n_deals} deals; allowed: rows of the {deal.shape[-1]} "
                          f"in out, row0 >= 0, stride >= 1")
@@ -45,11 +48,12 @@ def simulate_deals_any(rules: Rules, policies: "str | Sequence[object]", seed: i
     recs = []
     for i in range(n_deals):
         st = DealState.dealt(rules, seed, deal0 + i)
-        course = Course(st)
-        play_python(st, pols, deal_streams(key, deal0 + i), place=course.place)
+        course = Course(st) if tally else None
+        play_python(st, pols, deal_streams(key, deal0 + i), place=course.place if tally else None)
         st.settle()
         collect(st._G, st._St, seat, deal, row0 + i * stride)
-        course.write(seat, deal, row0 + i * stride)
+        if tally:
+            course.write(seat, deal, row0 + i * stride)
         if records:
             r = st._rec[:st._nrec].copy()
             if records == Records.PLAYS:

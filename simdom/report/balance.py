@@ -11,6 +11,7 @@ from simdom.stats.read.folder import ResultFrames
 PLOTTED = (("leader_win", "leader's win rate, %", True), ("balance", "balance, %", True),
            ("lead_changes", "lead changes per deal", False),
            ("decisiveness", "share of the deal before the winner leads for good, %", True),
+           ("decision_share", "turns with two or more legal moves, %", True),
            ("points", "points per player per deal", False), ("blocked", "blocked deals, %", True))
 
 

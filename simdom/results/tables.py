@@ -94,7 +94,8 @@ MOVES = TableSpec("moves", "one row per placement, ordered arm, deal, rotation, 
     C("bonus", pa.int16(), "first-double bonus the placement earned"),
 ))
 
-COURSE = TableSpec("course", "one row per arm, deal and rotation, ordered as deals", "always (single deals)", KEYS + (
+COURSE = TableSpec("course", "one row per arm, deal and rotation, ordered as deals", "simdom run --course",
+                   KEYS + (
     C("draws", pa.int8(), "tiles drawn from the boneyard in the deal, every seat"),
     C("turns", pa.int16(), "turns taken: placements and passes (a turn that draws and then places counts once)"),
     C("choice_turns", pa.int16(), "placements whose mover held two or more legal moves (a pass holds none)"),
@@ -165,8 +166,8 @@ MATCH_DEALS = DEALS.in_match_mode("one row per arm, match, rotation and hand (a 
 ))
 del C
 
-#: Every table of a run of single deals, by folder name; ``deals`` and ``course`` are always written, the others
-#: when their option asks.
+#: Every table of a run of single deals, by folder name; ``deals`` is always written, the others when their
+#: option asks.
 TABLES: dict[str, TableSpec] = {t.name: t for t in (DEALS, COURSE, SEATS, MOVES, DECISIONS)}
 #: Every table of a match-mode run: ``deals`` and ``matches`` always.
 MATCH_TABLES: dict[str, TableSpec] = {

@@ -217,6 +217,9 @@ def check_run(sc: "Scenario", tables: tuple[str, ...], workers: int | None = Non
     if "decisions" in tables and sc.unit.is_match:
         raise RunError("--decisions records the first-double decisions of single deals; allowed: rules with "
                        f"target = 0 ({sc.path or 'the scenario'} plays matches)")
+    if "course" in tables and sc.unit.is_match:
+        raise RunError("--course tallies the course of single deals; allowed: rules with target = 0 "
+                       f"({sc.path or 'the scenario'} plays matches)")
 
 
 def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), workers: int | None = None,
@@ -236,7 +239,7 @@ def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), work
     if "decisions" in tables and py is not None:
         raise RunError(f"--decisions records the first-double decisions in the compiled kernel, but an arm plays "
                        f"{py}; allowed: --decisions with compiled policies only")
-    tables = tuple(t for t in sc.unit.tables if t in set(tables) | {"deals", "matches", "course"})
+    tables = tuple(t for t in sc.unit.tables if t in set(tables) | {"deals", "matches"})
     new = manifest_for(sc, tables, SIM_VERSION, decision_rollouts, decision_then)
     out = Path(out)
     try:

@@ -169,3 +169,29 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
     ans = skill_answer(rows)
     ans.data.update(seed=seed, sim_version=SIM_VERSION)
     return ans
+
+
+#: simdom balance --skill: the skill share's players (simdom skill's defaults: random the beginner, search the
+#: optimal player, greedy the opponents) and its deals by default
+BALANCE_SKILL = ("random", "search", "greedy")
+BALANCE_SKILL_DEALS = 20
+
+
+def balance_skill(study, deals: int = BALANCE_SKILL_DEALS, workers: int | None = None) -> None:
+    """Each variant of a scorecard (simdom.stats.tables.balance.Study) gets its skill share as the measure
+    ``skill``: Dreef's LE / (LE + RE) by wins, :func:`skill_rows` with random as the beginner, search as the
+    optimal player, clairvoyant as the fictive one and greedy opponents, on deals 0 .. deals - 1 of the
+    folder's seed (the same deals for every variant, each in every rotation); value, low, high (a Fieller
+    interval clustered by deal) and the deals. Not compared with the baseline."""
+    from ..policies import parse_policy
+    from ..rules import from_dict
+    beginner, optimal, opponent = (parse_policy(p) for p in BALANCE_SKILL)
+    fictive = {"points": parse_policy("clairvoyant:against=seats,by=points"),
+               "wins": parse_policy("clairvoyant:against=seats")}
+    for a in study.arms:
+        rules = from_dict({**a["rules"], "players": study.players})
+        rows = skill_rows(rules, [beginner], optimal, fictive, [opponent] * (study.players - 1), study.seed, deals,
+                          a["name"], workers)
+        r = next(r for r in rows if r["by"] == "wins")
+        study.measures[a["name"]]["skill"] = {"value": float(r["skill"]), "low": float(r["skill_lo"]),
+                                              "high": float(r["skill_hi"]), "deals": deals}

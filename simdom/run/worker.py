@@ -94,7 +94,8 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
         return ChunkResult(chunk, parts, sums, plan.chunk_deals(chunk), n_deals)
     d0, d1 = plan.chunk_range(chunk)
     n, A, R, P = d1 - d0, plan.arms, plan.rotations, plan.players
-    empty = output_blocks(0, P)
+    course = "course" in plan.tables
+    empty = output_blocks(0, P, course)
     seat, deal = _block("seat", (*empty[0].shape[:-1], A * n * R)), _block("deal", (*empty[1].shape[:-1], A * n * R))
     moves = "moves" in plan.tables
     decisions = plan.decision_rollouts if "decisions" in plan.tables else None
@@ -102,17 +103,17 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     # every batch writes its deals straight into the chunk's rows, ordered (arm, deal, rotation)
     batches = [[simulate_deals_any(plan.rules[a], plan.lineup(a, r), plan.seed, d0,
                          n, records=Records.PLAYS if moves else Records.NONE, out=(seat, deal),
-                         decisions=in_kernel, row0=a * n * R + r, stride=R)
+                         decisions=in_kernel, row0=a * n * R + r, stride=R, course=course)
                 for r in range(R)] for a in range(A)]
     if decisions and in_kernel == 0:
         for a in range(A):
             for r in range(R):
                 _value_decisions(plan, a, r, d0, batches[a][r].decisions)
-    out = _Columns(*row_columns(seat, deal, course=True), A, n, R, P)
+    out = _Columns(*row_columns(seat, deal, course=course), A, n, R, P)
     points = out.seats("points", np.int32)            # [arm, deal, rotation, seat]
     win = win_shares(points)
     parts = {"deals": fmt.encode(fmt.DEALS, P, _deal_columns(plan, out, d0, points), plan.settings_hash, chunk)}
-    if "course" in plan.tables:
+    if course:
         parts["course"] = fmt.encode(fmt.COURSE, P, _course_columns(plan, out, d0, win), plan.settings_hash, chunk)
     if "seats" in plan.tables:
         parts["seats"] = fmt.encode(fmt.SEATS, P, _seat_columns(plan, out, d0), plan.settings_hash, chunk)

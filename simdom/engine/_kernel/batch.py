@@ -150,7 +150,8 @@ def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, r
               fresh):
     """Play deals deal0 .. deal0 + ndeals - 1 under root key ``root`` (uint64).
 
-    seat_out: int32[len(SEAT_COLS), players, rows]; deal_out: int32[len(DEAL_COLS), rows]: deal i's
+    seat_out: int32[len(SEAT_COLS), players, rows]; deal_out: int32[len(DEAL_COLS), rows] (or without the
+    course's trailing rows, SC_MAX_DEFICIT and DC_CHOICE_TURNS on: the course is then not tallied): deal i's
     results go to row row0 + i * stride (:func:`collect`), so that a caller playing several batches
     can interleave them in the row order its results need; rec: int32[cap, REC_COLS] action records (rec_mode REC_NONE / REC_PLAYS / REC_ALL), whose first
     column is the deal's index in the batch. ``work``: arrays from :func:`make_work`. With
@@ -159,14 +160,18 @@ def run_batch(G, pol_ids, pol_params, root, deal0, ndeals, seat_out, deal_out, r
     Returns the number of records written.
     """
     St, bone, perm, rng, mv_t, mv_e, scratch, V = work
+    tally = deal_out.shape[0] > DC_LEAD_FROM  # blocks with the course's rows: the deals' course tallied too
     nrec = 0
     for i in range(ndeals):
         seed_deal(rng, root, deal0 + i)
         if fresh:
             deal_random(G, St, bone, perm, rng)
         row = row0 + i * stride
-        nrec = play_tally(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, i,
-                          seat_out, deal_out, row)
+        if tally:
+            nrec = play_tally(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, i,
+                              seat_out, deal_out, row)
+        else:
+            nrec = play(G, St, bone, rng, pol_ids, pol_params, mv_t, mv_e, scratch, V, rec, nrec, rec_mode, i)
         collect(G, St, seat_out, deal_out, row)
     return nrec
 

@@ -19,19 +19,22 @@ The measures (:data:`MEASURES`; shares as fractions):
   positions, Ludii's Balance; the pair is the arm's own widest); and per variant the seat test of
   `simdom seats` (a cluster-robust Wald test that every turn position wins alike, Holm over the variants);
 * outcome: ``blocked`` (share of deals that end blocked), ``ties`` (share of deals with a tie at the top);
-* duration: ``placements`` (tiles placed per deal), ``draws`` (tiles drawn per deal; needs ``simdom run
-  --seats``);
-* tension (need ``simdom run --moves``, the placements of every deal): ``lead_changes`` (times the points
-  leader, the one seat strictly ahead, changes between placements), ``drama`` (the eventual winner's
-  largest deficit, in points, over the deal's placements), ``decisiveness`` (the share of the deal's
-  placements played before the winner leads for good; 1 when an end bonus decides);
+* duration: ``placements`` (tiles placed per deal), ``draws`` (tiles drawn per deal; needs the course table of
+  ``simdom run --course``, or the seats table of ``--seats``), their quantiles, and ``deals_per_match`` for
+  match results (clustered by match);
+* tension (from the course table, or from the moves table of ``simdom run --moves``: the same figures):
+  ``lead_changes`` (times the points leader, the one seat strictly ahead, changes between placements),
+  ``drama`` (the eventual winner's largest deficit, in points, over the deal's placements),
+  ``decisiveness`` (the share of the deal's placements played before the winner leads for good; 1 when an
+  end bonus decides);
+* decisions (the course table): ``decision_share`` (the share of turns, placements and passes, whose mover
+  held two or more legal moves), ``choices`` (legal moves per placement);
 * scoring: ``points`` (points per player per deal), ``scoring_share`` (share of placements that score),
   ``double_move`` (the move of the first double, in deals that have one), ``double_bonus`` (first-double
   bonus per deal);
 * skill: ``greedy_edge`` (greedy's win rate minus random's, in arms where both play).
 
-``decision_share`` (the share of turns with two or more legal moves) needs a per-turn count the kernel
-does not record yet: it is left out (issue 41, item 2, the kernel's table).
+``skill`` (Dreef's skill share per variant) is added by ``simdom balance --skill`` (simdom.run.skill.balance_skill).
 """
 from __future__ import annotations
 
@@ -100,6 +103,7 @@ class Study:
     quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> placements per deal: p10, p25, p50, ...
     draw_quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> draws per deal: p10, p25, p50, ...
     match_quantiles: dict[str, dict] = field(default_factory=dict)  #: arm -> deals per match (match results)
+    seed: int = 0                                  #: the run's root seed (simdom balance --skill plays its deals)
 
     @property
     def baseline(self) -> str:
@@ -256,8 +260,8 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         ts = cluster_sums(t, ["arm"], tq, res.block)
         W |= _wide_all(ts, names, list(tq))
     else:
-        missing |= {m: "needs the course table (written by every simdom run since issue 41) or the moves table "
-                       "(simdom run --moves)" for m in ("lead_changes", "drama", "decisiveness")}
+        missing |= {m: "needs the course table (simdom run --course) or the moves table (simdom run --moves)"
+                    for m in ("lead_changes", "drama", "decisiveness")}
     match_q: dict[str, dict] = {}
     if res.unit.is_match and res.matches is not None:
         # deals per match: one row per arm, match and rotation (seat 0's), clustered by the same blocks of matches
@@ -270,7 +274,7 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         match_q = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in dq.iter_rows(named=True)}
     if "cturns" not in W:
         why = ("the course table is written for single deals, not matches" if res.unit.is_match else
-               "needs the course table (written by every simdom run since issue 41)")
+               "needs the course table (simdom run --course)")
         missing |= {m: why for m in ("decision_share", "choices")}
     if "draws" in W:
         pass  # from the course table
@@ -279,7 +283,7 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
                                                                                "s_deals": pl.col("_d")}, res.block)
         W |= _wide_all(ss, names, ["draws", "s_deals"])
     else:
-        missing["draws"] = "needs the course table or the seats table (simdom run --seats)"
+        missing["draws"] = "needs the course table (simdom run --course) or the seats table (--seats)"
     G = W[ROWS].shape[0]
     est: dict[str, tuple[np.ndarray, np.ndarray]] = {
         "leader_win": _ratio(W, "w_t0", "n_t0"), "last_win": _ratio(W, f"w_t{P - 1}", f"n_t{P - 1}"),
@@ -348,45 +352,18 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         **{f"p{int(100 * q)}": pl.col("tiles_placed").quantile(q, "lower") for q in QUANTILES}).collect()
     quant = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in qs.iter_rows(named=True)}
     return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test,
-                 quant, draw_q, match_q)
+                 quant, draw_q, match_q, res.manifest.seed)
 
 
-def studies(paths: list[str], threshold: float = THRESHOLD, skill_deals: int = 0, workers: int | None = None,
-            ) -> list[Study]:
-    """The scorecards of the arguments (a study folder stands for its player counts); with ``skill_deals``
-    each variant's skill share too (:func:`add_skill`)."""
+def studies(paths: list[str], threshold: float = THRESHOLD) -> list[Study]:
+    """The scorecards of the arguments (a study folder stands for its player counts)."""
     out = []
     for p in expand(paths):
         res = open_selection(p)
         out.append(scorecard(res, threshold))
-        if skill_deals:
-            add_skill(out[-1], res.manifest.seed, skill_deals, workers)
     if not out:
         raise ResultsError("no results given; allowed: results folders written by simdom run")
     return out
-
-
-#: simdom balance --skill: the skill share's players (simdom skill's defaults) and its deals by default
-SKILL_BEGINNER, SKILL_OPTIMAL, SKILL_OPPONENT, SKILL_DEALS = "random", "search", "greedy", 20
-
-
-def add_skill(s: Study, seed: int, deals: int, workers: int | None = None) -> None:
-    """Each variant's skill share (Dreef's LE / (LE + RE), by wins: `simdom skill`'s machinery, run/skill.py):
-    random as the beginner, search as the optimal player, clairvoyant as the fictive one, greedy opponents, on
-    deals 0 .. deals - 1 of the folder's seed (the same deals for every variant; each deal in every rotation).
-    Stored as the measure ``skill`` (value, low, high: a Fieller interval clustered by deal), not compared."""
-    from simdom.policies import parse_policy
-    from simdom.rules import from_dict
-    from simdom.run.skill import skill_rows
-    for a in s.arms:
-        rules = from_dict({**a["rules"], "players": s.players})
-        fictive = {"points": parse_policy("clairvoyant:against=seats,by=points"),
-                   "wins": parse_policy("clairvoyant:against=seats")}
-        rows = skill_rows(rules, [parse_policy(SKILL_BEGINNER)], parse_policy(SKILL_OPTIMAL), fictive,
-                          [parse_policy(SKILL_OPPONENT)] * (s.players - 1), seed, deals, a["name"], workers)
-        r = next(r for r in rows if r["by"] == "wins")
-        s.measures[a["name"]]["skill"] = {"value": float(r["skill"]), "low": float(r["skill_lo"]),
-                                          "high": float(r["skill_hi"]), "deals": deals}
 
 
 def overrides(arm: dict, base: dict) -> dict:
