@@ -71,7 +71,7 @@ def test_the_section_says_what_skill_and_ladder_said_and_shows_strong_play(made,
     assert ladder_first.endswith(")."), ladder_first
     assert ladder_first.split(" is rated ")[0] + " is rated " in section and ladder_first in section
     # the seat and lead of the arms where search plays every seat, one Holm family per folder
-    assert "sp (search or rollout at every seat): The leader (1st to act) wins" in section
+    assert "sp (search, expert or rollout at every seat): The leader (1st to act) wins" in section
     assert "Holm over 2 arms" in section
     data = json.loads((d / "skill.json").read_text())
     assert f"From skill.json (seed 1, behaviour version {data['sim_version']})" in section

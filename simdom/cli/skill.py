@@ -24,7 +24,7 @@ def skill_cmd(
     players: int = typer.Option(2, "--players", "-n", help="Players, 2 to 4."),
     deals: int = typer.Option(50, "--deals", "-d", help="Deals, each played with player 0 in every seat."),
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed: deal i depends on (seed, i) alone."),
-    optimal: str = typer.Option("search", "--optimal", help="The optimal player: the strongest fair policy."),
+    optimal: str = typer.Option("expert", "--optimal", help="The optimal player: the strongest fair policy."),
     opponents: List[str] = typer.Option(["greedy"], "--opponents", help="The other seats' policy (once, or once "
                                         "per other seat); deterministic, for the fictive player."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Parallel workers (default: every core; "

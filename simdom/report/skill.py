@@ -1,6 +1,6 @@
 """The report's "Luck and skill" section: the skill share (`simdom skill --format json` files), the
 ladder (`simdom ladder --format json` files) and the seat and lead advantage under strong play (the
-arms of the results whose every seat plays a search or rollout policy), each with the sentences and
+arms of the results whose every seat plays a search, expert or rollout policy), each with the sentences and
 tables of its own command."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from simdom.stats.tables.stats import InputError
 
 #: the fair policies that search at the table (simdom policies): an arm where every seat plays one of
 #: them is strong play; the heuristics (greedy, heavy, timing, ...) are not
-STRONG = ("search", "rollout")
+STRONG = ("search", "expert", "rollout")
 #: the keys a JSON file of each command must hold
 KEYS = {"skill": ("rows",), "ladder": ("ratings", "head_to_head", "spread", "spread_lo", "spread_hi", "anchor",
                                        "anchor_rating", "rules", "players", "deals", "seatings", "seconds")}
@@ -87,7 +87,7 @@ def _stamp(data: dict) -> str:
 
 
 def strong_arms(r: ResultFrames) -> list[str]:
-    """The arms of ``r`` where every seat plays a search or rollout policy (the manifest names each
+    """The arms of ``r`` where every seat plays a search, expert or rollout policy (the manifest names each
     policy in its canonical form, name first)."""
     return [a["name"] for a in r.arms if all(p.split(":")[0] in STRONG for p in a["policies"])]
 
@@ -118,8 +118,8 @@ def luck_and_skill(results: list[ResultFrames], skill: list[tuple[str, dict]],
     for r, arms in strong:  # one family per folder: Holm over its strong arms
         one = r if arms == r.arm_names else r.select(arms[0]) if len(arms) == 1 else None
         for x in ([one] if one is not None else [r.select(a) for a in arms]):
-            sec.take(seats_answer(x), f"{x.name} (search or rollout at every seat): ")
+            sec.take(seats_answer(x), f"{x.name} (search, expert or rollout at every seat): ")
     if not strong:
-        sec.notes.append("No arm of these results has every seat played by search or rollout, so the seat and "
+        sec.notes.append("No arm of these results has every seat played by search, expert or rollout, so the seat and "
                          "the lead under strong play are not shown; scenarios/strong-play.toml plays such arms.")
     return sec

@@ -137,7 +137,7 @@ def skill(*, rules: Callable[[], Any], rules_name: str, modified: bool, players:
         raise OptionError(f"--optimal: {e}") from None
     if not opt.info.fair:
         raise OptionError(f"--optimal {optimal}: {opt.name} is not a fair player (it sees every hand); allowed: a "
-                          f"fair policy (simdom policies), e.g. search")
+                          f"fair policy (simdom policies), e.g. expert")
     try:
         opp = [parse_policy(p) for p in opponents]
     except PolicyError as e:
