@@ -64,6 +64,7 @@ def _sentence(s: Study, threshold: float, label: dict[str, str], header: str) ->
         return (f"{what} ({s.baseline}, one variant): the leader wins "
                 f"{P.ci(e['value'], e['low'], e['high'], pct=True, level=None)} of the deals; nothing to compare.")
     changed = []
+    key = "" if header == "variant" else f"{header} "
     for v in variants:
         flagged = [m for m in FAIRNESS if s.vs[v].get(m, {}).get("flag")]
         if not flagged:
@@ -71,10 +72,9 @@ def _sentence(s: Study, threshold: float, label: dict[str, str], header: str) ->
         m = flagged[0]
         base, new, d = s.measures[s.baseline][m], s.measures[v][m], s.vs[v][m]
         verb = "raises" if d["value"] > 0 else "lowers"
-        changed.append(f"{label[v]} {verb} {LABEL[m][1]} from {_fig(base, True)} to "
+        changed.append(f"{key}{label[v]} {verb} {LABEL[m][1]} from {_fig(base, True)} to "
                        f"{P.ci(new['value'], new['low'], new['high'], pct=True, level=None)}")
     n, k = len(variants), len(changed)
-    key = "" if header == "variant" else f"{header} "
     head = f"Of {n} variant{'s' if n != 1 else ''} of {what} against the baseline {key}{label[s.baseline]}, "
     if not changed:
         return head + f"none changes the balance by more than {_points(threshold)} (Holm-adjusted)."
