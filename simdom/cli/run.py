@@ -120,7 +120,7 @@ def run_cmd(
         folder = root / f"{sc.players}p" if several else root
         if not quiet:
             err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.unit.plural} x {len(sc.arms)} arm(s) x {sc.rotations} "
-                      f"rotation(s), {sc.players} players, seed {sc.seed}, chunks of "
+                      f"{'arrangement' if sc.rotation == 'all' else 'rotation'}(s), {sc.players} players, seed {sc.seed}, chunks of "
                       f"{min(sc.chunk_size, sc.deals):,} -> {folder}", highlight=False)
         with _progress(sc, quiet) as (on_start, on_chunk):  # stopped before any error line
             summary = run(sc, folder, tables=tables, workers=workers, backend=backend.value, scheduler=scheduler,

@@ -86,8 +86,9 @@ def summary_answer(summary):
     several = any(r["d_points"] is not None for r in rows)
     if several:
         cols += [P.Col("d_points", "Δ score" if match else "Δ points", "diff"), P.Col("d_win", "Δ win %", "pctdiff")]
-    title = (f"{plan.deals:,} matches x {plan.rotations} rotation(s), {summary.played:,} deals: per match (95% CI)"
-             if match else f"{plan.deals:,} deals x {plan.rotations} rotation(s): mean per deal (95% CI)")
+    turns = "arrangement(s)" if plan.seating else "rotation(s)"  # rotation = "all": every arrangement of the seats
+    title = (f"{plan.deals:,} matches x {plan.rotations} {turns}, {summary.played:,} deals: per match (95% CI)"
+             if match else f"{plan.deals:,} deals x {plan.rotations} {turns}: mean per deal (95% CI)")
     ans.add(P.Table(title, rows, cols, 2))
     bases = sorted({r.baseline for r in found}, key=plan.arm_names.index)
     if several:
