@@ -57,6 +57,8 @@ def summary_answer(summary):
         rows.append({"arm": r.arm, "policy": f"{r.policy} ({','.join(map(str, r.players))})",
                      **_ci(r.points, "points"), **_ci(r.win, "win"), **_ci(r.d_points, "d_points"),
                      **_ci(r.d_win, "d_win")})
+        if len(r.players) == plan.players:  # one policy in every seat: its win share is 1/players by construction
+            rows[-1]["win_fixed"] = True
         if r.d_points is None:
             continue
         a = plan.arm_names.index(r.arm)

@@ -80,7 +80,7 @@ def arm_sentences(arm: str, table: pl.DataFrame, grid: pl.DataFrame, method: str
     costly = oneway.sort("hold_value").head(1)
     if costly.height:
         c = costly.row(0, named=True)
-        out.append(f"Holding costs most {level_words(c['situation'], c['level'])}: {_v(c, level=None)} points.")
+        out.append(f"Holding costs most ({level_words(c['situation'], c['level'])}): {_v(c, level=None)} points.")
     w = top
     out.append(f"In win share, holding changes the mover's chance by "
                f"{P.ci(100 * w['hold_value_win'], 100 * w['hold_value_win_lo'], 100 * w['hold_value_win_hi'], signed=True, unit='percentage points')}"
@@ -108,8 +108,8 @@ def search_sentence(arm: str, search: pl.DataFrame, several: bool) -> str | None
         more = f" (and {distinct.height - SEARCH_NAMED} more)" if distinct.height > SEARCH_NAMED else ""
         same = f", {distinct.height} of them distinct" if distinct.height < pays.height else ""
         return f"{head}, holding pays in {pays.height}{same}: {named}{more}."
-    b = a.row(0, named=True)
-    return (f"{head}, holding pays in none; the strongest cell is {b['words']}: {_v(b, level=None)}, "
+    b = a.sort("hold_value", descending=True, nulls_last=True).row(0, named=True)
+    return (f"{head}, holding pays in none; where it does best is {b['words']}: {_v(b, level=None)}, "
             f"p = {P.pval(b['p_holm'])} after the adjustment.")
 
 
