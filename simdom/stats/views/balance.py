@@ -58,7 +58,7 @@ def _points(threshold: float) -> str:
 
 def _sentence(s: Study, threshold: float, label: dict[str, str], header: str) -> str:
     variants = [a["name"] for a in s.arms[1:]]
-    what = f"{s.players}-player {s.preset.capitalize()}"
+    what = f"{s.players}-player {'/'.join(x.capitalize() for x in s.preset.split('/'))}"
     if not variants:
         e = s.measures[s.baseline]["leader_win"]
         return (f"{what} ({s.baseline}, one variant): the leader wins "
@@ -77,9 +77,11 @@ def _sentence(s: Study, threshold: float, label: dict[str, str], header: str) ->
     n, k = len(variants), len(changed)
     head = f"Of {n} variant{'s' if n != 1 else ''} of {what} against the baseline {key}{label[s.baseline]}, "
     if not changed:
-        return head + f"none changes the balance by more than {_points(threshold)} (Holm-adjusted)."
+        return head + (f"none is shown to change the balance by more than {_points(threshold)} (Holm-adjusted; "
+                       f"the table has each difference's interval).")
     rest = n - k
-    tail = f"; the other {rest} {'are' if rest != 1 else 'is'} within {_points(threshold)}" if rest else ""
+    tail = (f"; the other {rest} {'are' if rest != 1 else 'is'} not shown to change it by more than "
+            f"{_points(threshold)}") if rest else ""
     return head + f"{k} change{'s' if k == 1 else ''} the balance: " + "; ".join(changed) + tail + "."
 
 
@@ -142,7 +144,7 @@ def balance_answer(ss: list[Study], threshold: float, flat: bool = False) -> P.A
             [P.Col("measure"), P.Col("base", "baseline", align="right"), P.Col("diff_text", "difference (95% CI)",
                                                                               align="right"),
              P.Col("p", "p Holm", "p")]
-        ans.add(P.Table("The flagged differences with their intervals", flagged, fcols, keys=2 if several else 1))
+        ans.add(P.Table("The flagged differences with their intervals", flagged, fcols, keys=3 if several else 2))
     ans.notes.append("seat test p: the Wald test that every turn position wins alike (simdom seats), per "
                      "variant, Holm-adjusted over the variants.")
     ans.notes.append(f"Shares in percent, differences in percentage points; paired on the same deals and "
