@@ -145,6 +145,10 @@ def test_study_over_players_runs_into_one_folder(tmp_path, cli):
         assert [a["name"] for a in man["arms"]] == ["first_double_bonus=4.2-8.4-8", "first_double_bonus=none"]
         assert man["arms"][0]["rules"]["first_double_bonus"] == [[4, 2], [8, 4], [None, 8]]
         assert man["players"] == n
+    # a command that reads one results folder, given the study's folder, names the folders it holds
+    bad = cli("seats", tmp_path / "o")
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    assert "several player counts" in bad.stderr and f"{tmp_path / 'o'}/3p" in bad.stderr
 
 
 def test_sweep_over_presets_and_policies():

@@ -246,8 +246,15 @@ def read_manifest(folder: Path) -> Manifest:
     path = Path(folder) / MANIFEST
     if not path.is_file():
         what = not_a_file(path)
-        raise ResultsError(f"{folder}: no {MANIFEST}; not a simdom results folder (write one with `simdom run`)"
-                           if what == "no such file" else f"{folder}: {MANIFEST} is {what}; the folder is damaged")
+        if what != "no such file":
+            raise ResultsError(f"{folder}: {MANIFEST} is {what}; the folder is damaged")
+        # a study over several player counts writes one results folder per count (OUT/2p, OUT/3p, ...)
+        subs = sorted(p.name for p in Path(folder).glob("*p") if (p / MANIFEST).is_file()) \
+            if Path(folder).is_dir() else []
+        if subs:
+            raise ResultsError(f"{folder}: a study of several player counts; name one of its results folders: "
+                               + ", ".join(f"{folder}/{s}" for s in subs))
+        raise ResultsError(f"{folder}: no {MANIFEST}; not a simdom results folder (write one with `simdom run`)")
     try:  # a key given twice is refused, not read as its last value
         data = check_depth(json.loads(path.read_bytes().decode("utf-8"), object_pairs_hook=unique_keys),
                            f"{folder}/{MANIFEST}")
