@@ -300,6 +300,10 @@ def test_doubles_decisions_by_crosses_the_situations(folders):
     assert {"lead", "double_support", "decisions", "hold_value"} <= set(rows.columns)
     assert rows["decisions"].sum() == pl.read_parquet(folders[1] / "decisions" / "*.parquet").filter(
         pl.col("arm") == "greedy").height
+    # the names the tables print (support) are accepted as well: the same grid
+    short = subprocess.run([SIMDOM, "doubles", f"{folders[1]}:greedy", "--decisions", "--by", "lead,support",
+                            "--table", "decision-grid", "--format", "json"], capture_output=True, text=True)
+    assert short.returncode == 0 and short.stdout == out.stdout, short.stderr
 
 
 @pytest.mark.parametrize("args,words", [

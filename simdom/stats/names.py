@@ -20,3 +20,8 @@ DOUBLES_TABLES = ("sweep", "best", "by-move", "taker", "decisions", "decision-gr
 DECISION_SITUATIONS = ("tier", "double_support", "doubles_held", "unseen_doubles", "turn", "lead")
 #: `simdom stats --table` of a single-deal folder
 STATS_TABLES = ("groups", "paired")
+
+
+#: The decision situations' short names, as `simdom doubles --decisions` prints them (its --by takes both)
+SITUATION_SHORT = {"tier": "bonus", "double_support": "support", "doubles_held": "held", "unseen_doubles": "unseen",
+                   "turn": "turn", "lead": "lead"}

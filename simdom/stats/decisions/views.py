@@ -8,12 +8,11 @@ from simdom import present as P
 from simdom.stats.decisions.tables import (GRID, SITUATIONS, candidate_groupings, cell_words, grid_table, hold_table,
                                           level_words, method_of, search_table)
 from simdom.stats.inference import one_sided_none
+from simdom.stats.names import SITUATION_SHORT as SHORT
 from simdom.stats.read.folder import ResultFrames
 from simdom.stats.views.stats import clusters_note
 
 #: The situations' short names in the table.
-SHORT = {"tier": "bonus", "double_support": "support", "doubles_held": "held", "unseen_doubles": "unseen",
-         "turn": "turn", "lead": "lead"}
 #: A cell needs this many decisions to be named in a sentence.
 MIN_DECISIONS = 100
 DECISION_TABLES = ("decisions", "decision-grid", "decision-search")

@@ -5,7 +5,7 @@ from simdom import present as P
 from simdom.stats.read.folder import ResultFrames
 from simdom.stats.tables.stats import InputError
 
-from simdom.stats.names import DOUBLES_TABLES  # --table of simdom doubles
+from simdom.stats.names import DOUBLES_TABLES, SITUATION_SHORT  # --table of simdom doubles
 DECISION_TABLES = ("decisions", "decision-grid", "decision-search")
 
 
@@ -20,10 +20,12 @@ def doubles_keys(decisions: bool, by: str | None, table: str | None, situations:
         raise InputError("--by needs --decisions (the sweep tables have no groups)")
     keys = None
     if by is not None:
-        keys = [k.strip() for k in by.split(",") if k.strip()]
+        long = {short: k for k, short in SITUATION_SHORT.items()}  # the tables' short names are accepted too
+        keys = [long.get(k.strip(), k.strip()) for k in by.split(",") if k.strip()]
         bad = [k for k in keys if k not in situations]
         if bad or not keys or len(set(keys)) != len(keys):
-            raise InputError(f"bad --by {by!r}; allowed: distinct names from {', '.join(situations)}")
+            raise InputError(f"bad --by {by!r}; allowed: distinct names from {', '.join(situations)} (or as the "
+                             f"tables print them: {', '.join(SITUATION_SHORT[k] for k in situations if k in SITUATION_SHORT)})")
     if decisions and table is not None and table not in DECISION_TABLES:
         raise InputError(f"bad --table {table!r} with --decisions; allowed: {', '.join(DECISION_TABLES)}")
     return keys
