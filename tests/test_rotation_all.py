@@ -257,3 +257,20 @@ def test_match_mode_follows_the_seating(tmp_path):
     assert m.group_by("policy", "seat").len()["len"].n_unique() == 1
     deals = res.deals.filter(pl.col("rotation") == 4).select("seat", "policy").unique().sort("seat").collect()
     assert deals["policy"].to_list() == [res.arm("base")["policies"][p] for p in seating[4]]
+
+
+def test_the_run_sentence_names_one_player_in_every_arm_with_the_same_policies():
+    """Arms with the same policies (a game per arm) are answered about one player, the one that wins most in
+    most arms, even in an arm where the other wins more: the sentence never switches sides."""
+    from types import SimpleNamespace as NS
+
+    from simdom.results.unit import Unit
+    from simdom.run.answer import _winners
+    ci = lambda v, h: NS(value=v, lo=v - h, hi=v + h)  # noqa: E731
+    rows = [NS(arm=a, policy=p, win=ci(w, 0.05), points=ci(20.0, 2.0)) for a, p, w in
+            [("threes", "A", 0.40), ("threes", "B", 0.30), ("fives", "A", 0.38), ("fives", "B", 0.31),
+             ("muggins", "A", 0.30), ("muggins", "B", 0.35)]]
+    plan = NS(policies=[["A", "B", "B"]] * 3, arm_names=["threes", "fives", "muggins"], unit=Unit("deal"))
+    out = _winners(rows, plan)
+    assert len(out) == 1 and out[0].startswith("Against B (fair share 33%), each A player wins"), out
+    assert "in threes" in out[0] and "30% (25-35%) in muggins" in out[0], out

@@ -16,9 +16,16 @@ def _winners(rows, plan) -> list[str]:
     fair = 100 / len(plan.policies[0])
     groups: dict[tuple, list[str]] = {}
     best = {}
+    # arms with the same policies name the same player in every arm: the one that wins most in most of them
+    tops: dict[frozenset, list[str]] = {}
     for arm in plan.arm_names:
         mine = [r for r in rows if r.arm == arm]
-        top = max(mine, key=lambda r: r.win.value)
+        tops.setdefault(frozenset(r.policy for r in mine), []).append(max(mine, key=lambda r: r.win.value).policy)
+    subject = {k: max(v, key=v.count) for k, v in tops.items()}
+    for arm in plan.arm_names:
+        mine = [r for r in rows if r.arm == arm]
+        pol = subject[frozenset(r.policy for r in mine)]
+        top = next(r for r in mine if r.policy == pol)
         best[arm] = top
         groups.setdefault((top.policy, tuple(sorted({r.policy for r in mine} - {top.policy}))), []).append(arm)
     out = []
