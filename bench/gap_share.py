@@ -21,6 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 from scipy import stats
 
+from expert_paired import interval  # the deal as the cluster: mean and Student t 95% interval (bench/)
+
 
 def chunk(args: tuple) -> np.ndarray:
     """margin[n] of policy p against greedy per deal, averaged over the seatings."""
@@ -70,16 +72,14 @@ def main() -> None:
     rows = []
     for p in o.policies:
         r, lo, hi = ratio(margins[p], c)
-        m = margins[p]
-        h = stats.t.ppf(0.975, len(m) - 1) * m.std(ddof=1) / np.sqrt(len(m))
-        rows.append({"policy": p, "margin": [m.mean(), m.mean() - h, m.mean() + h], "share": [r, lo, hi]})
+        rows.append({"policy": p, "margin": list(interval(margins[p])[:3]), "share": [r, lo, hi]})
     best = max(rows, key=lambda x: x["share"][0])
-    hc = stats.t.ppf(0.975, len(c) - 1) * c.std(ddof=1) / np.sqrt(len(c))
+    cm, clo, chi, _ = interval(c)
     print(f"{best['policy']} closes {100 * best['share'][0]:.0f}% ({100 * best['share'][1]:.0f}-"
           f"{100 * best['share'][2]:.0f}%) of the gap between greedy and the clairvoyant player "
           f"({o.rules}, {o.players} players, {len(c)} deals x {o.players} seatings, seed {o.seed}, "
           f"{time.perf_counter() - t0:.0f} s)")
-    print(f"  clairvoyant's margin over greedy: {c.mean():+.2f} ({c.mean() - hc:+.2f} to {c.mean() + hc:+.2f})")
+    print(f"  clairvoyant's margin over greedy: {cm:+.2f} ({clo:+.2f} to {chi:+.2f})")
     for x in rows:
         m, s = x["margin"], x["share"]
         print(f"  {x['policy']}: margin {m[0]:+.2f} ({m[1]:+.2f} to {m[2]:+.2f}), share of the gap "
@@ -87,7 +87,7 @@ def main() -> None:
     if o.json:
         with open(o.json, "w") as f:
             json.dump({"rules": o.rules, "players": o.players, "deals": len(c), "seed": o.seed,
-                       "clairvoyant": [c.mean(), c.mean() - hc, c.mean() + hc], "policies": rows}, f)
+                       "clairvoyant": [cm, clo, chi], "policies": rows}, f)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,16 @@ os.environ["COLUMNS"] = "80"
 SIMDOM = str(Path(sys.executable).with_name("simdom"))
 
 
+def run_scenario(folder: Path, scenario: str, *flags: str) -> Path:
+    """Write ``scenario`` (TOML text) into ``folder`` and run it there with ``simdom run`` and ``flags`` on one
+    worker, quietly; the results folder (``folder/r``). A module fixture's set-up: it fails on a non-zero exit."""
+    (folder / "s.toml").write_text(scenario)
+    done = subprocess.run([SIMDOM, "run", str(folder / "s.toml"), "--out", str(folder / "r"), "-q", "--workers", "1",
+                           *flags], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return folder / "r"
+
+
 @pytest.fixture(scope="session")
 def simdom_exe() -> str:
     return SIMDOM

@@ -28,14 +28,8 @@ NAMES = ["leader_win", "last_win", "balance", "blocked", "placements", "draws", 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    import subprocess
-    from conftest import SIMDOM
-    d = tmp_path_factory.mktemp("balance")
-    (d / "s.toml").write_text(SCENARIO)
-    done = subprocess.run([SIMDOM, "run", str(d / "s.toml"), "--out", str(d / "r"), "--moves", "--seats", "-q",
-                           "--workers", "1"], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return d / "r"
+    from conftest import run_scenario
+    return run_scenario(tmp_path_factory.mktemp("balance"), SCENARIO, "--moves", "--seats")
 
 
 @pytest.fixture(scope="module")

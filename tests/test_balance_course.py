@@ -28,13 +28,8 @@ first_double_bonus = [[[4, 2], [8, 4], [8]], [[4, 8], [8, 16], [32]]]
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    from conftest import SIMDOM
-    d = tmp_path_factory.mktemp("course")
-    (d / "s.toml").write_text(SCENARIO)
-    done = subprocess.run([SIMDOM, "run", str(d / "s.toml"), "--out", str(d / "r"), "--moves", "--course", "-q",
-                           "--workers", "1"], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return d / "r"
+    from conftest import run_scenario
+    return run_scenario(tmp_path_factory.mktemp("course"), SCENARIO, "--moves", "--course")
 
 
 @pytest.fixture(scope="module")
