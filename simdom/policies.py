@@ -166,6 +166,32 @@ def _exact(text: str) -> float:
     return float(int(text))
 
 
+#: the largest weight of the plan policy's terms (points per unit)
+MAX_WEIGHT = 20.0
+
+
+def _weight(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not (text.isascii() and len(text) <= 8 and -MAX_WEIGHT <= v <= MAX_WEIGHT):
+        raise ValueError(f"a number from {-MAX_WEIGHT:g} to {MAX_WEIGHT:g}")
+    return v
+
+
+#: the plan policy's weights and defaults (layout.PAR_PL_*), also expert's own=plan (not written at their defaults)
+PLAN_DEFAULTS = {"reply": 1.125, "next": 0.125, "keep": 0.5, "pips": -0.05}
+_PLAN_DOCS = {"reply": "R: weight of the next player's expected best reply (subtracted)",
+              "next": "N: weight of the most its own tiles could score on the ends it leaves",
+              "keep": "K: weight of how many of its tiles still fit an end",
+              "pips": "P: weight of the placed tile's pips"}
+
+
+def _plan_weights(shown: bool) -> tuple[Param, ...]:
+    return tuple(Param(k, v, _weight, _PLAN_DOCS[k], shown=shown) for k, v in PLAN_DEFAULTS.items())
+
+
 #: hold=never (search, expert): while no double is down and a double is legal, it places a double
 _HOLD = Param("hold", 0.0, _choice("allow", "never"),
               "allow: it may hold the first double; never: while no double is down and a double is legal, it "
@@ -190,6 +216,11 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                deterministic=True),
     PolicyInfo("defensive", "greedy's points minus the next player's expected best reply over the unseen tiles",
                deterministic=True, cost=9.0),
+    PolicyInfo("plan", "defensive with a plan for its next turn: immediate points, less R times the next player's "
+               "expected best reply, plus N times the most its own tiles could score on the ends it leaves, K times "
+               "how many of its tiles still fit an end, P times the tile's pips (plan:reply=1,next=0,keep=0,pips=0 "
+               "is defensive; the defaults were tuned head to head against defensive, docs/policies.md)",
+               _plan_weights(True), deterministic=True, cost=10.5),
     PolicyInfo("rollout", "Monte Carlo: per move, N sampled deals of the unseen tiles played out by greedy; "
                "best mean final margin",
                (Param("samples", 32.0, _pos_int, "N: sampled deals per legal move"),),
@@ -236,7 +267,11 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                                          "percent of the margins' standard deviation over the decision's worlds"),
                 _HOLD,
                 Param("model", 0.0, _choice("greedy", "defensive"),
-                      "how every other seat plays in the worlds after the move (the seat itself plays defensive)")),
+                      "how every other seat plays in the worlds after the move (the seat itself plays defensive)"),
+                Param("own", 0.0, _choice("defensive", "plan"),
+                      "how the seat plays its own later moves in the worlds (plan: with the weights below)",
+                      shown=False),
+                *_plan_weights(False)),
                cost=lambda p: _COST_SEARCH * p["worlds"] / 16),
     PolicyInfo("clairvoyant", "NOT A FAIR PLAYER: it sees every hand and the boneyard, and plays the exact "
                "solver's best move against the other seats' own policies (which must be deterministic: "

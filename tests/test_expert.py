@@ -83,6 +83,23 @@ def test_expert_infers_and_its_inference_changes_some_choices():
     assert differ > 0
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_expert_own_plan_plays_its_later_moves_by_plan(players):
+    """own=plan with plan's weights set to defensive's (reply=1, the rest 0) is the default expert move for
+    move; with plan's own weights some choices differ, and every trace follows the rules."""
+    rules = preset("threes", players)
+    rest = ["greedy"] * (players - 1)
+    differ = 0
+    for deal in range(6):
+        plain = trace(rules, ["expert:worlds=16"] + rest, 7, deal)
+        same = trace(rules, ["expert:worlds=16,own=plan,reply=1,next=0,keep=0,pips=0"] + rest, 7, deal)
+        assert same["actions"] == plain["actions"]
+        mine = trace(rules, ["expert:worlds=16,own=plan"] + rest, 7, deal)
+        assert check(mine) == []
+        differ += mine["actions"] != plain["actions"]
+    assert differ > 0
+
+
 @pytest.mark.parametrize("name,players", [("threes", 2), ("fives", 2), ("threes", 3), ("fives", 4)])
 def test_expert_traces_follow_the_rules_and_repeat(name, players):
     rules = preset(name, players)

@@ -27,8 +27,8 @@ PLAYERS = (2, 3, 4)
 CHEAP = {"rollout": "rollout:samples=3", "hold": "hold:until=9", "search": "search:worlds=2",
          "expert": "expert:worlds=2"}
 #: the fair policies (clairvoyant reads every hand: tests/test_search.py checks it apart)
-POLICIES = [CHEAP.get(name, name) for name, info in REGISTRY.items() if info.fair] + ["hold:until=never",
-                                                                                      "hold:until=3"]
+POLICIES = [CHEAP.get(name, name) for name, info in REGISTRY.items() if info.fair] + [
+    "hold:until=never", "hold:until=3", "expert:worlds=2,own=plan", "expert:worlds=2,model=defensive,own=plan"]
 
 
 # ---- helpers ------------------------------------------------------------------------------------
@@ -206,6 +206,71 @@ def test_defensive_is_points_minus_the_expected_best_reply(name):
     assert len(checked) >= 5
 
 
+# ---- plan -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["threes", "fives"])
+def test_plan_with_reply_weight_one_and_nothing_else_is_defensive(name):
+    """plan:reply=1,next=0,keep=0,pips=0 plays defensive's every move (its definition with the other weights 0)."""
+    for n in (2, 4):
+        rules = preset(name, players=n)
+        a = simulate_deals(rules, ["plan:reply=1,next=0,keep=0,pips=0"] + ["greedy"] * (n - 1), SEED, 0, 400)
+        b = simulate_deals(rules, ["defensive"] + ["greedy"] * (n - 1), SEED, 0, 400)
+        c = simulate_deals(rules, ["plan"] + ["greedy"] * (n - 1), SEED, 0, 400)
+        for k in a.seats:
+            assert (a.seats[k] == b.seats[k]).all(), k
+        assert any((c.seats[k] != b.seats[k]).any() for k in c.seats), "the default weights play as defensive"
+
+
+@pytest.mark.parametrize("name", ["threes", "fives"])
+def test_plan_follows_its_definition(name):
+    """Each of plan's moves is the best by its formula: points, less R times the next seat's expected best
+    reply (brute force, as defensive's test), plus N times the best its own tiles then score on the ends
+    as they stand, K times how many of its tiles fit there, P times the tile's pips; ties to the heavier."""
+    rules = preset(name, players=3)
+    w = {"reply": 0.75, "next": 0.5, "keep": 1.5, "pips": -0.25}
+    pol = "plan:" + ",".join(f"{k}={v}" for k, v in w.items())
+    checked = []
+
+    def visit(st, seat, moves, chosen):
+        if seat != 0 or len(moves) < 2:
+            return
+        scores = {}
+        for m in moves:
+            saved = st.snapshot()
+            pts, bonus, _, _ = st.play(*m)
+            v = pts + bonus + w["pips"] * pips(rules, m[0])
+            if not st.ended:
+                e = expected_reply_brute(st, rules, seat)
+                if e is None:
+                    st.restore(saved)
+                    return
+                c = st.copy()  # the seat's own tiles in the hand of the seat to act: their moves there
+                c.set_hand(c.turn, st.hand(seat))
+                own = c.legal()
+                best = max([value(c, x) for x in own] + [0])
+                fit = len({t for t, _ in own})
+                v += w["next"] * best + w["keep"] * fit - w["reply"] * e
+            st.restore(saved)
+            scores[m] = v
+        top = max(scores.values())
+        near = [m for m in moves if scores[m] > top - 1e-9]
+        want = max(near, key=lambda m: (pips(rules, m[0]), -moves.index(m)))
+        if all(abs(scores[m] - top) > 1e-6 or m == want for m in near):
+            assert chosen == want, f"plan chose {chosen}, its definition gives {want}: {scores}"
+            checked.append(1)
+
+    for deal in range(5):
+        restep(trace(rules, [pol, "greedy", "random"], SEED, deal), visit)
+    assert len(checked) >= 5
+
+
+def test_plan_weights_are_checked():
+    assert str(parse_policy("plan")) == "plan:reply=1.125,next=0.125,keep=0.5,pips=-0.05"
+    assert str(parse_policy("expert:own=plan")) == "expert:worlds=512,infer=50,exact=16,win=40,model=greedy,own=plan"
+    for bad in ("plan:keep=21", "plan:next=x", "plan:reply=nan", "expert:own=greedy"):
+        with pytest.raises(PolicyError):
+            parse_policy(bad)
+
+
 # ---- what a policy may know ---------------------------------------------------------------------
 def reshuffled(rules, st, seat, rng):
     """A copy of the deal whose other hands and boneyard still to draw are dealt anew from the same
@@ -282,7 +347,10 @@ def test_the_kernel_reads_each_policy_parameter_where_policies_puts_it():
              ("search", "win"): L.PAR_WIN, ("search", "hold"): L.PAR_HOLD,
              ("expert", "worlds"): L.PAR_E_WORLDS, ("expert", "infer"): L.PAR_E_INFER,
              ("expert", "exact"): L.PAR_E_EXACT, ("expert", "win"): L.PAR_E_WIN, ("expert", "hold"): L.PAR_E_HOLD,
-             ("expert", "model"): L.PAR_E_MODEL,
+             ("expert", "model"): L.PAR_E_MODEL, ("expert", "own"): L.PAR_E_OWN,
+             **{("expert", w): L.PAR_E_PLAN + k for k, w in enumerate(("reply", "next", "keep", "pips"))},
+             ("plan", "reply"): L.PAR_PL_REPLY, ("plan", "next"): L.PAR_PL_NEXT, ("plan", "keep"): L.PAR_PL_KEEP,
+             ("plan", "pips"): L.PAR_PL_PIPS,
              ("clairvoyant", "against"): L.PAR_AGAINST, ("clairvoyant", "nodes"): L.PAR_NODES,
              ("clairvoyant", "by"): L.PAR_BY}
     found = {(name, p.name): k for name, info in REGISTRY.items() for k, p in enumerate(info.params)}

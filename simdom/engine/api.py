@@ -141,7 +141,7 @@ def output_blocks(n_rows: int, players: int, course: bool = False) -> tuple[np.n
 #: array they read is written first in the same deal), so that batches of them can share one set of work
 #: arrays: allocating it anew (a 256 MB solver table among 60 arrays) cost 3 ms a batch, as much as playing
 #: 1,000 deals, in `simdom run`'s many small batches (issue 41.5)
-SHARED_WORK_POLICIES = frozenset({"random", "greedy", "heavy", "hold", "defensive", "timing"})
+SHARED_WORK_POLICIES = frozenset({"random", "greedy", "heavy", "hold", "defensive", "plan", "timing"})
 _SHARED = threading.local()
 
 

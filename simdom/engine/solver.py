@@ -140,7 +140,7 @@ class Solver:
             ids, par = kernel_arrays(pols)
             self.V[L.V_IDS][: len(ids)] = ids
             self.V[L.V_PAR][: len(ids)] = par
-            reads_all = any(p.name in ("timing", "defensive") for s, p in enumerate(pols) if s != work.turn)
+            reads_all = any(p.name in ("timing", "defensive", "plan") for s, p in enumerate(pols) if s != work.turn)
             ctl[L.SV_AGAINST] = L.AGAINST_READS_ALL if reads_all else L.AGAINST_HANDS
             names = tuple(str(p) for p in pols)
         _warm(solve_root, work, self.V, (self._t, self._e, self._v))

@@ -40,10 +40,10 @@ PARTS = {k: v for phase in PHASES for k, v in phase.items()}
 #: process compiles what hangs beside it (measured, docs/speed.md: 120 s in one process).
 POLICY_STEPS = {
     "policies": (("c", "greedy_to_end"), ("c", "playout"), ("w", "sample_world"), ("c", "rollout_pick"),
-                 ("w", "timing_pick"), ("w", "heavy_pick"), ("w", "defensive_pick"), ("c", "policy_move"),
+                 ("w", "timing_pick"), ("w", "heavy_pick"), ("w", "defensive_pick"), ("w", "plan_pick"), ("c", "policy_move"),
                  ("c", "search"), ("c", "solve_best"), ("c", "clairvoyant_pick"), ("w", "search_pick"),
                  ("w", "expert_pick")),
-    "policy-leaves": (("c", "sample_world"), ("c", "timing_pick"), ("c", "heavy_pick"), ("c", "defensive_pick"),
+    "policy-leaves": (("c", "sample_world"), ("c", "timing_pick"), ("c", "heavy_pick"), ("c", "defensive_pick"), ("c", "plan_pick"),
                       ("w", "search"), ("c", "solve_root"), ("c", "search_pick"),
                       ("c", "expert_pick")),
 }
@@ -74,7 +74,7 @@ def _policy_functions() -> dict:
     par1 = ty(V_[L.V_PAR][0])  # one seat's parameters
     vrng = ty(V_[L.V_RNG])
     rt, re, rv = (ty(V_[k]) for k in (L.V_RT, L.V_RE, L.V_RV))
-    i, u = types.int64, types.uint64
+    i, u, f = types.int64, types.uint64, types.float64
     return {
         "greedy_to_end": (kpolicies.greedy_to_end, (G, P, bone, rec)),
         "playout": (kpolicies.playout, (G, P, bone2, i, i, i, pt, pe, rec, sx)),
@@ -83,13 +83,14 @@ def _policy_functions() -> dict:
         "timing_pick": (ktiming.timing_pick, (G, St, i, par1, mt, me, i)),
         "heavy_pick": (kpolicies.heavy_pick, (G, St, mt, me, i)),
         "defensive_pick": (kpolicies.defensive_pick, (G, St, i, mt, me, i, sx)),
+        "plan_pick": (kpolicies.plan_pick, (G, St, i, mt, me, i, sx, f, f, f, f)),
         "policy_move": (kpolicies.policy_move, (G, St, i, i, par1, vrng, mt, me, sx)),
         "search": (solve.search, (G, bone, V, types.literal(1), i, i)),
         "solve_best": (solve.solve_best, (G, St, bone, V, rt, re, rv)),
         "solve_root": (solve.solve_root, (G, St, bone, V, rt, re, rv)),
         "clairvoyant_pick": (kchoose.clairvoyant_pick, (G, St, bone, i, ids, par, V)),
         "search_pick": (kchoose.search_pick, (G, St, i, i, i, i, i, types.float64, i, u, mt, me, i, sx, V)),
-        "expert_pick": (kexpert.expert_pick, (G, St, i, i, types.float64, i, types.float64, i, i, u, mt, me, i, sx, V)),
+        "expert_pick": (kexpert.expert_pick, (G, St, i, i, types.float64, i, types.float64, i, i, i, u, mt, me, i, sx, V)),
     }
 
 

@@ -26,9 +26,9 @@ from .jit import entry, kernel
 from .greedy import greedy_move, greedy_pick, list_index
 from .kexpert import allowed, expert_pick, sole_allowed, tie_break
 from .kpolicies import choose as choose_basic
-from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_TIMING, AUX_PREP, BY_MARGIN, BY_POINTS, MODEL_GREEDY, PAR_AGAINST, PAR_BY, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS, PAR_HOLD, HOLD_NEVER, FD_MOVE, POL_EXPERT,
-                     PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL,
-                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, SV_OWN, OWN_GREEDY, TMASK,
+from .layout import (AGAINST_HANDS, AGAINST_NONE, AGAINST_READS_ALL, POL_DEFENSIVE, POL_PLAN, POL_TIMING, AUX_PREP, BY_MARGIN, BY_POINTS, MODEL_GREEDY, PAR_AGAINST, PAR_BY, PAR_DEPTH, PAR_NODES, PAR_MODEL, PAR_OWN, PAR_WIN, PAR_WORLDS, PAR_HOLD, HOLD_NEVER, FD_MOVE, POL_EXPERT,
+                     PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL, PAR_E_OWN, PAR_E_PLAN, SV_PLAN,
+                     POL_CLAIRVOYANT, POL_GREEDY, POL_SEARCH, RNG_SEAT, SEARCH_TABLE_BITS, R_NT, R_PLAYERS, SV_AGAINST, SV_BY, SV_CLAIR, SV_HORIZON, SV_LIMIT, SV_NODES, SV_ABORTED, SV_ROOT, SV_SIDE, SV_TBITS, SV_OWN, OWN_DEFENSIVE, OWN_GREEDY, OWN_PLAN, TMASK,
                      SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_POOL, SX_W,
                      V_CTL, V_IDS, V_OWN, V_PAR, V_RE, V_RT, V_RV, V_SIDES, V_TTK, VO_WINS)
 from .moves import legal_moves
@@ -67,7 +67,7 @@ def clairvoyant_pick(G, St, bone, s, ids, par, V):
     if par[s, PAR_AGAINST] == 0:
         ctl[SV_AGAINST] = AGAINST_HANDS
         for o in range(G[R_PLAYERS]):
-            if o != s and (ids[o] == POL_TIMING or ids[o] == POL_DEFENSIVE):
+            if o != s and (ids[o] == POL_TIMING or ids[o] == POL_DEFENSIVE or ids[o] == POL_PLAN):
                 ctl[SV_AGAINST] = AGAINST_READS_ALL
     set_sides(G, V)
     for o in range(G[R_PLAYERS]):
@@ -177,8 +177,12 @@ def choose(G, St, bone, s, ids, par, rng, mv_t, mv_e, scratch, V):
     if pid == POL_EXPERT:  # called at every placement of the seat, a single legal move too: its memory
         n = legal_moves(G, St, s, mv_t, mv_e)
         key = next64(rng, RNG_SEAT + s) if n > 1 else np.uint64(0)
+        ctl = V[V_CTL]
+        for k in range(4):  # the own plan's weights (expert:own=plan), in thousandths
+            ctl[SV_PLAN + k] = np.int64(np.round(par[s, PAR_E_PLAN + k] * 1000.0))
         i = expert_pick(G, St, s, np.int64(par[s, PAR_E_WORLDS]), par[s, PAR_E_INFER], np.int64(par[s, PAR_E_EXACT]),
-                        par[s, PAR_E_WIN], np.int64(par[s, PAR_E_HOLD]), np.int64(par[s, PAR_E_MODEL]), key, mv_t, mv_e,
+                        par[s, PAR_E_WIN], np.int64(par[s, PAR_E_HOLD]), np.int64(par[s, PAR_E_MODEL]),
+                        OWN_PLAN if par[s, PAR_E_OWN] == 1.0 else OWN_DEFENSIVE, key, mv_t, mv_e,
                         n, scratch, V)
         return mv_t[i], mv_e[i]
     if pid == POL_CLAIRVOYANT or pid == POL_SEARCH:

@@ -42,7 +42,7 @@ from .greedy import greedy_move
 from .layout import (V_CTL, V_IDS, V_MEM, V_OWN_SCRATCH, V_PAR, V_RE, V_RT, V_RV, V_SIDES)
 from .layout import (AGAINST_HANDS, AGAINST_NONE, AUX_PREP, BN, BON, BTOP, BY_MARGIN, COV, DDEALT, ED, EV, FD_MOVE,
                      HAND, HCNT, HOLD_NEVER, LONE, LOSTFD, MEM_AFT, MEM_ASK, MEM_MAXREC, MEM_NREC, MEM_REC,
-                     MEM_RSIZE, MEM_VALID, NPL, OWN_ALL_DEFENSIVE, OWN_DEFENSIVE, OWN_GREEDY, PLAYED, PLAYS, POL_GREEDY, PTS, R_PLAYERS,
+                     MEM_RSIZE, MEM_VALID, NPL, OWN_ALL_DEFENSIVE, OWN_DEFENSIVE, OWN_GREEDY, OWN_PLAN, OWN_PLAN_ALL_DEFENSIVE, PLAYED, PLAYS, POL_GREEDY, PTS, R_PLAYERS,
                      SEARCH_TABLE_BITS, SPAT, SPIN, ST_SIZE, SV_AGAINST, SV_BY, SV_HORIZON, SV_LIMIT, SV_OWN, SV_TBITS, SX_ACC,
                      SX_AUX, SX_BONE, SX_DECK, SX_DP, SX_LOC, SX_P, SX_PE, SX_POOL, SX_PT, SX_W, TA, TB, TMASK, USED,
                      ARMS, SP_MOVE)
@@ -234,7 +234,7 @@ def tie_break(G, St, s, mv_t, mv_e, n, hold):
 
 
 @entry
-def expert_pick(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_e, n, scratch, V):
+def expert_pick(G, St, s, worlds, infer, exact, win, hold, model, own, key, mv_t, mv_e, n, scratch, V):
     """The index among seat s's n legal moves (mv_t, mv_e; n >= 1) of the expert's move (module doc).
     Updates seat s's memory (V[V_MEM][s]) whatever n is, so call it at every placement of the seat."""
     mem = V[V_MEM][s]
@@ -250,7 +250,7 @@ def expert_pick(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_
             mem[MEM_ASK + k] = Kv[k]
         remember(G, mem[MEM_ASK:MEM_ASK + ST_SIZE], s, mem, scratch)
     mem[MEM_VALID] = 0
-    best = choose_expert(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_e, n, scratch, V, mem)
+    best = choose_expert(G, St, s, worlds, infer, exact, win, hold, model, own, key, mv_t, mv_e, n, scratch, V, mem)
     A = mem[MEM_AFT:MEM_AFT + ST_SIZE]
     for k in range(ST_SIZE):
         A[k] = mem[MEM_ASK + k]
@@ -265,7 +265,7 @@ def expert_pick(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_
 
 
 @kernel
-def choose_expert(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, mv_e, n, scratch, V, mem):
+def choose_expert(G, St, s, worlds, infer, exact, win, hold, model, own, key, mv_t, mv_e, n, scratch, V, mem):
     one = sole_allowed(G, St, mv_t, n, hold)
     if one >= 0:
         return one
@@ -303,7 +303,10 @@ def choose_expert(G, St, s, worlds, infer, exact, win, hold, model, key, mv_t, m
     ctl[SV_BY] = BY_MARGIN
     ctl[SV_AGAINST] = AGAINST_HANDS
     ctl[SV_HORIZON] = 1
-    ctl[SV_OWN] = OWN_ALL_DEFENSIVE if model == 1 else OWN_DEFENSIVE
+    if own == OWN_PLAN:  # the plan's weights are in ctl[SV_PLAN:] (kchoose.choose)
+        ctl[SV_OWN] = OWN_PLAN_ALL_DEFENSIVE if model == 1 else OWN_PLAN
+    else:
+        ctl[SV_OWN] = OWN_ALL_DEFENSIVE if model == 1 else OWN_DEFENSIVE
     ctl[SV_TBITS] = SEARCH_TABLE_BITS
     winw = V[V_OWN_SCRATCH][SX_ACC]  # the defensive continuation's scratch: its per-move floats are free
     for i in range(n):

@@ -18,8 +18,11 @@ from .core import finish, forced, next_seat, place, standing
 from .ends import end_bases, end_count, move_value, n_open_ends, score_at
 from .greedy import greedy_move, greedy_pick
 from .moves import legal_moves, n_moves, nth_move, seat_base
-from .layout import (AUX_PREP, BONUS, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, PAR_SAMPLES, PAR_UNTIL,
-                     PIPS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_RANDOM, POL_ROLLOUT, POL_TIMING,
+from .bits import popcount
+from .layout import (AUX_PREP, BONUS, ENDED, END_PLAYING, EV, FD_MOVE, HCNT, NPL, OWN_ALL_DEFENSIVE, OWN_PLAN,
+                     OWN_PLAN_ALL_DEFENSIVE, PAR_PL_KEEP, PAR_PL_NEXT, PAR_PL_PIPS, PAR_PL_REPLY, PAR_SAMPLES,
+                     PAR_UNTIL, PIPS, POL_DEFENSIVE, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_PLAN, POL_RANDOM,
+                     POL_ROLLOUT, POL_TIMING, SV_PLAN,
                      REC_NONE, RNG_SEAT, SMASK, ST_SIZE, SX_ACC, SX_AUX, SX_BONE, SX_DECK, SX_DP,
                      SX_KB, SX_LOC, SX_P, SX_PE, SX_POOL, SX_PT, SX_REC, SX_SB, SX_W, TA, TB, TMASK, TURN, VOID)
 from .ktiming import timing_pick
@@ -92,13 +95,10 @@ def expected_reply(G, P, cand, c, h, vals, kb, sb):
     return out
 
 
-@entry
-def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
-    """Greedy's immediate points minus the next seat's expected best reply (:func:`expected_reply`)
-    over the unseen tiles it may hold (none carrying a value it was seen unable to play, unless that
-    leaves fewer than its hand count); ties to the heavier tile, then the first listed.
-    Not inlined (as rollout_pick): it keeps the batch kernel's compile time down."""
-    P, vals, cand, kb, sb = scratch[SX_P], scratch[SX_PT], scratch[SX_POOL], scratch[SX_KB], scratch[SX_SB]
+@kernel
+def reply_pool(G, St, s, cand):
+    """(c, h): the unseen tiles the next seat may hold, in cand[0:c] (none carrying a value it was seen
+    unable to play, unless that leaves fewer than its hand count), and its hand count h."""
     nxt = next_seat(G, s)
     void = St[seat_base(nxt) + VOID]
     h = St[seat_base(nxt) + HCNT]
@@ -114,6 +114,16 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
             if may_hold(G, void, cand[i]):
                 cand[c] = cand[i]
                 c += 1
+    return c, h
+
+
+@entry
+def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
+    """Greedy's immediate points minus the next seat's expected best reply (:func:`expected_reply`)
+    over the unseen tiles it may hold (:func:`reply_pool`); ties to the heavier tile, then the first listed.
+    Not inlined (as rollout_pick): it keeps the batch kernel's compile time down."""
+    P, vals, cand, kb, sb = scratch[SX_P], scratch[SX_PT], scratch[SX_POOL], scratch[SX_KB], scratch[SX_SB]
+    c, h = reply_pool(G, St, s, cand)
     best = -1
     bv = 0.0
     bp = -1
@@ -124,6 +134,57 @@ def defensive_pick(G, St, s, mv_t, mv_e, n, scratch):
         if P[ENDED] == END_PLAYING:
             v -= expected_reply(G, P, cand, c, h, vals, kb, sb)
         p = G[PIPS + mv_t[i]]
+        if best < 0 or v > bv or (v == bv and p > bp):
+            best = i
+            bv = v
+            bp = p
+    return best
+
+
+@kernel
+def own_outlook(G, P, s, ot, oe):
+    """(best, fit): the most immediate points seat s could score with its own tiles on P's ends as they
+    stand, and how many of its tiles fit an end there."""
+    n = legal_moves(G, P, s, ot, oe)
+    best = 0
+    m0 = 0
+    m1 = 0
+    for i in range(n):
+        v = move_value(G, P, ot[i], oe[i])
+        if v > best:
+            best = v
+        t = ot[i]
+        if t < 64:
+            m0 |= np.int64(1) << t
+        else:
+            m1 |= np.int64(1) << (t - 64)
+    return best, popcount(m0) + popcount(m1)
+
+
+@entry
+def plan_pick(G, St, s, mv_t, mv_e, n, scratch, w_reply, w_next, w_keep, w_pips):
+    """defensive with a plan for the seat's next turn: each move's immediate points, less w_reply times
+    the next seat's expected best reply (as defensive), plus w_next times the most the seat's own tiles
+    could score on the ends it leaves, w_keep times how many of its tiles still fit an end there, and
+    w_pips times the placed tile's pips; ties to the heavier tile, then the first listed. With weights
+    (1, 0, 0, 0) it is defensive."""
+    P, vals, cand, kb, sb = scratch[SX_P], scratch[SX_PT], scratch[SX_POOL], scratch[SX_KB], scratch[SX_SB]
+    ot, oe = scratch[SX_PT], scratch[SX_PE]  # the seat's own moves (listed before vals is used)
+    c, h = reply_pool(G, St, s, cand)
+    best = -1
+    bv = 0.0
+    bp = -1
+    for i in range(n):
+        copy_known(G, St, s, P)
+        pts, bonus, _, _ = place(G, P, s, mv_t[i], mv_e[i])
+        p = G[PIPS + mv_t[i]]
+        v = float(pts + bonus) + w_pips * p
+        if P[ENDED] == END_PLAYING:
+            if w_next != 0.0 or w_keep != 0.0:
+                nb, fit = own_outlook(G, P, s, ot, oe)
+                v += w_next * nb + w_keep * fit
+            if w_reply != 0.0:
+                v -= w_reply * expected_reply(G, P, cand, c, h, vals, kb, sb)
         if best < 0 or v > bv or (v == bv and p > bp):
             best = i
             bv = v
@@ -146,16 +207,26 @@ def greedy_to_end(G, P, bone, rec):
 
 
 @called
-def defensive_to_end(G, P, bone, rec, r, scratch2, ot, oe):
-    """As :func:`greedy_to_end`, but seat r plays defensive (its scratch ``scratch2``, its move list in
-    ot/oe): the search policy's own=defensive beyond its horizon (solve.py). r < 0: every seat plays
-    defensive (the expert's model=defensive)."""
+def defensive_to_end(G, P, bone, rec, r, mode, ctl, scratch2, ot, oe):
+    """As :func:`greedy_to_end`, but seat r plays defensive, or with ``mode`` OWN_PLAN or
+    OWN_PLAN_ALL_DEFENSIVE plan with the weights ctl[SV_PLAN:SV_PLAN + 4] (thousandths; its scratch ``scratch2``, its move list in
+    ot/oe): the search policy's own=defensive beyond its horizon (solve.py), expert's own plan. The other
+    seats play greedy, or defensive with mode OWN_ALL_DEFENSIVE or OWN_PLAN_ALL_DEFENSIVE (the expert's
+    model=defensive)."""
+    others = mode == OWN_ALL_DEFENSIVE or mode == OWN_PLAN_ALL_DEFENSIVE
+    plan = mode == OWN_PLAN or mode == OWN_PLAN_ALL_DEFENSIVE
     mover = True
     while mover:
         q = P[TURN] & SMASK
-        if q == r or r < 0:
+        if q == r or others:
             n = legal_moves(G, P, q, ot, oe)
-            i = 0 if n == 1 else defensive_pick(G, P, q, ot, oe, n, scratch2)
+            if n == 1:
+                i = 0
+            elif q == r and plan:
+                i = plan_pick(G, P, q, ot, oe, n, scratch2, ctl[SV_PLAN] / 1000.0, ctl[SV_PLAN + 1] / 1000.0,
+                              ctl[SV_PLAN + 2] / 1000.0, ctl[SV_PLAN + 3] / 1000.0)
+            else:
+                i = defensive_pick(G, P, q, ot, oe, n, scratch2)
             t, e = ot[i], oe[i]
         else:
             t, e = greedy_move(G, P, q, False)
@@ -233,6 +304,9 @@ def choose(G, St, s, pid, par, rng, mv_t, mv_e, scratch):
             i = heavy_pick(G, St, mv_t, mv_e, n)
         elif pid == POL_DEFENSIVE:
             i = defensive_pick(G, St, s, mv_t, mv_e, n, scratch)
+        elif pid == POL_PLAN:
+            i = plan_pick(G, St, s, mv_t, mv_e, n, scratch, par[PAR_PL_REPLY], par[PAR_PL_NEXT], par[PAR_PL_KEEP],
+                          par[PAR_PL_PIPS])
         elif pid == POL_ROLLOUT:
             i = rollout_pick(G, St, s, np.int64(par[PAR_SAMPLES]), next64(rng, RNG_SEAT + s), mv_t, mv_e, n,
                              scratch)

@@ -118,7 +118,8 @@ POL_RANDOM, POL_GREEDY, POL_HEAVY, POL_HOLD, POL_DEFENSIVE, POL_ROLLOUT = range(
 POL_TIMING = 6
 POL_CLAIRVOYANT, POL_SEARCH = 7, 8
 POL_EXPERT = 9
-N_PARAMS = 6
+POL_PLAN = 10
+N_PARAMS = 11
 #: the parameter columns the solver's table salt reads in against mode (solvetable.salt_of): the policies it
 #: plays against are deterministic ones with at most 4 parameters; the columns added since (N_PARAMS 6)
 #: are left out so that every salt, and so every table and node count, stays what it was
@@ -133,10 +134,17 @@ PAR_AGAINST, PAR_NODES, PAR_BY = 0, 1, 2                    # clairvoyant: 0 the
 PAR_WORLDS, PAR_MODEL, PAR_DEPTH, PAR_OWN, PAR_WIN, PAR_HOLD = range(6)  # search
 #: expert: worlds, inference strength (beta, percent per point), exact endgame (tiles in hands), win bonus, hold
 PAR_E_WORLDS, PAR_E_INFER, PAR_E_EXACT, PAR_E_WIN, PAR_E_HOLD, PAR_E_MODEL = range(6)
+#: expert's own plan beyond the move (OWN_DEFENSIVE or OWN_PLAN) and, for the plan, its four weights (PAR_PL_*)
+PAR_E_OWN, PAR_E_PLAN = 6, 7
+#: plan: the weights of the next seat's expected best reply, of the seat's own best next placement, of its
+#: tiles that still fit an end, and of the placed tile's pips (kpolicies.plan_pick)
+PAR_PL_REPLY, PAR_PL_NEXT, PAR_PL_KEEP, PAR_PL_PIPS = range(4)
 HOLD_ALLOW, HOLD_NEVER = 0, 1                               # search:hold, expert:hold
 MODEL_GREEDY, MODEL_MINIMAX = 0, 1                          # search:model
 OWN_GREEDY, OWN_DEFENSIVE = 0, 1                            # search:own
 OWN_ALL_DEFENSIVE = 2                                       # expert:model=defensive: every seat defensive
+OWN_PLAN = 3                                                # expert:own=plan: the root plays plan, the others greedy
+OWN_PLAN_ALL_DEFENSIVE = 4                                  # ... and with model=defensive the others defensive
 #: Random streams per deal: RNG_DEAL shuffles and draws the lot; RNG_SEAT + s is seat s's policy stream.
 RNG_DEAL, RNG_SEAT = 0, 1
 N_STREAMS = RNG_SEAT + 4
@@ -275,7 +283,9 @@ DEC_VALS = len(DEC_VAL_NAMES)
 #: policy's own=defensive; the other seats are greedy there either way)
 SV_NODES, SV_BY, SV_AGAINST, SV_ROOT, SV_SIDE, SV_MULTI, SV_SALT, SV_HORIZON, SV_LIMIT, SV_ABORTED, SV_CLAIR, \
     SV_TBITS, SV_CANON, SV_OWN = range(14)
-SV_SIZE = 14
+#: the plan's four weights (OWN_PLAN), in thousandths
+SV_PLAN = 14
+SV_SIZE = 18
 #: the transposition table's columns ttv[slot, TT_*]: lower bound, upper bound, best move, the root's margin
 #: over each seat (with several sides by margin; its high 32 bits the least that margin gains from the
 #: entry's position on, solvetable.store_margins), and the entry's key (its bits as int64; ttk is a uint64 view of the column): 8 int64, one 64-byte cache

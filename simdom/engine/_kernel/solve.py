@@ -39,7 +39,7 @@ from .jit import entry, kernel
 from .kpolicies import defensive_to_end, greedy_to_end, policy_move
 from .layout import (AGAINST_NONE, BY_POINTS, E_D, E_L, E_R, E_U, ENDED, FR_A, FR_A0, FR_B, FR_B0, FR_BEST,
                      FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF, FR_S, FR_SLOT, FR_V, HIT_FOUND, HIT_IMAGE,
-                     KIND_FULL, KIND_PASS, NPL, OWN_DEFENSIVE, OWN_GREEDY, PIPS, POL_GREEDY, R_PLAYERS, REC_NONE,
+                     KIND_FULL, KIND_PASS, NPL, OWN_GREEDY, PIPS, POL_GREEDY, R_PLAYERS, REC_NONE,
                      SMASK, ST_SIZE, SV_ABORTED, SV_AGAINST, SV_BY, SV_CANON, SV_HORIZON, SV_LIMIT, SV_MULTI,
                      SV_NODES, SV_OWN, SV_ROOT, SV_SALT, SV_SIDE, SV_TBITS, SX_REC, TMASK, TT_END_BITS, TT_END_MASK,
                      TT_MOVE, TURN, V_CTL, V_FK, V_FR, V_IDS, V_ME, V_MK, V_MT, V_OWN, V_OWN_SCRATCH, V_PAR, V_RNG,
@@ -136,7 +136,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                     return 0
                 if hz > 0 and d >= hz:  # the horizon: greedy plays the deal out for every seat, or for
                     if ctl[SV_OWN] != OWN_GREEDY:  # the root's plays defensive (expert's model=defensive: every seat)
-                        defensive_to_end(G, P, bone, scratch[SX_REC], ctl[SV_ROOT] if ctl[SV_OWN] == OWN_DEFENSIVE else -1,
+                        defensive_to_end(G, P, bone, scratch[SX_REC], ctl[SV_ROOT], ctl[SV_OWN], ctl,
                                          V[V_OWN_SCRATCH], V[V_OWN][VO_T], V[V_OWN][VO_E])
                     else:
                         greedy_to_end(G, P, bone, scratch[SX_REC])
