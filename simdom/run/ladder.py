@@ -60,9 +60,10 @@ def block_size(policies: list[Policy], n_units: int, workers: int, unit_cost: fl
 
 
 def work_of(policies: list[Policy], n_units: int, seatings_n: int, unit_cost: float = 20.0) -> float:
-    """The play's cost in greedy decisions, roughly (policies.policy_cost)."""
+    """The play's cost in greedy decisions, roughly (policies.policy_cost): a deal's decisions are shared by
+    its seats, and over the seatings every policy sits in as many seats, so a deal costs the policies' mean."""
     from ..policies import policy_cost
-    return n_units * seatings_n * unit_cost * max(policy_cost(p) for p in policies)
+    return n_units * seatings_n * unit_cost * sum(policy_cost(p) for p in policies) / len(policies)
 
 
 def _seating_block(rules: Rules, lineup: list[Policy], seed: int, d0: int, m: int) -> tuple:
