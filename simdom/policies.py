@@ -16,6 +16,7 @@ its id ``POL_<NAME>`` and its columns in engine/_kernel/layout.py, plus its one 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -171,12 +172,10 @@ MAX_WEIGHT = 20.0
 
 
 def _weight(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not (text.isascii() and len(text) <= 8 and -MAX_WEIGHT <= v <= MAX_WEIGHT):
-        raise ValueError(f"a number from {-MAX_WEIGHT:g} to {MAX_WEIGHT:g}")
+    plain = re.fullmatch(r"-?[0-9]{1,2}(\.[0-9]{1,4})?", text) is not None  # no exponent, inf, nan or 1_0
+    v = float(text) if plain else float("nan")
+    if not (-MAX_WEIGHT <= v <= MAX_WEIGHT):
+        raise ValueError(f"a number from {-MAX_WEIGHT:g} to {MAX_WEIGHT:g} with at most 4 decimals (e.g. 0.125)")
     return v
 
 
@@ -369,9 +368,13 @@ def parse_policy(text: "str | Policy") -> Policy:
         raise PolicyError(f"policy {shown(raw)}: unknown policy {shown(name, 40)}; allowed: {_listing()}")
     values = {p.name: p.default for p in info.params}
     if rest:
+        given: set[str] = set()
         for item in rest.split(","):
             key, eq, val = item.partition("=")
             key = key.strip()
+            if key in given:
+                raise PolicyError(f"policy {shown(raw)}: {shown(key, 40)} is given twice; allowed: each parameter once")
+            given.add(key)
             param = next((p for p in info.params if p.name == key), None)
             if param is None or not eq:
                 allowed = ", ".join(p.name for p in info.params) or "none"
