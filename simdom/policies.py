@@ -38,6 +38,8 @@ class Param:
     #: written out at its default (False: a parameter added later, left out of the policy's text while it
     #: keeps its default, so that the texts stamped on earlier results stay what they were)
     shown: bool = True
+    #: given only with another parameter at a value (``("own", "plan")``: expert's plan weights), else refused
+    only_with: "tuple[str, str] | None" = None
 
     def text(self, v: float) -> str:
         """The value ``v`` as it is written: a choice by its name (``model=greedy``), ``never``, ``none``."""
@@ -188,7 +190,9 @@ _PLAN_DOCS = {"reply": "R: weight of the next player's expected best reply (subt
 
 
 def _plan_weights(shown: bool) -> tuple[Param, ...]:
-    return tuple(Param(k, v, _weight, _PLAN_DOCS[k], shown=shown) for k, v in PLAN_DEFAULTS.items())
+    """plan's weights; with shown False, expert's (given only with own=plan)."""
+    return tuple(Param(k, v, _weight, _PLAN_DOCS[k], shown=shown, only_with=None if shown else ("own", "plan"))
+                 for k, v in PLAN_DEFAULTS.items())
 
 
 #: hold=never (search, expert): while no double is down and a double is legal, it places a double
@@ -255,7 +259,8 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
     PolicyInfo("expert", "search that infers and plans: W sampled deals of the unseen tiles, each weighted (2 players) "
                "by how likely the opponent's placements since its last draw were under a softmax of greedy "
                "(beta = I/100 per point); every legal move placed in each and played out (the other seats as "
-               "model says, its own later moves defensive), best weighted margin plus B% of the margins' spread per won world; "
+               "model says, its own later moves defensive, or plan with own=plan), best weighted margin plus B% of the "
+               "margins' spread per won world; "
                "with 2 players, the boneyard empty and at most E tiles in the hands, the exact solver's best move",
                (Param("worlds", 512.0, _worlds, "W: sampled deals per decision"),
                 Param("infer", 50.0, _win, "I: the opponent model's beta in percent per point (0: uniform "
@@ -266,7 +271,7 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                                          "percent of the margins' standard deviation over the decision's worlds"),
                 _HOLD,
                 Param("model", 0.0, _choice("greedy", "defensive"),
-                      "how every other seat plays in the worlds after the move (the seat itself plays defensive)"),
+                      "how every other seat plays in the worlds after the move (the seat itself as own says)"),
                 Param("own", 0.0, _choice("defensive", "plan"),
                       "how the seat plays its own later moves in the worlds (plan: with the weights below)",
                       shown=False),
@@ -274,7 +279,7 @@ REGISTRY: dict[str, PolicyInfo] = {p.name: p for p in (
                cost=lambda p: _COST_SEARCH * p["worlds"] / 16),
     PolicyInfo("clairvoyant", "NOT A FAIR PLAYER: it sees every hand and the boneyard, and plays the exact "
                "solver's best move against the other seats' own policies (which must be deterministic: "
-               "greedy, heavy, hold, timing, defensive), or with against=minimax against the worst "
+               "greedy, heavy, hold, timing, defensive, plan), or with against=minimax against the worst "
                "opponents; the ceiling of the ladder and the skill measure's fictive player",
                (Param("against", 0.0, _choice("seats", "minimax"), "seats: the other seats' policies; "
                                                                    "minimax: the paranoid value"),
@@ -329,7 +334,7 @@ class Policy:
 def _listing() -> str:
     out = []
     for p in REGISTRY.values():
-        ps = ",".join(f"{q.name}=..." for q in p.params)
+        ps = ",".join(f"{q.name}=..." for q in p.params if q.shown)  # the later, optional ones: simdom policies
         out.append(p.name + (f":{ps}" if ps else ""))
     return ", ".join(out)
 
@@ -384,6 +389,13 @@ def parse_policy(text: "str | Policy") -> Policy:
                 values[key] = param.parse(val.strip())
             except ValueError as e:
                 raise PolicyError(f"policy {shown(raw)}: {key} = {shown(val.strip(), 40)} is invalid; allowed: {e}") from None
+        for p in info.params:
+            if p.only_with and p.name in given:
+                other = next(q for q in info.params if q.name == p.only_with[0])
+                if other.text(values[other.name]) != p.only_with[1]:
+                    raise PolicyError(f"policy {shown(raw)}: {p.name} is a weight of {p.only_with[0]}="
+                                      f"{p.only_with[1]} and changes nothing without it; allowed: "
+                                      f"{name}:{p.only_with[0]}={p.only_with[1]},{p.name}=...")
     return Policy(info, tuple(values[p.name] for p in info.params))
 
 

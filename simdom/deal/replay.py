@@ -100,7 +100,9 @@ def headline(record: dict[str, Any], steps: Sequence[Step], st: DealState, title
     top = [s for s, t in enumerate(totals) if t == best]
     who = f"seat {top[0]} has" if len(top) == 1 else "seats " + " and ".join(map(str, top)) + " share"
     last = max((x.move for x in steps if x.move is not None), default=0)
-    how = (f"after a {rec['end']} at move {last}" if rec["end"] else
+    ends = {"domino": f"after a domino at move {last}", "blocked": f"the deal blocked after move {last}",
+            "target": f"the match won at move {last}"}
+    how = (ends.get(rec["end"], f"after a {rec['end']} at move {last}") if rec["end"] else
            f"with the deal not finished after move {last}")
     name = title or f"Deal {record.get('deal', 0)} (seed {record.get('seed')})"
     out = f"{name}: {who} the most points, {best}, {how}"

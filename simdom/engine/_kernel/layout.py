@@ -300,7 +300,7 @@ TT_END_MASK = (1 << TT_END_BITS) - 1
 SEARCH_TABLE_BITS = 16
 BY_MARGIN, BY_POINTS = 0, 1
 #: ctl[SV_AGAINST]: minimax; the other seats' policies read the hands and layout alone (greedy, heavy,
-#: hold); they read scores and voids too (timing, defensive)
+#: hold); they read scores and voids too (timing, defensive, plan)
 AGAINST_NONE, AGAINST_HANDS, AGAINST_READS_ALL = 0, 1, 2
 #: a frame's kind: a node with one move (or a policy's), whose value is its child's; a node searched
 KIND_PASS, KIND_FULL = 0, 1

@@ -6,7 +6,7 @@ with a transposition table and move ordering, as DDS does for bridge:
 * ``paranoid`` mode: the side of the root seat maximises its final value, every other seat minimises
   it (exact for two sides, partnerships included; for three or four sides the paranoid bound);
 * ``against`` mode: only the root seat chooses; every other seat plays its policy (a deterministic
-  one: greedy, heavy, hold, timing, defensive), so the value is the best a clairvoyant player can
+  one: greedy, heavy, hold, timing, defensive, plan), so the value is the best a clairvoyant player can
   do against those players. With greedy, heavy and hold (whose choice depends on the hands and the
   layout alone, ctl[SV_AGAINST] = AGAINST_HANDS) the key is minimax's; timing and defensive read the
   scores and what each seat showed it lacked, which then enter the key (AGAINST_READS_ALL).
