@@ -177,9 +177,11 @@ def expected_reply_brute(st, rules, seat):
     return total / math.comb(len(cand), h)
 
 
-@pytest.mark.parametrize("name", ["threes", "fives", "all-fives", "fives-and-threes"])
-def test_defensive_is_points_minus_the_expected_best_reply(name):
-    rules = preset(name, players=3)
+def check_by_formula(rules, pol, value_after):
+    """Replay 5 deals of ``pol`` (seat 0) against greedy and random, and check each of seat 0's choices
+    among 2+ moves: the best by ``value_after(st, seat, move, pts, bonus)`` (called with the move played;
+    None: not checkable by brute force), ties to the heavier tile, then the first listed. Returns how
+    many choices were checked (ties between equal values apart)."""
     checked = []
 
     def visit(st, seat, moves, chosen):
@@ -189,21 +191,32 @@ def test_defensive_is_points_minus_the_expected_best_reply(name):
         for m in moves:
             saved = st.snapshot()
             pts, bonus, _, _ = st.play(*m)
-            e = expected_reply_brute(st, rules, seat)
+            v = value_after(st, seat, m, pts, bonus)
             st.restore(saved)
-            if e is None:
+            if v is None:
                 return
-            scores[m] = pts + bonus - e
+            scores[m] = v
         top = max(scores.values())
         near = [m for m in moves if scores[m] > top - 1e-9]
         want = max(near, key=lambda m: (pips(rules, m[0]), -moves.index(m)))
         if all(abs(scores[m] - top) > 1e-6 or m == want for m in near):
-            assert chosen == want, f"defensive chose {chosen}, its definition gives {want}: {scores}"
+            assert chosen == want, f"{pol} chose {chosen}, its definition gives {want}: {scores}"
             checked.append(1)
 
     for deal in range(5):
-        restep(trace(rules, ["defensive", "greedy", "random"], SEED, deal), visit)
-    assert len(checked) >= 5
+        restep(trace(rules, [pol, "greedy", "random"], SEED, deal), visit)
+    return len(checked)
+
+
+@pytest.mark.parametrize("name", ["threes", "fives", "all-fives", "fives-and-threes"])
+def test_defensive_is_points_minus_the_expected_best_reply(name):
+    rules = preset(name, players=3)
+
+    def value_after(st, seat, m, pts, bonus):
+        e = expected_reply_brute(st, rules, seat)
+        return None if e is None else pts + bonus - e
+
+    assert check_by_formula(rules, "defensive", value_after) >= 5
 
 
 # ---- plan -------------------------------------------------------------------------------------
@@ -227,40 +240,22 @@ def test_plan_follows_its_definition(name):
     as they stand, K times how many of its tiles fit there, P times the tile's pips; ties to the heavier."""
     rules = preset(name, players=3)
     w = {"reply": 0.75, "next": 0.5, "keep": 1.5, "pips": -0.25}
-    pol = "plan:" + ",".join(f"{k}={v}" for k, v in w.items())
-    checked = []
 
-    def visit(st, seat, moves, chosen):
-        if seat != 0 or len(moves) < 2:
-            return
-        scores = {}
-        for m in moves:
-            saved = st.snapshot()
-            pts, bonus, _, _ = st.play(*m)
-            v = pts + bonus + w["pips"] * pips(rules, m[0])
-            if not st.ended:
-                e = expected_reply_brute(st, rules, seat)
-                if e is None:
-                    st.restore(saved)
-                    return
-                c = st.copy()  # the seat's own tiles in the hand of the seat to act: their moves there
-                c.set_hand(c.turn, st.hand(seat))
-                own = c.legal()
-                best = max([value(c, x) for x in own] + [0])
-                fit = len({t for t, _ in own})
-                v += w["next"] * best + w["keep"] * fit - w["reply"] * e
-            st.restore(saved)
-            scores[m] = v
-        top = max(scores.values())
-        near = [m for m in moves if scores[m] > top - 1e-9]
-        want = max(near, key=lambda m: (pips(rules, m[0]), -moves.index(m)))
-        if all(abs(scores[m] - top) > 1e-6 or m == want for m in near):
-            assert chosen == want, f"plan chose {chosen}, its definition gives {want}: {scores}"
-            checked.append(1)
+    def value_after(st, seat, m, pts, bonus):
+        v = pts + bonus + w["pips"] * pips(rules, m[0])
+        if st.ended:
+            return v
+        e = expected_reply_brute(st, rules, seat)
+        if e is None:
+            return None
+        c = st.copy()  # the seat's own tiles in the hand of the seat to act: their moves there
+        c.set_hand(c.turn, st.hand(seat))
+        own = c.legal()
+        best = max([value(c, x) for x in own] + [0])
+        fit = len({t for t, _ in own})
+        return v + w["next"] * best + w["keep"] * fit - w["reply"] * e
 
-    for deal in range(5):
-        restep(trace(rules, [pol, "greedy", "random"], SEED, deal), visit)
-    assert len(checked) >= 5
+    assert check_by_formula(rules, "plan:" + ",".join(f"{k}={v}" for k, v in w.items()), value_after) >= 5
 
 
 def test_plan_weights_are_checked():

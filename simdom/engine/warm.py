@@ -40,10 +40,10 @@ PARTS = {k: v for phase in PHASES for k, v in phase.items()}
 #: process compiles what hangs beside it (measured, docs/speed.md: 120 s in one process).
 POLICY_STEPS = {
     "policies": (("c", "greedy_to_end"), ("c", "playout"), ("w", "sample_world"), ("c", "rollout_pick"),
-                 ("w", "timing_pick"), ("w", "heavy_pick"), ("w", "defensive_pick"), ("w", "plan_pick"), ("c", "policy_move"),
+                 ("w", "timing_pick"), ("w", "heavy_pick"), ("w", "plan_pick"), ("w", "defensive_pick"), ("c", "policy_move"),
                  ("c", "search"), ("c", "solve_best"), ("c", "clairvoyant_pick"), ("w", "search_pick"),
                  ("w", "expert_pick")),
-    "policy-leaves": (("c", "sample_world"), ("c", "timing_pick"), ("c", "heavy_pick"), ("c", "defensive_pick"), ("c", "plan_pick"),
+    "policy-leaves": (("c", "sample_world"), ("c", "timing_pick"), ("c", "heavy_pick"), ("c", "plan_pick"), ("c", "defensive_pick"),
                       ("w", "search"), ("c", "solve_root"), ("c", "search_pick"),
                       ("c", "expert_pick")),
 }
