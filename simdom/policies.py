@@ -174,10 +174,10 @@ MAX_WEIGHT = 20.0
 
 
 def _weight(text: str) -> float:
-    plain = re.fullmatch(r"-?[0-9]{1,2}(\.[0-9]{1,4})?", text) is not None  # no exponent, inf, nan or 1_0
+    plain = re.fullmatch(r"-?[0-9]{1,2}(\.[0-9]{1,3})?", text) is not None  # no exponent, inf, nan or 1_0
     v = float(text) if plain else float("nan")
     if not (-MAX_WEIGHT <= v <= MAX_WEIGHT):
-        raise ValueError(f"a number from {-MAX_WEIGHT:g} to {MAX_WEIGHT:g} with at most 4 decimals (e.g. 0.125)")
+        raise ValueError(f"a number from {-MAX_WEIGHT:g} to {MAX_WEIGHT:g} with at most 3 decimals (e.g. 0.125)")
     return v
 
 

@@ -261,7 +261,7 @@ def test_plan_follows_its_definition(name):
 def test_plan_weights_are_checked():
     assert str(parse_policy("plan")) == "plan:reply=1.125,next=0.125,keep=0.5,pips=-0.05"
     assert str(parse_policy("expert:own=plan")) == "expert:worlds=512,infer=50,exact=16,win=40,model=greedy,own=plan"
-    for bad in ("plan:keep=21", "plan:next=x", "plan:reply=nan", "plan:keep=1e1", "plan:keep=.5", "plan:pips=1_0",
+    for bad in ("plan:keep=21", "plan:next=x", "plan:reply=nan", "plan:keep=1e1", "plan:keep=.5", "plan:pips=1_0", "plan:next=0.1234",
                 "expert:own=greedy", "plan:keep=1,keep=2", "rollout:samples=3,samples=4", "expert:pips=1",
                 "expert:own=defensive,reply=3"):
         with pytest.raises(PolicyError):
