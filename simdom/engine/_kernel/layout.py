@@ -39,7 +39,10 @@ SCORE_SHIFT = 7
 SCORE_ROW = 1 << SCORE_SHIFT    # S & (SCORE_ROW - 1)
 SCORE_KS = 8                    # k & (SCORE_KS - 1): counted ends 0..4
 SCORE = BONUS + MAX_TILES       # [SCORE_KS k x SCORE_ROW S]
-G_SIZE = SCORE + SCORE_KS * SCORE_ROW
+EXPM = SCORE + SCORE_KS * SCORE_ROW  # [EXP_ROWS counts x 2 words] tiles by the most an end shows with them outermost
+EXP_ROWS = 32                   # counts 0 .. 2 max_pip (max_pip <= 12)
+PMX = EXPM + 2 * EXP_ROWS       # [SCORE_ROW] the most one placement scores with counted ends summing to S or less
+G_SIZE = PMX + SCORE_ROW
 
 # ---- rules vector R ---------------------------------------------------------------------------
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \

@@ -18,11 +18,16 @@ The solver's arrays V are read by name (layout.V_*), its controls ctl = V[V_CTL]
 """
 from __future__ import annotations
 
+import numpy as np
+
+from .bits import popcount
 from .core import round_bonus, seat_total
+from .ends import end_count
 from .jit import kernel
-from .layout import (AGAINST_READS_ALL, BLOCK_NONE, BN, BON, BTOP, BY_POINTS, EB, FD_MOVE, HCNT, HPIPS, OUT_FIXED,
-                     OUT_OPP_PIPS, PIPS, PTS, R_BLOCK_MODE, R_BMAX, R_DRAW, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_PMAX,
-                     R_RESERVE, SV_AGAINST, SV_BY, SV_MULTI, SV_ROOT, SV_SIDE, TMASK, V_CTL, V_SIDES)
+from .layout import (AGAINST_READS_ALL, BLOCK_NONE, BN, BON, BTOP, BY_POINTS, EB, ED, EV, EXPM, FD_MOVE, HCNT, HPIPS,
+                     LONE, NPL, OUT_FIXED, OUT_OPP_PIPS, PIPS, PLAYED, PMX, POINTS_FIXED, PTS, R_BLOCK_MODE, R_BMAX,
+                     R_DRAW, R_MAXPIP, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_PMAX, R_POINTS_MODE, R_RESERVE, R_SPINNER,
+                     R_W, SCORE_ROW, SV_AGAINST, SV_BY, SV_MULTI, SV_ROOT, SV_SIDE, TMASK, USED, V_CTL, V_SIDES)
 from .moves import seat_base
 
 #: a value beyond every deal's (the bounds' "none")
@@ -30,12 +35,46 @@ INF = 1 << 40
 
 
 @kernel
-def gain_max(G, P, tiles, pips_in, pips_all):
+def placement_max(G, P):
+    """The most any one placement can still score (at most G[R_PMAX]). The counted ends at any later
+    time are at most four (two without a spinner), each either an end as it stands now or an end with a
+    tile not yet placed outermost; so their sum is at most the largest such counts added (a tile: the
+    most an end counts with it outermost, G's EXPM rows), and a placement scores at most the best of
+    the sums up to that (G's PMX). Fixed points score the same whatever the sum."""
+    if G[R_POINTS_MODE] == POINTS_FIXED:
+        return G[R_PMAX]
+    c0 = c1 = c2 = c3 = -1
+    if P[NPL] > 0:
+        c0 = end_count(G, P[EV], P[ED])
+        if P[LONE] == 0:
+            c1 = end_count(G, P[EV + 1], P[ED + 1])
+        if P[USED]:
+            c2 = end_count(G, P[EV + 2], P[ED + 2])
+        if P[USED + 1]:
+            c3 = end_count(G, P[EV + 3], P[ED + 3])
+    need = 4 if G[R_SPINNER] else 2
+    w2 = G[R_W] > 1
+    s = 0
+    e = 2 * G[R_MAXPIP]
+    while e >= 0 and need > 0:
+        c = np.int64(c0 == e) + np.int64(c1 == e) + np.int64(c2 == e) + np.int64(c3 == e)
+        c += popcount(~P[PLAYED] & G[EXPM + 2 * e])
+        if w2:
+            c += popcount(~P[PLAYED + 1] & G[EXPM + 2 * e + 1])
+        take = min(c, need)
+        s += take * e
+        need -= take
+        e -= 1
+    return G[PMX + (s & (SCORE_ROW - 1))]
+
+
+@kernel
+def gain_max(G, P, tiles, pips_in, pips_all, pm):
     """The most points a side can still add to its total: its placements (``tiles``: in its hands and
-    the boneyard it may draw, each scoring at most G[R_PMAX]), the first-double bonus if no double is
-    down, and the end bonus (at most the pips outside its hands, ``pips_all - pips_in``, or the fixed
-    out bonus)."""
-    g = tiles * G[R_PMAX]
+    the boneyard it may draw, each scoring at most ``pm``, :func:`placement_max`), the first-double
+    bonus if no double is down, and the end bonus (at most the pips outside its hands,
+    ``pips_all - pips_in``, or the fixed out bonus)."""
+    g = tiles * pm
     if P[FD_MOVE] == 0:
         g += G[R_BMAX]
     eb = 0
@@ -90,8 +129,9 @@ def value_bounds(G, P, bone, V):
         for i in range(P[BTOP], P[BN]):
             pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
     own = t0 if root == 0 else t1 if root == 1 else t2 if root == 2 else t3
+    pm = placement_max(G, P)
     up = gain_max(G, P, c0 if root == 0 else c1 if root == 1 else c2 if root == 2 else c3,
-                  p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all)
+                  p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all, pm)
     if ctl[SV_BY] == BY_POINTS:
         return own, own + up
     top = -INF
@@ -102,7 +142,7 @@ def value_bounds(G, P, bone, V):
             top = max(top, t)
             topup = max(topup, t + gain_max(G, P, c0 if k == 0 else c1 if k == 1 else c2 if k == 2 else c3,
                                             p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3,
-                                            pips_all))
+                                            pips_all, pm))
     return own - topup, own + up - top
 
 
@@ -191,6 +231,7 @@ def bounds_vec(G, P, bone, V):
         for i in range(P[BTOP], P[BN]):
             pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
     own = seat_total(P, r)
+    pm = placement_max(G, P)
     m0 = INF
     m1 = INF
     m2 = INF
@@ -198,7 +239,7 @@ def bounds_vec(G, P, bone, V):
     for s in range(n):
         if s != r:
             b = seat_base(s)
-            m = own - seat_total(P, s) - gain_max(G, P, P[b + HCNT] + nb, P[b + HPIPS], pips_all)
+            m = own - seat_total(P, s) - gain_max(G, P, P[b + HCNT] + nb, P[b + HPIPS], pips_all, pm)
             if s == 0:
                 m0 = m
             elif s == 1:
