@@ -149,7 +149,7 @@ class Solver:
         seconds = time.perf_counter() - t0
         if ctl[L.SV_ABORTED]:
             raise SolveLimit(f"not solved within {limit:,} positions ({seconds:.1f} s); allowed: a larger --limit "
-                             f"(a 4-player deal from the lead can need hundreds of millions), or a later --move")
+                             f"(a 4-player Fives deal from the lead can need 100 million), or a later --move")
         order = sorted(range(n), key=lambda i: -int(self._v[i]))  # stable: ties keep the move order
         moves = tuple(MoveValue(int(self._t[i]), End(int(self._e[i])), int(self._v[i])) for i in order)
         return Solution(work.turn, work.move_number + 1, by, names, moves, int(ctl[L.SV_NODES]), seconds)
