@@ -7,7 +7,7 @@ import numpy as np
 
 from ...rules import Rules
 from ...tiles import halves, n_tiles
-from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, EXPM, PMX, G_SIZE, MAX_TILES, MEND_DEAL,
+from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, EXPM, G_SIZE, MAX_TILES, MEND_DEAL, PMX,
                      MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES, OUT_FIXED, OUT_NONE,
                      OUT_OPP_PIPS, PIPS, POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE,
                      R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MATCH_END, R_MAXPIP, R_MAX_DEALS,
@@ -125,7 +125,7 @@ def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> np.
     G[BONUS:BONUS + len(bonus)] = bonus
     G[R_PMAX] = int(score.max()) if score.size else 0
     both = bool(R[R_DBL_BOTH])
-    for t in range(nt):  # the most an end counts with tile t outermost (solvebounds.end_sum_max)
+    for t in range(nt):  # the most an end counts with tile t outermost (solvebounds.placement_max)
         e = 2 * ta[t] if (ta[t] == tb[t] and both) else max(ta[t], tb[t])
         G[EXPM + 2 * e + (t >> 6)] |= np.int64(1) << np.int64(t & 63)
     G[PMX:PMX + score.shape[1]] = np.maximum.accumulate(score.max(axis=0))
