@@ -65,11 +65,15 @@ def stopped_cleanly(code: int, lines: list[str], signum: int) -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_signal_while_the_command_line_is_imported_gets_the_one_line(tmp_path, signum):
-    proc = start(["rules", "fives", "--players", "2"], tmp_path)
-    t0 = time.perf_counter()
-    while not caught(proc.pid, signal.SIGTERM):   # simdom.__main__ has installed its handlers
-        assert proc.poll() is None and time.perf_counter() - t0 < 30
-        time.sleep(0.0005)
+    for _ in range(5):  # a command that already answered (this process descheduled a whole start-up) is run again
+        proc = start(["rules", "fives", "--players", "2"], tmp_path)
+        t0 = time.perf_counter()
+        while not caught(proc.pid, signal.SIGTERM):   # simdom.__main__ has installed its handlers
+            assert proc.poll() is None and time.perf_counter() - t0 < 30
+            time.sleep(0.0005)
+        if proc.poll() is None:
+            break
+        proc.communicate()
     code, lines, _ = answer(proc, signum)
     stopped_cleanly(code, lines, signum)
 
