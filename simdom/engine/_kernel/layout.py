@@ -296,8 +296,13 @@ SV_SIZE = 18
 TT_LO, TT_HI, TT_MOVE, TT_MARGIN = 0, 1, 2, 3   # TT_MARGIN + s: seat s's (4 seats)
 TT_COLS = 8
 TT_KEY = 7
-#: the best move in column TT_MOVE: its tile << TT_END_BITS | its end
+#: the best move in column TT_MOVE: its tile << TT_END_BITS | its end, in the low TT_MOVE_BITS; above it,
+#: in exact solves (two-way buckets: solvetable.store_node), the problem's tag (the salt's low 16 bits)
+#: and, from bit TT_WORK_SHIFT, the positions the entry's search took
 TT_END_BITS = 3
+TT_MOVE_BITS = 16
+TT_MOVE_MASK = (1 << TT_MOVE_BITS) - 1
+TT_WORK_SHIFT = 32
 TT_END_MASK = (1 << TT_END_BITS) - 1
 #: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 4 MB
 SEARCH_TABLE_BITS = 16
@@ -311,7 +316,9 @@ KIND_PASS, KIND_FULL = 0, 1
 #: maximising, table slot, offset, table hit, kind, seat, and from FR_V on the node's lower bound of the
 #: root's final margin over each seat (seats 0-3; several sides by margin in exact solves: solve.py)
 FR_A, FR_B, FR_A0, FR_B0, FR_BEST, FR_BI, FR_I, FR_N, FR_MAXI, FR_SLOT, FR_OFF, FR_HIT, FR_KIND, FR_S, FR_V = range(15)
-FR_SIZE = FR_V + 4
+#: the positions counted when the node's search began (its subtree's size: the table's replacement)
+FR_N0 = FR_V + 4
+FR_SIZE = FR_V + 5
 #: fr[d, FR_HIT]: HIT_FOUND set when the table held the node's entry, the key's mirror image (node_key) in
 #: the bits from HIT_IMAGE on
 HIT_FOUND = 1

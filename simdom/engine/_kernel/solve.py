@@ -33,33 +33,61 @@ from __future__ import annotations
 import numpy as np
 
 from .core import forced, place
-from .ends import move_value
+from .bits import popcount
+from .ends import move_value, n_open_ends
 from .greedy import greedy_move
 from .jit import entry, kernel
 from .kpolicies import defensive_to_end, greedy_to_end, policy_move
 from .layout import (AGAINST_NONE, BY_POINTS, E_D, E_L, E_R, E_U, ENDED, FR_A, FR_A0, FR_B, FR_B0, FR_BEST,
-                     FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_OFF, FR_S, FR_SLOT, FR_V, HIT_FOUND, HIT_IMAGE,
-                     KIND_FULL, KIND_PASS, NPL, OWN_GREEDY, PIPS, POL_GREEDY, R_PLAYERS, REC_NONE,
+                     FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_N0, FR_OFF, FR_S, FR_SLOT, FR_V, HIT_FOUND, HIT_IMAGE,
+                     HAND, KIND_FULL, KIND_PASS, NPL, EV, TA, TB, VM, VMASK, OWN_GREEDY, PIPS, POL_GREEDY, R_PLAYERS, REC_NONE,
                      SMASK, ST_SIZE, SV_ABORTED, SV_AGAINST, SV_BY, SV_CANON, SV_HORIZON, SV_LIMIT, SV_MULTI,
                      SV_NODES, SV_OWN, SV_ROOT, SV_SALT, SV_SIDE, SV_TBITS, SX_REC, TMASK, TT_END_BITS, TT_END_MASK,
-                     TT_MOVE, TURN, V_CTL, V_FK, V_FR, V_IDS, V_ME, V_MK, V_MT, V_OWN, V_OWN_SCRATCH, V_PAR, V_RNG,
+                     TT_HI, TT_LO, TT_MOVE, TT_MOVE_MASK, TURN, V_CTL, V_FK, V_FR, V_IDS, V_ME, V_MK, V_MT, V_OWN, V_OWN_SCRATCH, V_PAR, V_RNG,
                      V_SCRATCH, V_SIDES, V_STK, V_TTK, V_TTV, VO_E, VO_T)
-from .moves import legal_moves
+from .moves import legal_moves, seat_base
 from .sides import settle
 from .solvebounds import INF, bounds_vec, margins_now, offset, side_totals_value, value_bounds
 from .solvetable import arm_sig, drop_mirrored, end_sig, mirror_end, mixin, node_key, probe, salt_of, store_node
 
 #: the half-width of a root move's first window with several sides by margin (solve_root)
 ASPIRE = 8
+#: the most replies order_moves tells apart (its key's bits 20-35)
+REPLIES_MAX = np.int64(65535)
 
 
 @kernel
-def order_moves(G, P, n, mt, me, mk, best_t, best_e):
-    """Sort the n moves best first: the table's best move, then by immediate points (scoring and the
-    first-double bonus), then the heavier tile."""
+def order_moves(G, P, n, mt, me, mk, best_t, best_e, s, sides, mob, root):
+    """Sort the n moves best first: the table's best move; then, with ``mob`` (exact solves), the move
+    that leaves the other team the fewest replies, the product over its seats of (tile, end) pairs
+    each could play on the ends the move leaves (at least 1 a seat: a pass or a forced move does not
+    branch); then by immediate points (scoring and the first-double bonus), then the heavier tile. The
+    other team is the rest of the seats for the root side's moves, the root side for any other seat's
+    (``root``: the root's side). A proof of "at least v" takes one move of the root side and every
+    reply of the others, so the move that leaves the fewest replies proves with the smallest tree
+    (proof-number search's first estimate, Allis 1994); measured in docs/speed.md."""
+    ne = n_open_ends(G, P) if mob else 0
+    mine = sides[s] == root
     for i in range(n):
         t = mt[i]
         k = move_value(G, P, t, me[i]) * 256 + G[PIPS + t]
+        if ne > 0:
+            e = me[i]
+            v = P[EV + e] & VMASK
+            u = (G[TB + t] if G[TA + t] == v else G[TA + t]) & VMASK
+            m0 = G[VM + 2 * u]
+            m1 = G[VM + 2 * u + 1]
+            prod = np.int64(1)
+            for o in range(G[R_PLAYERS]):
+                if (sides[o] == root) != mine:
+                    b = seat_base(o) + HAND
+                    c = popcount(P[b] & m0) + popcount(P[b + 1] & m1)
+                    for f in range(ne):
+                        if f != e:
+                            w = P[EV + f] & VMASK
+                            c += popcount(P[b] & G[VM + 2 * w]) + popcount(P[b + 1] & G[VM + 2 * w + 1])
+                    prod *= max(c, np.int64(1))
+            k += (REPLIES_MAX - min(prod, REPLIES_MAX)) << 20
         if t == best_t and me[i] == best_e:
             k = 1 << 40
         mk[i] = k
@@ -183,6 +211,10 @@ def search(G, bone, V, d0, alpha0, beta0):
             if hz > 0:
                 key = mixin(key, hz - d)
             slot = np.int64(key & np.uint64(mask))
+            if canon:  # two-way buckets (store_node): the pair slot, slot ^ 1
+                slot &= ~np.int64(1)
+                if ttk[slot] != key and ttk[slot + 1] == key:
+                    slot += 1
             off = offset(G, P, V)
             best_t = -1
             best_e = -1
@@ -199,13 +231,16 @@ def search(G, bone, V, d0, alpha0, beta0):
                     continue
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
-                best_t = ttv[slot, TT_MOVE] >> TT_END_BITS
-                best_e = mirror_end(ttv[slot, TT_MOVE] & TT_END_MASK, image)
-                if canon and ((best_e == E_R and end_sig(P, E_L) == end_sig(P, E_R))
-                              or (best_e == E_D and arm_sig(P, E_U) == arm_sig(P, E_D))):
-                    best_e -= 1  # its twin, the move listed (drop_mirrored)
-            order_moves(G, P, n, mt[d], me[d], mk[d], best_t, best_e)
+                # in exact solves the entry's move leads only where it cut: the root side's where the
+                # entry holds a lower bound, another side's where it holds an upper bound
+                if not canon or (ttv[slot, TT_LO] > -INF if sides[s] == ctl[SV_SIDE] else ttv[slot, TT_HI] < INF):
+                    best_t = (ttv[slot, TT_MOVE] & TT_MOVE_MASK) >> TT_END_BITS
+                    best_e = mirror_end(ttv[slot, TT_MOVE] & TT_END_MASK, image)
+                    if canon and ((best_e == E_R and end_sig(P, E_L) == end_sig(P, E_R))
+                                  or (best_e == E_D and arm_sig(P, E_U) == arm_sig(P, E_D))):
+                        best_e -= 1  # its twin, the move listed (drop_mirrored)
             maxi = sides[s] == ctl[SV_SIDE]
+            order_moves(G, P, n, mt[d], me[d], mk[d], best_t, best_e, s, sides, canon, ctl[SV_SIDE])
             fk[d] = key
             fr[d, FR_KIND] = KIND_FULL
             fr[d, FR_A] = alpha
@@ -218,6 +253,7 @@ def search(G, bone, V, d0, alpha0, beta0):
             fr[d, FR_N] = n
             fr[d, FR_MAXI] = 1 if maxi else 0
             fr[d, FR_SLOT] = slot
+            fr[d, FR_N0] = ctl[SV_NODES]
             fr[d, FR_OFF] = off
             for k in range(4):
                 fr[d, FR_V + k] = INF

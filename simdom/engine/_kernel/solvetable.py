@@ -26,9 +26,9 @@ import numpy as np
 from .core import seat_total
 from .jit import kernel
 from .layout import (AGAINST_READS_ALL, ARMS, BON, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST,
-                     FORCED, FR_A0, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_OFF, FR_SLOT, FR_V, HAND, HIT_FOUND, HIT_IMAGE,
+                     FORCED, FR_A0, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_N0, FR_OFF, FR_SLOT, FR_V, HAND, HIT_FOUND, HIT_IMAGE,
                      LONE, NPASS, PTS, R_PLAYERS, SALT_PARAMS, SPAT, SPIN, SV_AGAINST, SV_BY, SV_MULTI, SV_OWN, SV_ROOT,
-                     SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TURN, USED, V_CTL, V_FK,
+                     SV_CANON, SV_NODES, SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TT_MOVE_BITS, TT_WORK_SHIFT, TURN, USED, V_CTL, V_FK,
                      V_FR, V_IDS, V_ME, V_MT, V_PAR, V_STK, V_TTK, V_TTV, VOID)
 from .moves import seat_base
 from .rng import GAMMA, mix64
@@ -42,6 +42,8 @@ LOW32 = (1 << GAIN_SHIFT) - 1
 NOVEC = -(1 << 30)
 #: what an entry keeps of each seat's lower bound (store_margins): none, the entry's own, the node's new ones
 VEC_NONE, VEC_KEEP, VEC_NEW = 0, 1, 2
+#: the most positions an entry's work records (TT_WORK_SHIFT up, within the int64)
+WORK_MAX = (1 << 30) - 1
 
 
 @kernel
@@ -252,7 +254,27 @@ def store_node(G, V, d, vec):
         hi = best
     xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
     vmode = VEC_NEW if vec and lo > -INF else VEC_NONE
-    if (fr[d, FR_HIT] & HIT_FOUND) and ttk[slot] == fk[d]:
+    work = min(ctl[SV_NODES] - fr[d, FR_N0], WORK_MAX)
+    tag = ctl[SV_SALT] & 0xFFFF
+    found = (fr[d, FR_HIT] & HIT_FOUND) and ttk[slot] == fk[d]
+    if ctl[SV_CANON] and not found:  # a two-way bucket: the pair's first entry is the one whose search
+        # took more positions (an entry of another problem counts none); the new entry goes there if
+        # its search took at least as many, the first moving to the second, else to the second
+        slot = fr[d, FR_SLOT] & ~np.int64(1)
+        if ttk[slot + 1] == fk[d]:
+            slot += 1
+            found = (fr[d, FR_HIT] & HIT_FOUND) != 0
+        elif ttk[slot] != fk[d]:
+            m = ttv[slot, TT_MOVE]
+            kept = m >> TT_WORK_SHIFT if (m >> TT_MOVE_BITS) & 0xFFFF == tag else 0
+            if work >= kept:
+                for j in range(ttv.shape[1]):
+                    ttv[slot + 1, j] = ttv[slot, j]
+            else:
+                slot += 1
+        else:
+            found = (fr[d, FR_HIT] & HIT_FOUND) != 0
+    if found:
         if xfer:
             dmin, dmax = shift_of(G, stk[d], V, ttv, slot)
             if ttv[slot, TT_LO] > -INF:
@@ -273,7 +295,8 @@ def store_node(G, V, d, vec):
     if xfer:
         store_margins(G, stk[d], V, ttv, slot, vmode, fr[d])
     bi = fr[d, FR_BI]
-    ttv[slot, TT_MOVE] = (mt[d, bi] << TT_END_BITS) | mirror_end(me[d, bi], fr[d, FR_HIT] >> HIT_IMAGE)
+    ttv[slot, TT_MOVE] = ((mt[d, bi] << TT_END_BITS) | mirror_end(me[d, bi], fr[d, FR_HIT] >> HIT_IMAGE)
+                          | (tag << TT_MOVE_BITS) | (work << TT_WORK_SHIFT))
 
 
 @kernel
