@@ -28,8 +28,8 @@ from .codes import End, kernel_arrays
 from .state import DealState
 
 BY = ("margin", "points")
-#: positions searched at most by default (about 5 seconds on one core; 4-player deals from the lead
-#: can need far more, docs/speed.md)
+#: positions searched at most by default (about 5 seconds on one core; a 4-player Fives deal from the
+#: lead takes 14M in the median and up to about 50M, docs/speed.md)
 DEFAULT_LIMIT = 20_000_000
 
 
@@ -157,7 +157,7 @@ class Solver:
         seconds = time.perf_counter() - t0
         if ctl[L.SV_ABORTED]:
             raise SolveLimit(f"not solved within {limit:,} positions ({seconds:.1f} s); allowed: a larger --limit "
-                             f"(a 4-player Fives deal from the lead can need 100 million), or a later --move")
+                             f"(a 4-player Fives deal from the lead can need 50 million), or a later --move")
         order = sorted(range(n), key=lambda i: -int(self._v[i]))  # stable: ties keep the move order
         moves = tuple(MoveValue(int(self._t[i]), End(int(self._e[i])), int(self._v[i])) for i in order)
         return Solution(work.turn, work.move_number + 1, by, names, moves, int(ctl[L.SV_NODES]), seconds)
