@@ -133,6 +133,9 @@ def search(G, bone, V, d0, alpha0, beta0):
     # final margin over each seat (valid whenever the node's value is not an upper bound), which the
     # table keeps seat by seat (entry_vec)
     vec = canon and ctl[SV_MULTI] != 0
+    # two-way buckets (solvetable.store_node) wherever the table cannot change a move: in exact solves,
+    # and in any search without a budget of positions (a policy's budget runs out where it did)
+    bucket = canon or ctl[SV_LIMIT] == 0
     v0 = v1 = v2 = v3 = np.int64(INF)
     mask = ttk.shape[0] - 1
     if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
@@ -211,7 +214,7 @@ def search(G, bone, V, d0, alpha0, beta0):
             if hz > 0:
                 key = mixin(key, hz - d)
             slot = np.int64(key & np.uint64(mask))
-            if canon:  # two-way buckets (store_node): the pair slot, slot ^ 1
+            if bucket:  # two-way buckets (store_node): the pair slot, slot ^ 1
                 slot &= ~np.int64(1)
                 if ttk[slot] != key and ttk[slot + 1] == key:
                     slot += 1
@@ -295,7 +298,7 @@ def search(G, bone, V, d0, alpha0, beta0):
             child, cs, ct, ce = True, fr[d, FR_S], mt[d, i], me[d, i]
             continue
         # node d is searched: its entry kept, its value (and bounds by seat) returned to its parent
-        store_node(G, V, d, vec)
+        store_node(G, V, d, vec, bucket)
         if vec:
             v0 = fr[d, FR_V]
             v1 = fr[d, FR_V + 1]

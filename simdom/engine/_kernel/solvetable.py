@@ -15,7 +15,8 @@ defensive, which read the scores, are the scores part of the key (:func:`node_ke
 as a (lower, upper) pair, the best move as a tile and an end: an entry is a row ttv[slot, TT_*]
 (layout.TT_LO, TT_HI, TT_MOVE, TT_MARGIN + seat, TT_KEY), one 64-byte cache line.
 
-A node reads its entry with :func:`probe` and keeps its result with :func:`store_node`. Each problem
+A node reads its entry with :func:`probe` and keeps its result with :func:`store_node` (in two-way
+buckets where no budget of positions is set: docs/speed.md). Each problem
 has its own salt in the keys (:func:`salt_of`): the boneyard, the root seat and side, the
 value and mode, and in against mode the seats' policies.
 """
@@ -28,7 +29,7 @@ from .jit import kernel
 from .layout import (AGAINST_READS_ALL, ARMS, BON, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST,
                      FORCED, FR_A0, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_N0, FR_OFF, FR_SLOT, FR_V, HAND, HIT_FOUND, HIT_IMAGE,
                      LONE, NPASS, PTS, R_PLAYERS, SALT_PARAMS, SPAT, SPIN, SV_AGAINST, SV_BY, SV_MULTI, SV_OWN, SV_ROOT,
-                     SV_CANON, SV_NODES, SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TT_MOVE_BITS, TT_WORK_SHIFT, TURN, USED, V_CTL, V_FK,
+                     SV_NODES, SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TT_MOVE_BITS, TT_WORK_SHIFT, TURN, USED, V_CTL, V_FK,
                      V_FR, V_IDS, V_ME, V_MT, V_PAR, V_STK, V_TTK, V_TTV, VOID)
 from .moves import seat_base
 from .rng import GAMMA, mix64
@@ -233,11 +234,13 @@ def probe(G, P, V, slot, off, vec, v0, v1, v2, v3):
 
 
 @kernel
-def store_node(G, V, d, vec):
+def store_node(G, V, d, vec, bucket):
     """Keep the searched node d (its frame fr[d] finished) in its entry: its value as an upper bound
     (it failed low), a lower bound (high) or exact, joined with the entry's bounds when the entry is
     still the node's; with several sides by margin, its margins and (``vec``) each seat's lower bound;
-    its best move, as the end of the key's mirror image."""
+    its best move, as the end of the key's mirror image. With ``bucket`` (searches whose result the
+    table cannot change: solve.search) slots pair up, the first keeping the entry whose search took
+    the most positions, the second the latest; else the entry replaces its slot's."""
     stk, mt, me, fr, fk = V[V_STK], V[V_MT], V[V_ME], V[V_FR], V[V_FK]
     ttk, ttv, ctl = V[V_TTK], V[V_TTV], V[V_CTL]
     best = fr[d, FR_BEST]
@@ -257,7 +260,7 @@ def store_node(G, V, d, vec):
     work = min(ctl[SV_NODES] - fr[d, FR_N0], WORK_MAX)
     tag = ctl[SV_SALT] & 0xFFFF
     found = (fr[d, FR_HIT] & HIT_FOUND) and ttk[slot] == fk[d]
-    if ctl[SV_CANON] and not found:  # a two-way bucket: the pair's first entry is the one whose search
+    if bucket and not found:  # a two-way bucket: the pair's first entry is the one whose search
         # took more positions (an entry of another problem counts none); the new entry goes there if
         # its search took at least as many, the first moving to the second, else to the second
         slot = fr[d, FR_SLOT] & ~np.int64(1)
