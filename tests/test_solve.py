@@ -171,17 +171,21 @@ def test_solution_is_ordered_best_first_and_counts_nodes():
     assert {(m.tile, m.end) for m in sol.moves} == set(st.advance())
 
 
+def fives4_after_greedy(deal: int, placements: int) -> DealState:
+    """4-player Fives, seed 1, the deal after that many greedy placements."""
+    st = DealState.dealt(preset("fives", 4), 1, deal)
+    for _ in range(placements):
+        st.play(*st.choice("greedy", 0))
+    return st
+
+
 def test_a_placements_bound_sees_what_the_ends_can_still_show():
     """The quick bounds charge a placement to come what the four largest counts the ends can still
     reach add up to (docs/speed.md), not the most the rules allow (45 in Fives): 4-player Fives, seed 1,
     deal 1 after six greedy placements takes 216,753 positions (289,409 before the moves were ordered by
     the replies they leave, 2,603,739 when every placement could score 45). Exactness is the brute-force
     tests' (above); this checks the bound is in force."""
-    rules = preset("fives", 4)
-    st = DealState.dealt(rules, 1, 1)
-    for _ in range(6):
-        st.play(*st.choice("greedy", 0))
-    sol = Solver(rules).solve(st, limit=10**8)
+    sol = Solver(preset("fives", 4)).solve(fives4_after_greedy(1, 6), limit=10**8)
     assert sol.nodes < 1_000_000, sol.nodes
 
 
@@ -192,9 +196,7 @@ def test_proofs_take_the_move_that_leaves_the_fewest_replies():
     greedy placements takes 750,731 positions (2,645,878 before both). Exactness is the brute-force tests';
     here a table of 64K entries, whose buckets are replaced all the time, gives every lead the same value."""
     rules = preset("fives", 4)
-    st = DealState.dealt(rules, 1, 0)
-    for _ in range(6):
-        st.play(*st.choice("greedy", 0))
+    st = fives4_after_greedy(0, 6)
     sol = Solver(rules).solve(st, limit=10**8)
     assert sol.nodes < 1_500_000, sol.nodes
     small = Solver(rules, table_bits=16).solve(st, limit=10**8)
