@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import forced, place
-from .bits import popcount
+from .bits import popcount, prefetch_row
 from .ends import move_value, n_open_ends
 from .greedy import greedy_move
 from .jit import entry, kernel
@@ -57,15 +57,15 @@ REPLIES_MAX = np.int64(65535)
 
 
 @kernel
-def order_moves(G, P, n, mt, me, mk, best_t, best_e, s, sides, mob, root):
-    """Sort the n moves best first: the table's best move; then, with ``mob`` (exact solves), the move
-    that leaves the other team the fewest replies, the product over its seats of (tile, end) pairs
-    each could play on the ends the move leaves (at least 1 a seat: a pass or a forced move does not
-    branch); then by immediate points (scoring and the first-double bonus), then the heavier tile. The
-    other team is the rest of the seats for the root side's moves, the root side for any other seat's
-    (``root``: the root's side). A proof of "at least v" takes one move of the root side and every
-    reply of the others, so the move that leaves the fewest replies proves with the smallest tree
-    (proof-number search's first estimate, Allis 1994); measured in docs/speed.md."""
+def order_keys(G, P, n, mt, me, mk, s, sides, mob, root):
+    """The ordering key of each of the n moves (mk; larger first, :func:`sort_moves`): with ``mob``
+    (exact solves), the move that leaves the other team the fewest replies, the product over its seats
+    of (tile, end) pairs each could play on the ends the move leaves (at least 1 a seat: a pass or a
+    forced move does not branch); then by immediate points (scoring and the first-double bonus), then
+    the heavier tile. The other team is the rest of the seats for the root side's moves, the root side
+    for any other seat's (``root``: the root's side). A proof of "at least v" takes one move of the
+    root side and every reply of the others, so the move that leaves the fewest replies proves with the
+    smallest tree (proof-number search's first estimate, Allis 1994); measured in docs/speed.md."""
     ne = n_open_ends(G, P) if mob else 0
     mine = sides[s] == root
     for i in range(n):
@@ -88,9 +88,15 @@ def order_moves(G, P, n, mt, me, mk, best_t, best_e, s, sides, mob, root):
                             c += popcount(P[b] & G[VM + 2 * w]) + popcount(P[b + 1] & G[VM + 2 * w + 1])
                     prod *= max(c, np.int64(1))
             k += (REPLIES_MAX - min(prod, REPLIES_MAX)) << 20
-        if t == best_t and me[i] == best_e:
-            k = 1 << 40
         mk[i] = k
+
+
+@kernel
+def sort_moves(n, mt, me, mk, best_t, best_e):
+    """Sort the n moves by their keys (order_keys), the table's best move first."""
+    for i in range(n):
+        if mt[i] == best_t and me[i] == best_e:
+            mk[i] = 1 << 40
     for i in range(1, n):  # insertion sort, descending keys (lists are short)
         kt = mk[i]
         tt = mt[i]
@@ -216,8 +222,12 @@ def search(G, bone, V, d0, alpha0, beta0):
             slot = np.int64(key & np.uint64(mask))
             if bucket:  # two-way buckets (store_node): the pair slot, slot ^ 1
                 slot &= ~np.int64(1)
-                if ttk[slot] != key and ttk[slot + 1] == key:
-                    slot += 1
+            # the entry is far in memory: fetched while the moves' keys are computed
+            prefetch_row(ttv, slot)
+            maxi = sides[s] == ctl[SV_SIDE]
+            order_keys(G, P, n, mt[d], me[d], mk[d], s, sides, canon, ctl[SV_SIDE])
+            if bucket and ttk[slot] != key and ttk[slot + 1] == key:
+                slot += 1
             off = offset(G, P, V)
             best_t = -1
             best_e = -1
@@ -242,8 +252,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                     if canon and ((best_e == E_R and end_sig(P, E_L) == end_sig(P, E_R))
                                   or (best_e == E_D and arm_sig(P, E_U) == arm_sig(P, E_D))):
                         best_e -= 1  # its twin, the move listed (drop_mirrored)
-            maxi = sides[s] == ctl[SV_SIDE]
-            order_moves(G, P, n, mt[d], me[d], mk[d], best_t, best_e, s, sides, canon, ctl[SV_SIDE])
+            sort_moves(n, mt[d], me[d], mk[d], best_t, best_e)
             fk[d] = key
             fr[d, FR_KIND] = KIND_FULL
             fr[d, FR_A] = alpha

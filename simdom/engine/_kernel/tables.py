@@ -7,7 +7,7 @@ import numpy as np
 
 from ...rules import Rules
 from ...tiles import halves, n_tiles
-from .layout import (BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, EXPM, G_SIZE, MAX_TILES, MEND_DEAL, PMX,
+from .layout import (RB_N, RBX, BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, EXPM, G_SIZE, MAX_TILES, MEND_DEAL, PMX,
                      MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES, OUT_FIXED, OUT_NONE,
                      OUT_OPP_PIPS, PIPS, POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE,
                      R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MATCH_END, R_MAXPIP, R_MAX_DEALS,
@@ -131,5 +131,8 @@ def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> np.
     G[PMX:PMX + score.shape[1]] = np.maximum.accumulate(score.max(axis=0))
     G[PMX + score.shape[1]:PMX + SCORE_ROW] = G[R_PMAX]
     G[R_BMAX] = int(bonus.max()) if len(bonus) else 0
+    p = np.arange(RB_N, dtype=np.int64)  # core.round_bonus for every pip count
+    q = R[R_ROUND]
+    G[RBX:RBX + RB_N] = ((2 * p + q) // (2 * q)) * q // R[R_DIV]
     G.setflags(write=False)
     return G
