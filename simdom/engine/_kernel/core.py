@@ -201,8 +201,9 @@ def forced(G, St, bone, rec, nrec, rec_mode, deal):
 @kernel
 def round_bonus(G, p):
     """P rounded to the nearest multiple of bonus_round_to (halfway up), then divided (down): G's
-    table for every count of pips a set can hold (tables.build_game, the same formula; two integer
-    divisions cost the solver's bounds 9% of their time), the formula for any other p."""
+    table for every count of pips a set can hold (tables.build_game, the same formula: the solver's
+    bounds ask for it four times a position, and its two integer divisions took 9% of the solver's
+    time, docs/speed.md), the formula for any other p."""
     if 0 <= p < RB_N:
         return G[RBX + p]
     q = G[R_ROUND]

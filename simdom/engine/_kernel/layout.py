@@ -42,7 +42,7 @@ SCORE = BONUS + MAX_TILES       # [SCORE_KS k x SCORE_ROW S]
 EXPM = SCORE + SCORE_KS * SCORE_ROW  # [EXP_ROWS counts x 2 words] tiles by the most an end shows with them outermost
 EXP_ROWS = 32                   # counts 0 .. 2 max_pip (max_pip <= 12)
 PMX = EXPM + 2 * EXP_ROWS       # [SCORE_ROW] the most one placement scores with counted ends summing to S or less
-RBX = PMX + SCORE_ROW           # [RB_N] round_bonus(G, p) for pips p (solvebounds.gain_max: no division)
+RBX = PMX + SCORE_ROW           # [RB_N] core.round_bonus(G, p) for pips p, looked up (no division)
 RB_N = 2048                     # more than the pips of a double-twelve set (1092)
 G_SIZE = RBX + RB_N
 
