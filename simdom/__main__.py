@@ -13,8 +13,8 @@ import sys
 def main() -> None:
     """Run the simdom command line."""
     from . import signals
-    signals.install()
     try:
+        signals.install()  # inside: a signal between two of its handlers gets the one line too
         from .cli import app
         app()
     except KeyboardInterrupt as e:  # before the command line was imported
