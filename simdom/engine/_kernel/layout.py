@@ -305,6 +305,7 @@ TT_END_BITS = 3
 TT_MOVE_BITS = 16
 TT_MOVE_MASK = (1 << TT_MOVE_BITS) - 1
 TT_WORK_SHIFT = 32
+TT_TAG_MASK = (1 << (TT_WORK_SHIFT - TT_MOVE_BITS)) - 1
 TT_END_MASK = (1 << TT_END_BITS) - 1
 #: the table's bits the search policy uses (ctl[SV_TBITS]): 64K entries, 4 MB
 SEARCH_TABLE_BITS = 16

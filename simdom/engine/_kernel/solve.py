@@ -52,7 +52,7 @@ from .solvetable import arm_sig, drop_mirrored, end_sig, mirror_end, mixin, node
 
 #: the half-width of a root move's first window with several sides by margin (solve_root)
 ASPIRE = 8
-#: the most replies order_moves tells apart (its key's bits 20-35)
+#: the most replies order_keys tells apart (its key's bits 20-35)
 REPLIES_MAX = np.int64(65535)
 
 

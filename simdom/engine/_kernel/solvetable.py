@@ -29,7 +29,7 @@ from .jit import kernel
 from .layout import (AGAINST_READS_ALL, ARMS, BON, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST,
                      FORCED, FR_A0, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_N0, FR_OFF, FR_SLOT, FR_V, HAND, HIT_FOUND, HIT_IMAGE,
                      LONE, NPASS, PTS, R_PLAYERS, SALT_PARAMS, SPAT, SPIN, SV_AGAINST, SV_BY, SV_MULTI, SV_OWN, SV_ROOT,
-                     SV_NODES, SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TT_MOVE_BITS, TT_WORK_SHIFT, TURN, USED, V_CTL, V_FK,
+                     SV_NODES, SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TT_MOVE_BITS, TT_TAG_MASK, TT_WORK_SHIFT, TURN, USED, V_CTL, V_FK,
                      V_FR, V_IDS, V_ME, V_MT, V_PAR, V_STK, V_TTK, V_TTV, VOID)
 from .moves import seat_base
 from .rng import GAMMA, mix64
@@ -258,7 +258,7 @@ def store_node(G, V, d, vec, bucket):
     xfer = ctl[SV_MULTI] and ctl[SV_AGAINST] != AGAINST_READS_ALL
     vmode = VEC_NEW if vec and lo > -INF else VEC_NONE
     work = min(ctl[SV_NODES] - fr[d, FR_N0], WORK_MAX)
-    tag = ctl[SV_SALT] & 0xFFFF
+    tag = ctl[SV_SALT] & TT_TAG_MASK
     found = (fr[d, FR_HIT] & HIT_FOUND) and ttk[slot] == fk[d]
     if bucket and not found:  # a two-way bucket: the pair's first entry is the one whose search
         # took more positions (an entry of another problem counts none); the new entry goes there if
@@ -269,7 +269,7 @@ def store_node(G, V, d, vec, bucket):
             found = (fr[d, FR_HIT] & HIT_FOUND) != 0
         elif ttk[slot] != fk[d]:
             m = ttv[slot, TT_MOVE]
-            kept = m >> TT_WORK_SHIFT if (m >> TT_MOVE_BITS) & 0xFFFF == tag else 0
+            kept = m >> TT_WORK_SHIFT if (m >> TT_MOVE_BITS) & TT_TAG_MASK == tag else 0
             if work >= kept:
                 for j in range(ttv.shape[1]):
                     ttv[slot + 1, j] = ttv[slot, j]
