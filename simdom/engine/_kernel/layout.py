@@ -44,7 +44,8 @@ EXP_ROWS = 32                   # counts 0 .. 2 max_pip (max_pip <= 12)
 PMX = EXPM + 2 * EXP_ROWS       # [SCORE_ROW] the most one placement scores with counted ends summing to S or less
 RBX = PMX + SCORE_ROW           # [RB_N] core.round_bonus(G, p) for pips p, looked up (no division)
 RB_N = 2048                     # more than the pips of a double-twelve set (1092)
-G_SIZE = RBX + RB_N
+EXPC = RBX + RB_N               # [EXP_ROWS counts x 2 words] tiles whose end shows at most that count (EXPM's rows 0..)
+G_SIZE = EXPC + 2 * EXP_ROWS
 
 # ---- rules vector R ---------------------------------------------------------------------------
 R_MAXPIP, R_NT, R_NV, R_W, R_PLAYERS, R_HAND, R_RESERVE, R_DRAW, R_LEAD_TILE, R_SPINNER, \

@@ -7,9 +7,10 @@ or the margin between two sides) the table holds the value of the future, the va
 scored (:func:`offset`).
 
 Every position is first bounded by what is left to score (:func:`value_bounds`, as DDS's quick
-tricks): the root side gains at most its tiles in hand and the boneyard it may draw times the most a
-placement scores, the first-double bonus while no double is down, and the largest end bonus; every
-other side likewise. A position whose bounds fall outside the window is not searched (in exact
+tricks): the root side gains at most, for each tile in its hands, the most a placement of that tile can
+score (its own end beside the largest other ends: :func:`tiles_max`), the boneyard it may draw times
+the most any placement scores, the first-double bonus while no double is down, and the largest end
+bonus; every other side likewise. A position whose bounds fall outside the window is not searched (in exact
 solves: below a horizon the search policy's trees are small, and the bounds cost it more than they
 save). With several sides by margin, :func:`margins_now` and :func:`bounds_vec` give the root's margin
 over each seat and its quick lower bound seat by seat (solvetable.py keeps them in the table).
@@ -24,7 +25,7 @@ from .bits import popcount
 from .core import round_bonus, seat_total
 from .ends import end_count
 from .jit import kernel
-from .layout import (AGAINST_READS_ALL, BLOCK_NONE, BN, BON, BTOP, BY_POINTS, EB, ED, EV, EXPM, FD_MOVE, HCNT, HPIPS,
+from .layout import (AGAINST_READS_ALL, BLOCK_NONE, BN, BON, BTOP, HAND, BY_POINTS, EB, ED, EV, EXPC, EXPM, FD_MOVE, HPIPS,
                      LONE, NPL, OUT_FIXED, OUT_OPP_PIPS, PIPS, PLAYED, PMX, POINTS_FIXED, PTS, R_BLOCK_MODE, R_BMAX,
                      R_DRAW, R_MAXPIP, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_PMAX, R_POINTS_MODE, R_RESERVE, R_SPINNER,
                      R_W, SCORE_ROW, SV_AGAINST, SV_BY, SV_MULTI, SV_ROOT, SV_SIDE, TMASK, USED, V_CTL, V_SIDES)
@@ -36,13 +37,16 @@ INF = 1 << 40
 
 @kernel
 def placement_max(G, P):
-    """The most any one placement can still score (at most G[R_PMAX]). The counted ends at any later
-    time are at most four (two without a spinner), each either an end as it stands now or an end with a
-    tile not yet placed outermost; so their sum is at most the largest such counts added (a tile: the
-    most an end counts with it outermost, G's EXPM rows), and a placement scores at most the best of
-    the sums up to that (G's PMX). Fixed points score the same whatever the sum."""
+    """(pm, s3): the most any one placement can still score (at most G[R_PMAX]), and the most the
+    counted ends beside the one a tile is placed on can sum to (-1: no such bound). The counted ends at
+    any later time are at most four (two without a spinner), each either an end as it stands now or an
+    end with a tile not yet placed outermost; so their sum is at most the largest such counts added (a
+    tile: the most an end counts with it outermost, G's EXPM rows), and a placement scores at most the
+    best of the sums up to that (G's PMX). The tile placed is outermost on one of them, so the others
+    sum to at most the largest counts but one (s3; not at the lead, whose tile shows on both ends).
+    Fixed points score the same whatever the sum."""
     if G[R_POINTS_MODE] == POINTS_FIXED:
-        return G[R_PMAX]
+        return G[R_PMAX], np.int64(-1)
     c0 = c1 = c2 = c3 = -1
     if P[NPL] > 0:
         c0 = end_count(G, P[EV], P[ED])
@@ -55,6 +59,7 @@ def placement_max(G, P):
     need = 4 if G[R_SPINNER] else 2
     w2 = G[R_W] > 1
     s = 0
+    s3 = np.int64(-1)
     e = 2 * G[R_MAXPIP]
     while e >= 0 and need > 0:
         c = np.int64(c0 == e) + np.int64(c1 == e) + np.int64(c2 == e) + np.int64(c3 == e)
@@ -62,19 +67,54 @@ def placement_max(G, P):
         if w2:
             c += popcount(~P[PLAYED + 1] & G[EXPM + 2 * e + 1])
         take = min(c, need)
+        if take == need:  # the largest counts but one: those so far and all but one of this count's
+            s3 = s + (take - 1) * e
         s += take * e
         need -= take
         e -= 1
-    return G[PMX + (s & (SCORE_ROW - 1))]
+    if s3 < 0:
+        s3 = s
+    if P[NPL] == 0:
+        s3 = -1
+    return G[PMX + (s & (SCORE_ROW - 1))], s3
 
 
 @kernel
-def gain_max(G, P, tiles, pips_in, pips_all, pm):
-    """The most points a side can still add to its total: its placements (``tiles``: in its hands and
-    the boneyard it may draw, each scoring at most ``pm``, :func:`placement_max`), the first-double
-    bonus if no double is down, and the end bonus (at most the pips outside its hands,
-    ``pips_all - pips_in``, or the fixed out bonus)."""
-    g = tiles * pm
+def tiles_max(G, pm, s3, a0, a1, a2, a3, b0, b1, b2, b3):
+    """The most the tiles of four hands (tile masks, words a and b) can score when placed, each at most
+    pm, and a tile whose end counts at most e (G's EXPM) at most PMX at e + s3 (placement_max): the
+    hands' tiles times the most, less each step of that bound over the counts times the tiles below it
+    (G's EXPC, the tiles counting at most e)."""
+    g0 = (popcount(a0) + popcount(b0)) * pm
+    g1 = (popcount(a1) + popcount(b1)) * pm
+    g2 = (popcount(a2) + popcount(b2)) * pm
+    g3 = (popcount(a3) + popcount(b3)) * pm
+    if s3 < 0:
+        return g0, g1, g2, g3
+    prev = pm
+    e = 2 * G[R_MAXPIP]
+    while e >= 0 and prev > 0:
+        w = min(pm, G[PMX + ((e + s3) & (SCORE_ROW - 1))])
+        if w < prev:  # the tiles counting at most e score at most w
+            d = prev - w
+            m0 = G[EXPC + 2 * e]
+            m1 = G[EXPC + 2 * e + 1]
+            g0 -= d * (popcount(a0 & m0) + popcount(b0 & m1))
+            g1 -= d * (popcount(a1 & m0) + popcount(b1 & m1))
+            g2 -= d * (popcount(a2 & m0) + popcount(b2 & m1))
+            g3 -= d * (popcount(a3 & m0) + popcount(b3 & m1))
+            prev = w
+        e -= 1
+    return g0, g1, g2, g3
+
+
+@kernel
+def gain_max(G, P, tg, pips_in, pips_all):
+    """The most points a side can still add to its total: its placements (``tg``: tiles_max of its
+    hands, and the boneyard it may draw at the most a placement scores), the first-double bonus if no
+    double is down, and the end bonus (at most the pips outside its hands, ``pips_all - pips_in``, or
+    the fixed out bonus)."""
+    g = tg
     if P[FD_MOVE] == 0:
         g += G[R_BMAX]
     eb = 0
@@ -98,40 +138,48 @@ def value_bounds(G, P, bone, V):
         nb = max(0, P[BN] - G[R_RESERVE] - P[BTOP])
     pips_all = 0
     t0 = t1 = t2 = t3 = 0
-    c0 = c1 = c2 = c3 = nb
+    a0 = a1 = a2 = a3 = np.int64(0)  # each side's hands: the tile masks' two words
+    b0 = b1 = b2 = b3 = np.int64(0)
     p0 = p1 = p2 = p3 = 0
     nsides = 0
     for s in range(n):
         b = seat_base(s)
         hp = P[b + HPIPS]
-        hc = P[b + HCNT]
+        x0 = P[b + HAND]
+        x1 = P[b + HAND + 1]
         v = P[b + PTS] + P[b + BON] + P[b + EB]
         pips_all += hp
         k = sides[s]
         nsides = max(nsides, k + 1)
         if k == 0:
             t0 += v
-            c0 += hc
+            a0 |= x0
+            b0 |= x1
             p0 += hp
         elif k == 1:
             t1 += v
-            c1 += hc
+            a1 |= x0
+            b1 |= x1
             p1 += hp
         elif k == 2:
             t2 += v
-            c2 += hc
+            a2 |= x0
+            b2 |= x1
             p2 += hp
         else:
             t3 += v
-            c3 += hc
+            a3 |= x0
+            b3 |= x1
             p3 += hp
     if G[R_OUT_MODE] == OUT_OPP_PIPS or G[R_BLOCK_MODE] != BLOCK_NONE:  # the end bonus counts pips
         for i in range(P[BTOP], P[BN]):
             pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
     own = t0 if root == 0 else t1 if root == 1 else t2 if root == 2 else t3
-    pm = placement_max(G, P)
-    up = gain_max(G, P, c0 if root == 0 else c1 if root == 1 else c2 if root == 2 else c3,
-                  p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all, pm)
+    pm, s3 = placement_max(G, P)
+    g0, g1, g2, g3 = tiles_max(G, pm, s3, a0, a1, a2, a3, b0, b1, b2, b3)
+    nbm = nb * pm
+    up = gain_max(G, P, nbm + (g0 if root == 0 else g1 if root == 1 else g2 if root == 2 else g3),
+                  p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all)
     if ctl[SV_BY] == BY_POINTS:
         return own, own + up
     top = -INF
@@ -140,9 +188,9 @@ def value_bounds(G, P, bone, V):
         if k != root:
             t = t0 if k == 0 else t1 if k == 1 else t2 if k == 2 else t3
             top = max(top, t)
-            topup = max(topup, t + gain_max(G, P, c0 if k == 0 else c1 if k == 1 else c2 if k == 2 else c3,
+            topup = max(topup, t + gain_max(G, P, nbm + (g0 if k == 0 else g1 if k == 1 else g2 if k == 2 else g3),
                                             p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3,
-                                            pips_all, pm))
+                                            pips_all))
     return own - topup, own + up - top
 
 
@@ -231,7 +279,14 @@ def bounds_vec(G, P, bone, V):
         for i in range(P[BTOP], P[BN]):
             pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
     own = seat_total(P, r)
-    pm = placement_max(G, P)
+    pm, s3 = placement_max(G, P)
+    z = np.int64(0)
+    h = seat_base(0) + HAND
+    j = seat_base(1) + HAND
+    g0, g1, g2, g3 = tiles_max(G, pm, s3, P[h], P[j], P[seat_base(2) + HAND] if n > 2 else z,
+                               P[seat_base(3) + HAND] if n > 3 else z, P[h + 1], P[j + 1],
+                               P[seat_base(2) + HAND + 1] if n > 2 else z, P[seat_base(3) + HAND + 1] if n > 3 else z)
+    nbm = nb * pm
     m0 = INF
     m1 = INF
     m2 = INF
@@ -239,7 +294,8 @@ def bounds_vec(G, P, bone, V):
     for s in range(n):
         if s != r:
             b = seat_base(s)
-            m = own - seat_total(P, s) - gain_max(G, P, P[b + HCNT] + nb, P[b + HPIPS], pips_all, pm)
+            tg = nbm + (g0 if s == 0 else g1 if s == 1 else g2 if s == 2 else g3)
+            m = own - seat_total(P, s) - gain_max(G, P, tg, P[b + HPIPS], pips_all)
             if s == 0:
                 m0 = m
             elif s == 1:

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...rules import Rules
 from ...tiles import halves, n_tiles
-from .layout import (RB_N, RBX, BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, EXPM, G_SIZE, MAX_TILES, MEND_DEAL, PMX,
+from .layout import (RB_N, RBX, BLOCK_NONE, BLOCK_OPP_MINUS_OWN, BLOCK_OPP_PIPS, BONUS, DBLM, EXPC, EXPM, EXP_ROWS, G_SIZE, MAX_TILES, MEND_DEAL, PMX,
                      MEND_EXACT, MEND_IMMEDIATE, NEXT_HAND_WINNER, NEXT_ROTATE, NEXT_RULES, OUT_FIXED, OUT_NONE,
                      OUT_OPP_PIPS, PIPS, POINTS_FIXED, POINTS_QUOTIENT, POINTS_SUM, R_ARMS_AFTER, R_BLOCK_MODE,
                      R_DBL_BOTH, R_DIV, R_DRAW, R_HAND, R_LEAD_TILE, R_MATCH_END, R_MAXPIP, R_MAX_DEALS,
@@ -128,6 +128,8 @@ def build_game(R: np.ndarray, max_pip: int, divisors, first_double_bonus) -> np.
     for t in range(nt):  # the most an end counts with tile t outermost (solvebounds.placement_max)
         e = 2 * ta[t] if (ta[t] == tb[t] and both) else max(ta[t], tb[t])
         G[EXPM + 2 * e + (t >> 6)] |= np.int64(1) << np.int64(t & 63)
+    for e in range(EXP_ROWS):  # tiles whose count is at most e (solvebounds.tiles_max)
+        G[EXPC + 2 * e:EXPC + 2 * e + 2] = G[EXPM + 2 * e:EXPM + 2 * e + 2] | (G[EXPC + 2 * e - 2:EXPC + 2 * e] if e else 0)
     G[PMX:PMX + score.shape[1]] = np.maximum.accumulate(score.max(axis=0))
     G[PMX + score.shape[1]:PMX + SCORE_ROW] = G[R_PMAX]
     G[R_BMAX] = int(bonus.max()) if len(bonus) else 0
