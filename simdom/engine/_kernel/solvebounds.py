@@ -92,17 +92,23 @@ def tiles_max(G, pm, s3, a0, a1, a2, a3, b0, b1, b2, b3):
     if s3 < 0:
         return g0, g1, g2, g3
     prev = pm
+    w2 = G[R_W] > 1
     e = 2 * G[R_MAXPIP]
     while e >= 0 and prev > 0:
         w = min(pm, G[PMX + ((e + s3) & (SCORE_ROW - 1))])
         if w < prev:  # the tiles counting at most e score at most w
             d = prev - w
             m0 = G[EXPC + 2 * e]
-            m1 = G[EXPC + 2 * e + 1]
-            g0 -= d * (popcount(a0 & m0) + popcount(b0 & m1))
-            g1 -= d * (popcount(a1 & m0) + popcount(b1 & m1))
-            g2 -= d * (popcount(a2 & m0) + popcount(b2 & m1))
-            g3 -= d * (popcount(a3 & m0) + popcount(b3 & m1))
+            g0 -= d * popcount(a0 & m0)
+            g1 -= d * popcount(a1 & m0)
+            g2 -= d * popcount(a2 & m0)
+            g3 -= d * popcount(a3 & m0)
+            if w2:  # tiles past the 64th (double-nine and up)
+                m1 = G[EXPC + 2 * e + 1]
+                g0 -= d * popcount(b0 & m1)
+                g1 -= d * popcount(b1 & m1)
+                g2 -= d * popcount(b2 & m1)
+                g3 -= d * popcount(b3 & m1)
             prev = w
         e -= 1
     return g0, g1, g2, g3
