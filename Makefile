@@ -13,9 +13,12 @@ CHROMIUM := /usr/bin/chromium
 
 # make run needs simdom alone; make test (and docs, bench) also the extras: tests, docs, OpenSpiel, PettingZoo.
 # Installed with uv (itself from PyPI: 33 s with pip -> 9 s here), or with pip where uv cannot be had.
+# Both compile the packages' bytecode at install (uv only when asked): where PYTHONDONTWRITEBYTECODE is
+# set, as in many containers, Python would otherwise compile every module's source at every start
+# (`simdom --help` 0.63 s -> 0.26 s here, a 200,000-deal `simdom run` 1.6 s -> 0.95 s).
 EXTRAS := test,docs,rl
-INSTALL = ($(BIN)/python -m pip install -q uv && $(BIN)/python -m uv pip install -q --python $(BIN)/python $(1)) \
-	|| $(BIN)/python -m pip install -q $(1)
+INSTALL = ($(BIN)/python -m pip install -q uv && $(BIN)/python -m uv pip install -q --compile-bytecode \
+	--python $(BIN)/python $(1)) || $(BIN)/python -m pip install -q $(1)
 
 $(BASE): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +29,9 @@ $(STAMP): $(BASE)
 	$(call INSTALL,-e '.[$(EXTRAS)]')
 	touch $(STAMP)
 
+# simdom's own bytecode too (an editable install's sources are not compiled at install; a no-op when current)
 kernel: $(BASE)
+	$(BIN)/python -m compileall -q simdom
 	$(BIN)/python -m simdom.engine.warm
 
 $(CHROMIUM):
