@@ -54,6 +54,8 @@ from .solvetable import arm_sig, drop_mirrored, end_sig, mirror_end, mixin, node
 ASPIRE = 8
 #: the most replies order_keys tells apart (its key's bits 20-35)
 REPLIES_MAX = np.int64(65535)
+#: an order key's bits below the replies' (order_keys: immediate points times 256, plus the tile's pips)
+ORDER_LOW = np.int64((1 << 20) - 1)
 
 
 @kernel
@@ -143,6 +145,7 @@ def search(G, bone, V, d0, alpha0, beta0):
     # and in any search without a budget of positions (a policy's budget runs out where it did)
     bucket = canon or ctl[SV_LIMIT] == 0
     v0 = v1 = v2 = v3 = np.int64(INF)
+    lo_b = np.int64(-INF)
     mask = ttk.shape[0] - 1
     if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
         mask = min(mask, (1 << ctl[SV_TBITS]) - 1)
@@ -226,6 +229,22 @@ def search(G, bone, V, d0, alpha0, beta0):
             prefetch_row(ttv, slot)
             maxi = sides[s] == ctl[SV_SIDE]
             order_keys(G, P, n, mt[d], me[d], mk[d], s, sides, canon, ctl[SV_SIDE])
+            if hz == 0 and maxi:  # the root side to move: its best immediate points (the order keys') are
+                # surely its own, and no move of it adds to another side's gains, so the lower bound rises by
+                # them (docs/speed.md: 4-player Fives 5% fewer positions)
+                x = np.int64(0)
+                for i in range(n):
+                    x = max(x, (mk[d, i] & ORDER_LOW) >> 8)
+                if x > 0 and lo_b + x >= beta:
+                    ret = lo_b + x
+                    if vec:
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V)
+                        v0 = v0 + x if v0 < INF else v0
+                        v1 = v1 + x if v1 < INF else v1
+                        v2 = v2 + x if v2 < INF else v2
+                        v3 = v3 + x if v3 < INF else v3
+                    enter = False
+                    continue
             if bucket and ttk[slot] != key and ttk[slot + 1] == key:
                 slot += 1
             off = offset(G, P, V)
