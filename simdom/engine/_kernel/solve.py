@@ -38,7 +38,7 @@ from .ends import move_value, n_open_ends
 from .greedy import greedy_move
 from .jit import entry, kernel
 from .kpolicies import defensive_to_end, greedy_to_end, policy_move
-from .layout import (AGAINST_NONE, BY_POINTS, E_D, E_L, E_R, E_U, ENDED, FR_A, FR_A0, FR_B, FR_B0, FR_BEST,
+from .layout import (AGAINST_NONE, BY_POINTS, R_PMAX, E_D, E_L, E_R, E_U, ENDED, FR_A, FR_A0, FR_B, FR_B0, FR_BEST,
                      FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_N0, FR_OFF, FR_S, FR_SLOT, FR_V, HIT_FOUND, HIT_IMAGE,
                      HAND, KIND_FULL, KIND_PASS, NPL, EV, TA, TB, VM, VMASK, OWN_GREEDY, PIPS, POL_GREEDY, R_PLAYERS, REC_NONE,
                      SMASK, ST_SIZE, SV_ABORTED, SV_AGAINST, SV_BY, SV_CANON, SV_HORIZON, SV_LIMIT, SV_MULTI,
@@ -47,7 +47,7 @@ from .layout import (AGAINST_NONE, BY_POINTS, E_D, E_L, E_R, E_U, ENDED, FR_A, F
                      V_SCRATCH, V_SIDES, V_STK, V_TTK, V_TTV, VO_E, VO_T)
 from .moves import legal_moves, seat_base
 from .sides import settle
-from .solvebounds import INF, bounds_vec, margins_now, offset, side_totals_value, value_bounds
+from .solvebounds import INF, bounds_vec, margins_now, mover_less, offset, placement_max, side_totals_value, value_bounds
 from .solvetable import arm_sig, drop_mirrored, end_sig, mirror_end, mixin, node_key, probe, salt_of, store_node
 
 #: the half-width of a root move's first window with several sides by margin (solve_root)
@@ -189,7 +189,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 enter = False
                 continue
             if hz == 0:  # exact solves (a horizon's small trees gain less than the bounds cost)
-                lo_b, hi_b = value_bounds(G, P, bone, V)
+                lo_b, hi_b = value_bounds(G, P, bone, V, -1, 0)
                 if hi_b <= fr[d, FR_A]:
                     ret = hi_b
                     enter = False
@@ -197,7 +197,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 if lo_b >= fr[d, FR_B]:
                     ret = lo_b
                     if vec:
-                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V)
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0)
                     enter = False
                     continue
             s = P[TURN] & SMASK
@@ -238,13 +238,26 @@ def search(G, bone, V, d0, alpha0, beta0):
                 if x > 0 and lo_b + x >= beta:
                     ret = lo_b + x
                     if vec:
-                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V)
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0)
                         v0 = v0 + x if v0 < INF else v0
                         v1 = v1 + x if v1 < INF else v1
                         v2 = v2 + x if v2 < INF else v2
                         v3 = v3 + x if v3 < INF else v3
                     enter = False
                     continue
+            elif hz == 0 and ctl[SV_BY] != BY_POINTS and lo_b + G[R_PMAX] >= beta:
+                # another side to move: it places one of its tiles now, for the points that move makes,
+                # where the lower bound counted that tile at its most (docs/speed.md)
+                pm, s3 = placement_max(G, P)
+                dl = mover_less(G, P, n, mt[d], mk[d], pm, s3, ORDER_LOW)
+                if dl > 0:
+                    lo2, _ = value_bounds(G, P, bone, V, sides[s], dl)
+                    if lo2 >= beta:
+                        ret = lo2
+                        if vec:
+                            v0, v1, v2, v3 = bounds_vec(G, P, bone, V, s, dl)
+                        enter = False
+                        continue
             if bucket and ttk[slot] != key and ttk[slot + 1] == key:
                 slot += 1
             off = offset(G, P, V)

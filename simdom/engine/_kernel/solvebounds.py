@@ -26,7 +26,7 @@ from .core import round_bonus, seat_total
 from .ends import end_count
 from .jit import kernel
 from .layout import (AGAINST_READS_ALL, BLOCK_NONE, BN, BON, BTOP, HAND, BY_POINTS, EB, ED, EV, EXPC, EXPM, FD_MOVE, HPIPS,
-                     LONE, NPL, OUT_FIXED, OUT_OPP_PIPS, PIPS, PLAYED, PMX, POINTS_FIXED, PTS, R_BLOCK_MODE, R_BMAX,
+                     LONE, NPL, OUT_FIXED, OUT_OPP_PIPS, PIPS, PLAYED, PMX, POINTS_FIXED, PTS, R_BLOCK_MODE, R_BMAX, R_DBL_BOTH, TA, TB,
                      R_DRAW, R_MAXPIP, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_PMAX, R_POINTS_MODE, R_RESERVE, R_SPINNER,
                      R_W, SCORE_ROW, SV_AGAINST, SV_BY, SV_MULTI, SV_ROOT, SV_SIDE, TMASK, USED, V_CTL, V_SIDES)
 from .moves import seat_base
@@ -115,6 +115,23 @@ def tiles_max(G, pm, s3, a0, a1, a2, a3, b0, b1, b2, b3):
 
 
 @kernel
+def mover_less(G, P, n, mt, mk, pm, s3, low):
+    """How much less the mover's side can gain than its bound says: it places one of its n moves now
+    (tiles mt, immediate points in its order keys mk: bits ``low`` over 8), which scores what it scores
+    where the bound counted that tile's most (tiles_max), so the least over its moves of that tile's
+    most less the move's points (0 at the least)."""
+    dl = np.int64(INF)
+    for i in range(n):
+        t = mt[i] & TMASK
+        a = G[TA + t]
+        b = G[TB + t]
+        e = 2 * a if (a == b and G[R_DBL_BOTH]) else max(a, b)
+        w = pm if s3 < 0 else min(pm, G[PMX + ((e + s3) & (SCORE_ROW - 1))])
+        dl = min(dl, w - ((mk[i] & low) >> 8))
+    return max(dl, np.int64(0))
+
+
+@kernel
 def gain_max(G, P, tg, pips_in, pips_all):
     """The most points a side can still add to its total: its placements (``tg``: tiles_max of its
     hands, and the boneyard it may draw at the most a placement scores), the first-double bonus if no
@@ -132,10 +149,10 @@ def gain_max(G, P, tg, pips_in, pips_all):
 
 
 @kernel
-def value_bounds(G, P, bone, V):
-    """(lo, hi): bounds of the root side's final value from P on, whatever anyone plays. One pass over
-    the seats gathers each side's total, tiles and pips in hand (sides 0-3 in locals: this runs at every
-    position)."""
+def value_bounds(G, P, bone, V, kd, dl):
+    """(lo, hi): bounds of the root side's final value from P on, whatever anyone plays; side ``kd``'s
+    gain taken ``dl`` lower (-1, 0: none; :func:`mover_less`). One pass over the seats gathers each side's
+    total, tiles and pips in hand (sides 0-3 in locals: this runs at every position)."""
     ctl, sides = V[V_CTL], V[V_SIDES]
     root = ctl[SV_SIDE]
     n = G[R_PLAYERS]
@@ -194,9 +211,9 @@ def value_bounds(G, P, bone, V):
         if k != root:
             t = t0 if k == 0 else t1 if k == 1 else t2 if k == 2 else t3
             top = max(top, t)
-            topup = max(topup, t + gain_max(G, P, nbm + (g0 if k == 0 else g1 if k == 1 else g2 if k == 2 else g3),
-                                            p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3,
-                                            pips_all))
+            topup = max(topup, t - (dl if k == kd else 0)
+                        + gain_max(G, P, nbm + (g0 if k == 0 else g1 if k == 1 else g2 if k == 2 else g3),
+                                   p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3, pips_all))
     return own - topup, own + up - top
 
 
@@ -270,9 +287,10 @@ def margins_now(G, P, V):
 
 
 @kernel
-def bounds_vec(G, P, bone, V):
+def bounds_vec(G, P, bone, V, kd, dl):
     """The quick lower bounds of value_bounds seat by seat (several sides by margin: a side is a seat):
-    the root's total now less each other seat's total and the most it can still add."""
+    the root's total now less each other seat's total and the most it can still add (seat kd's ``dl``
+    less)."""
     r = V[V_CTL][SV_ROOT]
     n = G[R_PLAYERS]
     nb = 0
@@ -301,7 +319,7 @@ def bounds_vec(G, P, bone, V):
         if s != r:
             b = seat_base(s)
             tg = nbm + (g0 if s == 0 else g1 if s == 1 else g2 if s == 2 else g3)
-            m = own - seat_total(P, s) - gain_max(G, P, tg, P[b + HPIPS], pips_all)
+            m = own - seat_total(P, s) - gain_max(G, P, tg, P[b + HPIPS], pips_all) + (dl if s == kd else 0)
             if s == 0:
                 m0 = m
             elif s == 1:
