@@ -47,7 +47,7 @@ from .layout import (AGAINST_NONE, BY_POINTS, R_PMAX, E_D, E_L, E_R, E_U, ENDED,
                      V_SCRATCH, V_SIDES, V_STK, V_TTK, V_TTV, VO_E, VO_T)
 from .moves import legal_moves, seat_base
 from .sides import settle
-from .solvebounds import INF, bounds_vec, margins_now, mover_less, offset, placement_max, side_totals_value, value_bounds
+from .solvebounds import INF, bounds_vec, margins_now, mover_less, offset, side_totals_value, value_bounds
 from .solvetable import arm_sig, drop_mirrored, end_sig, mirror_end, mixin, node_key, probe, salt_of, store_node
 
 #: the half-width of a root move's first window with several sides by margin (solve_root)
@@ -146,6 +146,7 @@ def search(G, bone, V, d0, alpha0, beta0):
     bucket = canon or ctl[SV_LIMIT] == 0
     v0 = v1 = v2 = v3 = np.int64(INF)
     lo_b = np.int64(-INF)
+    pm = s3 = np.int64(0)
     mask = ttk.shape[0] - 1
     if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
         mask = min(mask, (1 << ctl[SV_TBITS]) - 1)
@@ -189,7 +190,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 enter = False
                 continue
             if hz == 0:  # exact solves (a horizon's small trees gain less than the bounds cost)
-                lo_b, hi_b = value_bounds(G, P, bone, V, -1, 0)
+                lo_b, hi_b, pm, s3 = value_bounds(G, P, bone, V, -1, 0)
                 if hi_b <= fr[d, FR_A]:
                     ret = hi_b
                     enter = False
@@ -248,10 +249,9 @@ def search(G, bone, V, d0, alpha0, beta0):
             elif hz == 0 and ctl[SV_BY] != BY_POINTS and lo_b + G[R_PMAX] >= beta:
                 # another side to move: it places one of its tiles now, for the points that move makes,
                 # where the lower bound counted that tile at its most (docs/speed.md)
-                pm, s3 = placement_max(G, P)
                 dl = mover_less(G, P, n, mt[d], mk[d], pm, s3, ORDER_LOW)
-                if dl > 0:
-                    lo2, _ = value_bounds(G, P, bone, V, sides[s], dl)
+                if dl > 0 and lo_b + dl >= beta:  # the bound rises by dl at the most
+                    lo2, _, _, _ = value_bounds(G, P, bone, V, sides[s], dl)
                     if lo2 >= beta:
                         ret = lo2
                         if vec:

@@ -150,7 +150,8 @@ def gain_max(G, P, tg, pips_in, pips_all):
 
 @kernel
 def value_bounds(G, P, bone, V, kd, dl):
-    """(lo, hi): bounds of the root side's final value from P on, whatever anyone plays; side ``kd``'s
+    """(lo, hi, pm, s3): bounds of the root side's final value from P on, whatever anyone plays (and
+    placement_max's two figures, which they used); side ``kd``'s
     gain taken ``dl`` lower (-1, 0: none; :func:`mover_less`). One pass over the seats gathers each side's
     total, tiles and pips in hand (sides 0-3 in locals: this runs at every position)."""
     ctl, sides = V[V_CTL], V[V_SIDES]
@@ -204,7 +205,7 @@ def value_bounds(G, P, bone, V, kd, dl):
     up = gain_max(G, P, nbm + (g0 if root == 0 else g1 if root == 1 else g2 if root == 2 else g3),
                   p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all)
     if ctl[SV_BY] == BY_POINTS:
-        return own, own + up
+        return own, own + up, pm, s3
     top = -INF
     topup = -INF
     for k in range(nsides):
@@ -214,7 +215,7 @@ def value_bounds(G, P, bone, V, kd, dl):
             topup = max(topup, t - (dl if k == kd else 0)
                         + gain_max(G, P, nbm + (g0 if k == 0 else g1 if k == 1 else g2 if k == 2 else g3),
                                    p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3, pips_all))
-    return own - topup, own + up - top
+    return own - topup, own + up - top, pm, s3
 
 
 @kernel
