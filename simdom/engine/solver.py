@@ -29,7 +29,7 @@ from .state import DealState
 
 BY = ("margin", "points")
 #: positions searched at most by default (about 5 seconds on one core; a 4-player Fives deal from the
-#: lead takes 12M in the median and up to about 40M, docs/speed.md)
+#: lead takes 9M in the median and up to about 31M on seed 1, docs/speed.md)
 DEFAULT_LIMIT = 20_000_000
 
 
