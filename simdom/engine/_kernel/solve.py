@@ -198,7 +198,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 if lo_b >= fr[d, FR_B]:
                     ret = lo_b
                     if vec:
-                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0)
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0, pm, s3)
                     enter = False
                     continue
             s = P[TURN] & SMASK
@@ -239,7 +239,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 if x > 0 and lo_b + x >= beta:
                     ret = lo_b + x
                     if vec:
-                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0)
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0, pm, s3)
                         v0 = v0 + x if v0 < INF else v0
                         v1 = v1 + x if v1 < INF else v1
                         v2 = v2 + x if v2 < INF else v2
@@ -255,7 +255,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                     if lo2 >= beta:
                         ret = lo2
                         if vec:
-                            v0, v1, v2, v3 = bounds_vec(G, P, bone, V, s, dl)
+                            v0, v1, v2, v3 = bounds_vec(G, P, bone, V, s, dl, pm, s3)
                         enter = False
                         continue
             if bucket and ttk[slot] != key and ttk[slot + 1] == key:

@@ -288,10 +288,10 @@ def margins_now(G, P, V):
 
 
 @kernel
-def bounds_vec(G, P, bone, V, kd, dl):
+def bounds_vec(G, P, bone, V, kd, dl, pm, s3):
     """The quick lower bounds of value_bounds seat by seat (several sides by margin: a side is a seat):
     the root's total now less each other seat's total and the most it can still add (seat kd's ``dl``
-    less)."""
+    less; pm and s3: placement_max's, as value_bounds returned them)."""
     r = V[V_CTL][SV_ROOT]
     n = G[R_PLAYERS]
     nb = 0
@@ -304,7 +304,6 @@ def bounds_vec(G, P, bone, V, kd, dl):
         for i in range(P[BTOP], P[BN]):
             pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
     own = seat_total(P, r)
-    pm, s3 = placement_max(G, P)
     z = np.int64(0)
     h = seat_base(0) + HAND
     j = seat_base(1) + HAND
