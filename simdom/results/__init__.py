@@ -39,7 +39,17 @@ from .tables import (COLUMN_TYPES, COURSE, DEALS, DECISIONS, MATCH_DEALS, MATCH_
                      update_schema_page)
 from .unit import Unit
 
-from .verify import bounds, check_chunk, check_folder_parts, read_checked
+#: verify.py's names, imported when first asked for (PEP 562): it needs polars, which `simdom run` does not
+#: (a tenth of a second of its start, docs/speed.md)
+_VERIFY = ("bounds", "check_chunk", "check_folder_parts", "read_checked")
+
+
+def __getattr__(name: str):
+    if name in _VERIFY:
+        from . import verify
+        return getattr(verify, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["FORMAT", "KIND", "LOCK", "MANIFEST", "META_KEY", "PART", "ResultsError", "ArmEntry", "Manifest",
            "PartEntry", "first_difference", "chunk_range", "digest", "part_key", "part_rows", "bounds", "check_chunk",

@@ -354,8 +354,8 @@ def _chunk_results(plan: Plan, folder: Folder, todo: list[int], workers: int | N
     else:
         n_jobs, ctx = _loky(workers)
         with ctx:
-            if n_jobs == 1:
-                yield from (play_chunk(plan, c) for c in todo)  # in this process: no worker to start
+            if n_jobs == 1 or len(todo) == 1:  # in this process: no worker to start (loky's take 0.5 s and more)
+                yield from (play_chunk(plan, c) for c in todo)
             else:
                 from joblib import Parallel, delayed
                 yield from Parallel(return_as="generator_unordered", pre_dispatch="n_jobs + 2")(

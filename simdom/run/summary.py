@@ -19,11 +19,12 @@ SUMS = ("n", "pts", "pts2", "win", "win2", "dpts", "dpts2", "dwin", "dwin2")
 
 
 def by_player(x: np.ndarray, seating: tuple[tuple[int, ...], ...] = ()) -> np.ndarray:
-    """Values shaped [arm, deal, rotation, seat] as [arm, deal, player], averaged over rotations: in
-    rotation r seat s plays player ``seating[r][s]`` (empty: (s + r) % players)."""
+    """Values shaped [arm, deal, rotation, seat] as [arm, deal, player], averaged over rotations (float64;
+    with one rotation and the cyclic seating, the values themselves): in rotation r seat s plays player
+    ``seating[r][s]`` (empty: (s + r) % players)."""
     R = x.shape[2]
     if R == 1 and not seating:
-        return x[:, :, 0, :].astype(np.float64)
+        return x[:, :, 0, :]  # a view: its players' means are taken in float64 (_players_mean)
     if not seating:
         return np.stack([np.roll(x[:, :, r, :], r, axis=-1) for r in range(R)]).mean(axis=0)
     out = np.zeros(x.shape[:2] + x.shape[3:], np.float64)
@@ -38,13 +39,24 @@ def chunk_sums(plan: Plan, points: np.ndarray, win: np.ndarray) -> np.ndarray:
     Xp, Xw = by_player(points, plan.seating), by_player(win, plan.seating)
     out = np.zeros((len(plan.groups()), len(SUMS)))
     for g, (a, _, players) in enumerate(plan.groups()):
-        idx = list(players)
-        y, w = Xp[a][:, idx].mean(axis=1), Xw[a][:, idx].mean(axis=1)
+        y, w = _players_mean(Xp[a], players), _players_mean(Xw[a], players)
         b = plan.baseline(a)
-        dy, dw = y - Xp[b][:, idx].mean(axis=1), w - Xw[b][:, idx].mean(axis=1)
+        if b == a:  # the baseline against itself: differences of zero
+            dy = dw = np.zeros_like(y)
+        else:
+            dy, dw = y - _players_mean(Xp[b], players), w - _players_mean(Xw[b], players)
         out[g] = (len(y), y.sum(), (y * y).sum(), w.sum(), (w * w).sum(), dy.sum(), (dy * dy).sum(),
                   dw.sum(), (dw * dw).sum())
     return out
+
+
+def _players_mean(x: np.ndarray, players: tuple[int, ...]) -> np.ndarray:
+    """x[:, players].mean(axis=1), the same sum in the same order, column by column: a reduction over
+    the short last axis is several times slower than adding its columns (docs/speed.md)."""
+    y = x[:, players[0]].astype(np.float64, copy=True)
+    for p in players[1:]:
+        y += x[:, p]
+    return y / len(players)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,8 @@ def t_quantile(df, level: float = LEVEL):
     if np.all(df >= T_EXPANSION_DF):
         from statistics import NormalDist
         return _t_expansion(NormalDist().inv_cdf(0.5 + level / 2), df)
-    return st.t.ppf(0.5 + level / 2, df)
+    from scipy.special import stdtrit  # what scipy.stats.t.ppf calls, without importing scipy.stats (0.4-1 s)
+    return stdtrit(df, 0.5 + level / 2)
 
 
 def t_interval(est, se, df, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
