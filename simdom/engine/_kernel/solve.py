@@ -146,7 +146,7 @@ def search(G, bone, V, d0, alpha0, beta0):
     bucket = canon or ctl[SV_LIMIT] == 0
     v0 = v1 = v2 = v3 = np.int64(INF)
     lo_b = np.int64(-INF)
-    pm = s3 = np.int64(0)
+    pm = s3 = dd0 = dd1 = np.int64(0)
     mask = ttk.shape[0] - 1
     if ctl[SV_TBITS] > 0:  # a part of the table (the search policy's small trees stay in the cache)
         mask = min(mask, (1 << ctl[SV_TBITS]) - 1)
@@ -190,7 +190,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 enter = False
                 continue
             if hz == 0:  # exact solves (a horizon's small trees gain less than the bounds cost)
-                lo_b, hi_b, pm, s3 = value_bounds(G, P, bone, V, -1, 0)
+                lo_b, hi_b, pm, s3, dd0, dd1 = value_bounds(G, P, bone, V, -1, 0)
                 if hi_b <= fr[d, FR_A]:
                     ret = hi_b
                     enter = False
@@ -198,7 +198,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 if lo_b >= fr[d, FR_B]:
                     ret = lo_b
                     if vec:
-                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0, pm, s3)
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0, pm, s3, dd0, dd1)
                     enter = False
                     continue
             s = P[TURN] & SMASK
@@ -239,7 +239,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 if x > 0 and lo_b + x >= beta:
                     ret = lo_b + x
                     if vec:
-                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0, pm, s3)
+                        v0, v1, v2, v3 = bounds_vec(G, P, bone, V, -1, 0, pm, s3, dd0, dd1)
                         v0 = v0 + x if v0 < INF else v0
                         v1 = v1 + x if v1 < INF else v1
                         v2 = v2 + x if v2 < INF else v2
@@ -251,11 +251,11 @@ def search(G, bone, V, d0, alpha0, beta0):
                 # where the lower bound counted that tile at its most (docs/speed.md)
                 dl = mover_less(G, P, n, mt[d], mk[d], pm, s3, ORDER_LOW)
                 if dl > 0 and lo_b + dl >= beta:  # the bound rises by dl at the most
-                    lo2, _, _, _ = value_bounds(G, P, bone, V, sides[s], dl)
+                    lo2, _, _, _, _, _ = value_bounds(G, P, bone, V, sides[s], dl)
                     if lo2 >= beta:
                         ret = lo2
                         if vec:
-                            v0, v1, v2, v3 = bounds_vec(G, P, bone, V, s, dl, pm, s3)
+                            v0, v1, v2, v3 = bounds_vec(G, P, bone, V, s, dl, pm, s3, dd0, dd1)
                         enter = False
                         continue
             if bucket and ttk[slot] != key and ttk[slot + 1] == key:

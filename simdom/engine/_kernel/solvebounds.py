@@ -9,7 +9,7 @@ scored (:func:`offset`).
 Every position is first bounded by what is left to score (:func:`value_bounds`, as DDS's quick
 tricks): the root side gains at most, for each tile in its hands, the most a placement of that tile can
 score (its own end beside the largest other ends: :func:`tiles_max`), the boneyard it may draw times
-the most any placement scores, the first-double bonus while no double is down, and the largest end
+the most any placement scores (a tile that can never be placed, :func:`dead_tiles`, nothing), the first-double bonus while no double is down, and the largest end
 bonus; every other side likewise. A position whose bounds fall outside the window is not searched (in exact
 solves: below a horizon the search policy's trees are small, and the bounds cost it more than they
 save). With several sides by margin, :func:`margins_now` and :func:`bounds_vec` give the root's margin
@@ -28,7 +28,8 @@ from .jit import kernel
 from .layout import (AGAINST_READS_ALL, BLOCK_NONE, BN, BON, BTOP, HAND, BY_POINTS, EB, ED, EV, EXPC, EXPM, FD_MOVE, HPIPS,
                      LONE, NPL, OUT_FIXED, OUT_OPP_PIPS, PIPS, PLAYED, PMX, POINTS_FIXED, PTS, R_BLOCK_MODE, R_BMAX, R_DBL_BOTH, TA, TB,
                      R_DRAW, R_MAXPIP, R_OUT_MODE, R_OUT_N, R_PLAYERS, R_PMAX, R_POINTS_MODE, R_RESERVE, R_SPINNER,
-                     R_W, SCORE_ROW, SV_AGAINST, SV_BY, SV_MULTI, SV_ROOT, SV_SIDE, TMASK, USED, V_CTL, V_SIDES)
+                     R_W, SCORE_ROW, SPIN, SV_AGAINST, SV_BY, SV_MULTI, SV_ROOT, SV_SIDE, TMASK, USED, V_CTL, V_SIDES, VM,
+                     VMASK)
 from .moves import seat_base
 
 #: a value beyond every deal's (the bounds' "none")
@@ -36,11 +37,37 @@ INF = 1 << 40
 
 
 @kernel
-def placement_max(G, P):
+def dead_tiles(G, P):
+    """(d0, d1): the mask words of the tiles not yet placed that can never be placed. A number that no
+    end shows and that only one tile not yet placed holds can show later only when that tile is placed;
+    a tile whose numbers are all such (a double: its one number) therefore never fits: it is in no
+    number's tiles but these. Before the lead every tile fits. The spinner's arms show its number (its
+    line end showed it when it was placed)."""
+    if P[NPL] == 0:
+        return np.int64(0), np.int64(0)
+    shown = (np.int64(1) << (P[EV] & VMASK)) | (np.int64(1) << (P[EV + 1] & VMASK))
+    if P[SPIN] >= 0:
+        shown |= (np.int64(1) << (P[EV + 2] & VMASK)) | (np.int64(1) << (P[EV + 3] & VMASK))
+    u0 = ~P[PLAYED]
+    u1 = ~P[PLAYED + 1]
+    l0 = np.int64(0)  # the tiles holding a number that can still show
+    l1 = np.int64(0)
+    for v in range(G[R_MAXPIP] + 1):
+        c = popcount(u0 & G[VM + 2 * v]) + popcount(u1 & G[VM + 2 * v + 1])
+        live = -(((shown >> v) & 1) | np.int64(c != 1))
+        l0 |= G[VM + 2 * v] & live
+        l1 |= G[VM + 2 * v + 1] & live
+    d0 = u0 & ~l0
+    d1 = u1 & ~l1
+    return d0, d1
+
+
+@kernel
+def placement_max(G, P, d0, d1):
     """(pm, s3): the most any one placement can still score (at most G[R_PMAX]), and the most the
     counted ends beside the one a tile is placed on can sum to (-1: no such bound). The counted ends at
     any later time are at most four (two without a spinner), each either an end as it stands now or an
-    end with a tile not yet placed outermost; so their sum is at most the largest such counts added (a
+    end with a tile not yet placed outermost (not one of the dead tiles d0, d1: :func:`dead_tiles`); so their sum is at most the largest such counts added (a
     tile: the most an end counts with it outermost, G's EXPM rows), and a placement scores at most the
     best of the sums up to that (G's PMX). The tile placed is outermost on one of them, so the others
     sum to at most the largest counts but one (s3; not at the lead, whose tile shows on both ends).
@@ -63,9 +90,9 @@ def placement_max(G, P):
     e = 2 * G[R_MAXPIP]
     while e >= 0 and need > 0:
         c = np.int64(c0 == e) + np.int64(c1 == e) + np.int64(c2 == e) + np.int64(c3 == e)
-        c += popcount(~P[PLAYED] & G[EXPM + 2 * e])
+        c += popcount(~(P[PLAYED] | d0) & G[EXPM + 2 * e])
         if w2:
-            c += popcount(~P[PLAYED + 1] & G[EXPM + 2 * e + 1])
+            c += popcount(~(P[PLAYED + 1] | d1) & G[EXPM + 2 * e + 1])
         take = min(c, need)
         if take == need:  # the largest counts but one: those so far and all but one of this count's
             s3 = s + (take - 1) * e
@@ -150,8 +177,9 @@ def gain_max(G, P, tg, pips_in, pips_all):
 
 @kernel
 def value_bounds(G, P, bone, V, kd, dl):
-    """(lo, hi, pm, s3): bounds of the root side's final value from P on, whatever anyone plays (and
-    placement_max's two figures, which they used); side ``kd``'s
+    """(lo, hi, pm, s3, d0, d1): bounds of the root side's final value from P on, whatever anyone plays
+    (and placement_max's two figures and the dead tiles, which they used: a tile that can never be placed
+    scores nothing); side ``kd``'s
     gain taken ``dl`` lower (-1, 0: none; :func:`mover_less`). One pass over the seats gathers each side's
     total, tiles and pips in hand (sides 0-3 in locals: this runs at every position)."""
     ctl, sides = V[V_CTL], V[V_SIDES]
@@ -199,13 +227,15 @@ def value_bounds(G, P, bone, V, kd, dl):
         for i in range(P[BTOP], P[BN]):
             pips_all += G[PIPS + (bone[i & TMASK] & TMASK)]
     own = t0 if root == 0 else t1 if root == 1 else t2 if root == 2 else t3
-    pm, s3 = placement_max(G, P)
-    g0, g1, g2, g3 = tiles_max(G, pm, s3, a0, a1, a2, a3, b0, b1, b2, b3)
+    d0, d1 = dead_tiles(G, P)  # tiles that can never be placed score nothing
+    pm, s3 = placement_max(G, P, d0, d1)
+    g0, g1, g2, g3 = tiles_max(G, pm, s3, a0 & ~d0, a1 & ~d0, a2 & ~d0, a3 & ~d0, b0 & ~d1, b1 & ~d1, b2 & ~d1,
+                               b3 & ~d1)
     nbm = nb * pm
     up = gain_max(G, P, nbm + (g0 if root == 0 else g1 if root == 1 else g2 if root == 2 else g3),
                   p0 if root == 0 else p1 if root == 1 else p2 if root == 2 else p3, pips_all)
     if ctl[SV_BY] == BY_POINTS:
-        return own, own + up, pm, s3
+        return own, own + up, pm, s3, d0, d1
     top = -INF
     topup = -INF
     for k in range(nsides):
@@ -215,7 +245,7 @@ def value_bounds(G, P, bone, V, kd, dl):
             topup = max(topup, t - (dl if k == kd else 0)
                         + gain_max(G, P, nbm + (g0 if k == 0 else g1 if k == 1 else g2 if k == 2 else g3),
                                    p0 if k == 0 else p1 if k == 1 else p2 if k == 2 else p3, pips_all))
-    return own - topup, own + up - top, pm, s3
+    return own - topup, own + up - top, pm, s3, d0, d1
 
 
 @kernel
@@ -288,10 +318,10 @@ def margins_now(G, P, V):
 
 
 @kernel
-def bounds_vec(G, P, bone, V, kd, dl, pm, s3):
+def bounds_vec(G, P, bone, V, kd, dl, pm, s3, d0, d1):
     """The quick lower bounds of value_bounds seat by seat (several sides by margin: a side is a seat):
     the root's total now less each other seat's total and the most it can still add (seat kd's ``dl``
-    less; pm and s3: placement_max's, as value_bounds returned them)."""
+    less; pm, s3 and the dead tiles d0, d1: as value_bounds returned them)."""
     r = V[V_CTL][SV_ROOT]
     n = G[R_PLAYERS]
     nb = 0
@@ -307,9 +337,10 @@ def bounds_vec(G, P, bone, V, kd, dl, pm, s3):
     z = np.int64(0)
     h = seat_base(0) + HAND
     j = seat_base(1) + HAND
-    g0, g1, g2, g3 = tiles_max(G, pm, s3, P[h], P[j], P[seat_base(2) + HAND] if n > 2 else z,
-                               P[seat_base(3) + HAND] if n > 3 else z, P[h + 1], P[j + 1],
-                               P[seat_base(2) + HAND + 1] if n > 2 else z, P[seat_base(3) + HAND + 1] if n > 3 else z)
+    g0, g1, g2, g3 = tiles_max(G, pm, s3, P[h] & ~d0, P[j] & ~d0, (P[seat_base(2) + HAND] if n > 2 else z) & ~d0,
+                               (P[seat_base(3) + HAND] if n > 3 else z) & ~d0, P[h + 1] & ~d1, P[j + 1] & ~d1,
+                               (P[seat_base(2) + HAND + 1] if n > 2 else z) & ~d1,
+                               (P[seat_base(3) + HAND + 1] if n > 3 else z) & ~d1)
     nbm = nb * pm
     m0 = INF
     m1 = INF
