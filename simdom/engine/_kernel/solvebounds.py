@@ -8,12 +8,13 @@ scored (:func:`offset`).
 
 Every position is first bounded by what is left to score (:func:`value_bounds`, as DDS's quick
 tricks): the root side gains at most, for each tile in its hands, the most a placement of that tile can
-score (its own end beside the largest other ends: :func:`tiles_max`), the boneyard it may draw times
-the most any placement scores (a tile that can never be placed, :func:`dead_tiles`, nothing), the first-double bonus while no double is down, and the largest end
-bonus; every other side likewise. A position whose bounds fall outside the window is not searched (in exact
-solves: below a horizon the search policy's trees are small, and the bounds cost it more than they
-save). With several sides by margin, :func:`margins_now` and :func:`bounds_vec` give the root's margin
-over each seat and its quick lower bound seat by seat (solvetable.py keeps them in the table).
+score (its own end beside the largest other ends: :func:`tiles_max`; nothing for a tile that can never be
+placed: :func:`dead_tiles`), the boneyard it may draw times the most any placement scores, the
+first-double bonus while no double is down, and the largest end bonus; every other side likewise. A
+position whose bounds fall outside the window is not searched (in exact solves: below a horizon the
+search policy's trees are small, and the bounds cost it more than they save). With several sides by
+margin, :func:`margins_now` and :func:`bounds_vec` give the root's margin over each seat and its quick
+lower bound seat by seat (solvetable.py keeps them in the table).
 
 The solver's arrays V are read by name (layout.V_*), its controls ctl = V[V_CTL] by layout.SV_*.
 """
@@ -67,8 +68,9 @@ def placement_max(G, P, d0, d1):
     """(pm, s3): the most any one placement can still score (at most G[R_PMAX]), and the most the
     counted ends beside the one a tile is placed on can sum to (-1: no such bound). The counted ends at
     any later time are at most four (two without a spinner), each either an end as it stands now or an
-    end with a tile not yet placed outermost (not one of the dead tiles d0, d1: :func:`dead_tiles`); so their sum is at most the largest such counts added (a
-    tile: the most an end counts with it outermost, G's EXPM rows), and a placement scores at most the
+    end with a tile not yet placed outermost (not one of the dead tiles d0, d1: :func:`dead_tiles`); so
+    their sum is at most the largest such counts added (a tile: the most an end counts with it outermost,
+    G's EXPM rows), and a placement scores at most the
     best of the sums up to that (G's PMX). The tile placed is outermost on one of them, so the others
     sum to at most the largest counts but one (s3; not at the lead, whose tile shows on both ends).
     Fixed points score the same whatever the sum."""
