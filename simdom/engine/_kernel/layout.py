@@ -302,7 +302,7 @@ TT_KEY = 7
 #: the best move in column TT_MOVE: its tile << TT_END_BITS | its end, in the low TT_MOVE_BITS; above it,
 #: in exact solves (two-way buckets: solvetable.store_node), the problem's tag (the salt's low 16 bits)
 #: and, from bit TT_WORK_SHIFT, the positions the entry's search took
-TT_END_BITS = 3
+TT_END_BITS = 6
 TT_MOVE_BITS = 16
 TT_MOVE_MASK = (1 << TT_MOVE_BITS) - 1
 TT_WORK_SHIFT = 32

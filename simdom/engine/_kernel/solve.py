@@ -38,7 +38,7 @@ from .ends import move_value, n_open_ends
 from .greedy import greedy_move
 from .jit import entry, kernel
 from .kpolicies import defensive_to_end, greedy_to_end, policy_move
-from .layout import (AGAINST_NONE, BY_POINTS, R_PMAX, E_D, E_L, E_R, E_U, ENDED, FR_A, FR_A0, FR_B, FR_B0, FR_BEST,
+from .layout import (AGAINST_NONE, BY_POINTS, R_PMAX, ENDED, FR_A, FR_A0, FR_B, FR_B0, FR_BEST,
                      FR_BI, FR_HIT, FR_I, FR_KIND, FR_MAXI, FR_N, FR_N0, FR_OFF, FR_S, FR_SLOT, FR_V, HIT_FOUND, HIT_IMAGE,
                      HAND, KIND_FULL, KIND_PASS, NPL, EV, TA, TB, VM, VMASK, OWN_GREEDY, PIPS, POL_GREEDY, R_PLAYERS, REC_NONE,
                      SMASK, ST_SIZE, SV_ABORTED, SV_AGAINST, SV_BY, SV_CANON, SV_HORIZON, SV_LIMIT, SV_MULTI,
@@ -48,7 +48,7 @@ from .layout import (AGAINST_NONE, BY_POINTS, R_PMAX, E_D, E_L, E_R, E_U, ENDED,
 from .moves import legal_moves, seat_base
 from .sides import settle
 from .solvebounds import INF, bounds_vec, margins_now, mover_less, offset, side_totals_value, value_bounds
-from .solvetable import arm_sig, drop_mirrored, end_sig, mirror_end, mixin, node_key, probe, salt_of, store_node
+from .solvetable import code_end, drop_mirrored, mixin, node_key, probe, salt_of, store_node, twin_end
 
 #: the half-width of a root move's first window with several sides by margin (solve_root)
 ASPIRE = 8
@@ -280,10 +280,9 @@ def search(G, bone, V, d0, alpha0, beta0):
                 # entry holds a lower bound, another side's where it holds an upper bound
                 if not canon or (ttv[slot, TT_LO] > -INF if sides[s] == ctl[SV_SIDE] else ttv[slot, TT_HI] < INF):
                     best_t = (ttv[slot, TT_MOVE] & TT_MOVE_MASK) >> TT_END_BITS
-                    best_e = mirror_end(ttv[slot, TT_MOVE] & TT_END_MASK, image)
-                    if canon and ((best_e == E_R and end_sig(P, E_L) == end_sig(P, E_R))
-                                  or (best_e == E_D and arm_sig(P, E_U) == arm_sig(P, E_D))):
-                        best_e -= 1  # its twin, the move listed (drop_mirrored)
+                    best_e = code_end(P, ttv[slot, TT_MOVE] & TT_END_MASK, image)
+                    if canon and best_e >= 0:
+                        best_e = twin_end(P, best_e)  # its twin, the move listed (drop_mirrored)
             sort_moves(n, mt[d], me[d], mk[d], best_t, best_e)
             fk[d] = key
             fr[d, FR_KIND] = KIND_FULL

@@ -1,5 +1,5 @@
-"""The exact solver's transposition table (solve.py): the key of a position, its mirror images, and
-what an entry holds.
+"""The exact solver's transposition table (solve.py): the key of a position, its mirror images and
+interchangeable ends, and what an entry holds.
 
 A deal state fully determines its future, so the table holds the value of the future: the value minus
 what is already scored, when the value is additive (points, or the margin between two sides:
@@ -89,8 +89,11 @@ def node_key(G, P, V, canon):
     signature (:func:`end_sig`; the line's L and R swapped or not, the arms' U and D likewise; image
     bit 0 and bit 1; equal signatures give equal words either way): the rules treat L and R, and
     U and D, alike (docs/rules.md 3), so mirror images have one value and share an entry, the best move
-    stored for the image (:func:`mirror_end`). Only in exact minimax solves: a policy's tie-break
-    between ends (the opponents' in against mode, greedy's beyond a horizon) is not symmetric."""
+    stored for the image (:func:`mirror_end`). Beyond the mirror images, the plain ends
+    (:func:`plain_sig`) are interchangeable: the key holds which ends are plain and the multiset of
+    their signatures, and a best move on a plain end is stored by its end's signature (:func:`end_code`;
+    image bit IMAGE_CANON). Only in exact minimax solves: a policy's tie-break between ends (the
+    opponents' in against mode, greedy's beyond a horizon) is not symmetric."""
     ctl = V[V_CTL]
     h = np.uint64(ctl[SV_SALT])
     n = G[R_PLAYERS]
@@ -101,13 +104,38 @@ def node_key(G, P, V, canon):
             h = mixin(h, P[b + 1])       # exact solves (a node budget runs out where it did)
     a = 0
     c = 0
-    if canon:  # the image whose first end (of the line, of the arms) has the smaller signature
-        if end_sig(P, E_R) < end_sig(P, E_L):
+    if canon:  # the image whose first end (of the line, of the arms) has the smaller signature, a plain
+        # end's counted as larger than any other (its value enters below, with the other plain ends')
+        pl = plain_sig(P, E_L)
+        pr = plain_sig(P, E_R)
+        pu = plain_sig(P, E_U)
+        pd = plain_sig(P, E_D)
+        if (end_sig(P, E_R) if pr < 0 else PLAIN_MARK) < (end_sig(P, E_L) if pl < 0 else PLAIN_MARK):
             a = 1
-        if arm_sig(P, E_D) < arm_sig(P, E_U):
+        if (arm_sig(P, E_D) if pd < 0 else PLAIN_MARK) < (arm_sig(P, E_U) if pu < 0 else PLAIN_MARK):
             c = 1
     w1, w2 = end_words(P, a, c)
     image = a | (c << 1)
+    if canon:
+        # plain ends are interchangeable (plain_sig): the key holds which slots are plain (w1's spinner,
+        # cover and use bits) and the multiset of their signatures, not which plain end shows which. A
+        # multiset of at most four numbers is fixed by its first four power sums (Newton's identities).
+        image |= IMAGE_CANON
+        ms = np.int64(0)
+        p1 = p2 = p3 = p4 = np.int64(0)
+        for k in range(4):
+            e = (k ^ a) if k < 2 else (2 + ((k - 2) ^ c))
+            q = pl if e == E_L else pr if e == E_R else pu if e == E_U else pd
+            if q >= 0:
+                w2 &= ~((np.int64(15) << (4 * k)) | (np.int64(1) << (16 + k)))
+                x = q + 1
+                p1 += x
+                p2 += x * x
+                p3 += x * x * x
+                p4 += x * x * x * x
+        ms = p1 | (p2 << 8) | (p3 << 21) | (p4 << 39)
+        if ms != 0:
+            h = mixin(h, ms)
     h = mixin(h, w1)
     h = mixin(h, w2)
     if ctl[SV_AGAINST] == AGAINST_READS_ALL:
@@ -118,25 +146,64 @@ def node_key(G, P, V, canon):
     return h, image
 
 
+#: a plain end's signature in the mirror's choice (above every end_sig and arm_sig)
+PLAIN_MARK = 1 << 7
+#: node_key's image bit: the key is canonical (plain ends by their signatures)
+IMAGE_CANON = 4
+#: a best move's end code for a plain end: PLAIN_CODE + its signature (end_code)
+PLAIN_CODE = 8
+
+
+@kernel
+def plain_sig(P, e):
+    """End e's signature as a plain end, or -1-e where it is not one. With the arms open, a line end with
+    no spinner at it (the lead not alone) and an arm with a tile are alike: a tile placed on either
+    shows its other half there, counted as any end is (docs/rules.md 3), so two plain ends showing one
+    value (and both doubles or neither) are interchangeable."""
+    if P[ARMS] == 0:
+        return -1 - e
+    if e < 2:
+        if P[SPAT + e] or P[LONE]:
+            return -1 - e
+    elif P[USED + e - 2] == 0:
+        return -1 - e
+    return P[EV + e] | (P[ED + e] << 4)
+
+
+@kernel
+def twin_end(P, e):
+    """The first end, in the order L, R, U, D, whose placements are those of end e under another name
+    (exact minimax solves): e itself, or the line's L for R when the two have one signature
+    (:func:`end_sig`: the mirror image), the arms' U for D likewise (:func:`arm_sig`), or an earlier
+    plain end showing what e shows (:func:`plain_sig`)."""
+    if e == E_R and end_sig(P, E_L) == end_sig(P, E_R):
+        return E_L
+    ps = plain_sig(P, e)
+    if e == E_D and arm_sig(P, E_U) == arm_sig(P, E_D):
+        if ps >= 0 and plain_sig(P, E_L) == ps:
+            return E_L
+        if ps >= 0 and plain_sig(P, E_R) == ps:
+            return E_R
+        return E_U
+    if ps >= 0:
+        for f in range(e):
+            if plain_sig(P, f) == ps:
+                return f
+    return e
+
+
 @kernel
 def drop_mirrored(P, n, mt, me):
-    """The n moves less those whose mirror twin is listed (exact minimax solves): when the line's two
-    ends have one signature (:func:`end_sig`), a tile on R gives the mirror image of the same tile on L,
-    of one value, so only L's is searched; the arms' D likewise beside U. Returns how many are left."""
-    line = end_sig(P, E_L) == end_sig(P, E_R)
-    arms = arm_sig(P, E_U) == arm_sig(P, E_D)
-    if not (line or arms):
-        return n
+    """The n moves less those whose twin is listed (exact minimax solves): a tile on an end whose
+    :func:`twin_end` is another end gives a position of the same value as the same tile there (the
+    layout's mirror image, or plain ends swapped), so only the twin's is searched. Returns how many
+    are left."""
     k = 0
     for i in range(n):
         e = me[i]
-        twin = -1
-        if e == E_R and line:
-            twin = E_L
-        elif e == E_D and arms:
-            twin = E_U
+        twin = twin_end(P, e)
         keep = True
-        if twin >= 0:
+        if twin != e:
             for j in range(n):
                 if mt[j] == mt[i] and me[j] == twin:
                     keep = False
@@ -146,6 +213,30 @@ def drop_mirrored(P, n, mt, me):
             me[k] = e
             k += 1
     return k
+
+
+@kernel
+def end_code(P, e, image):
+    """The end of a best move as the table keeps it: a plain end (exact solves) as PLAIN_CODE + its
+    signature (the key holds the plain ends' signatures, not their places), any other end as the same
+    end of the key's mirror image."""
+    if image & IMAGE_CANON:
+        ps = plain_sig(P, e)
+        if ps >= 0:
+            return PLAIN_CODE + ps
+    return mirror_end(e, image)
+
+
+@kernel
+def code_end(P, code, image):
+    """The end of P that a best move's code (end_code) names: the first plain end with the signature, or
+    the mirror image's end (-1: none, a key's collision)."""
+    if code >= PLAIN_CODE:
+        for f in range(4):
+            if plain_sig(P, f) == code - PLAIN_CODE:
+                return f
+        return -1
+    return mirror_end(code, image)
 
 
 @kernel
@@ -298,7 +389,7 @@ def store_node(G, V, d, vec, bucket):
     if xfer:
         store_margins(G, stk[d], V, ttv, slot, vmode, fr[d])
     bi = fr[d, FR_BI]
-    ttv[slot, TT_MOVE] = ((mt[d, bi] << TT_END_BITS) | mirror_end(me[d, bi], fr[d, FR_HIT] >> HIT_IMAGE)
+    ttv[slot, TT_MOVE] = ((mt[d, bi] << TT_END_BITS) | end_code(stk[d], me[d, bi], fr[d, FR_HIT] >> HIT_IMAGE)
                           | (tag << TT_MOVE_BITS) | (work << TT_WORK_SHIFT))
 
 
