@@ -24,7 +24,7 @@ from ._kernel.tables import compile_rules
 from ._kernel.work import make_work
 
 #: Behaviour version: changes only when the same rules, policies and seed would give other results.
-SIM_VERSION = 10  # 3: the rollout policy draws its worlds with engine/sampler.py (uniform among the consistent deals);
+SIM_VERSION = 11  # 3: the rollout policy draws its worlds with engine/sampler.py (uniform among the consistent deals);
 #   4: the solver bounds what is left to score and a larger table, so clairvoyant:nodes=N spends its budget otherwise;
 #   5: the search policy's new parameters own and win, and its new default budget (worlds=256, depth=1, own=defensive,
 #   win=10; the old default is search:worlds=16,depth=6,own=greedy,win=0);
@@ -33,6 +33,7 @@ SIM_VERSION = 10  # 3: the rollout policy draws its worlds with engine/sampler.p
 #   8: likewise, the other side to move scoring its tile's points now, not the tile's most (solvebounds.mover_less)
 #   9: likewise, a tile that can never be placed scoring nothing (solvebounds.dead_tiles)
 #   10: likewise, the plain ends interchangeable in the exact solver's moves and keys (solvetable.plain_sig)
+#   11: likewise, a plain end's double flag left out where doubles count their face (Threes)
 
 
 def root_key(seed: int) -> np.uint64:

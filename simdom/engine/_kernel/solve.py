@@ -213,7 +213,7 @@ def search(G, bone, V, d0, alpha0, beta0):
                 continue
             n = legal_moves(G, P, s, mt[d], me[d])
             if canon:
-                n = drop_mirrored(P, n, mt[d], me[d])
+                n = drop_mirrored(G, P, n, mt[d], me[d])
             if n == 1:
                 fr[d, FR_KIND] = KIND_PASS
                 child, cs, ct, ce = True, s, mt[d, 0], me[d, 0]
@@ -280,9 +280,9 @@ def search(G, bone, V, d0, alpha0, beta0):
                 # entry holds a lower bound, another side's where it holds an upper bound
                 if not canon or (ttv[slot, TT_LO] > -INF if sides[s] == ctl[SV_SIDE] else ttv[slot, TT_HI] < INF):
                     best_t = (ttv[slot, TT_MOVE] & TT_MOVE_MASK) >> TT_END_BITS
-                    best_e = code_end(P, ttv[slot, TT_MOVE] & TT_END_MASK, image)
+                    best_e = code_end(G, P, ttv[slot, TT_MOVE] & TT_END_MASK, image)
                     if canon and best_e >= 0:
-                        best_e = twin_end(P, best_e)  # its twin, the move listed (drop_mirrored)
+                        best_e = twin_end(G, P, best_e)  # its twin, the move listed (drop_mirrored)
             sort_moves(n, mt[d], me[d], mk[d], best_t, best_e)
             fk[d] = key
             fr[d, FR_KIND] = KIND_FULL

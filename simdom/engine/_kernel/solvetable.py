@@ -26,7 +26,7 @@ import numpy as np
 
 from .core import seat_total
 from .jit import kernel
-from .layout import (AGAINST_READS_ALL, ARMS, BON, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST,
+from .layout import (R_DBL_BOTH, AGAINST_READS_ALL, ARMS, BON, BTOP, COV, E_D, E_L, E_R, E_U, ED, ENDED, EV, FD_MOVE, FIRST,
                      FORCED, FR_A0, FR_B0, FR_BEST, FR_BI, FR_HIT, FR_N0, FR_OFF, FR_SLOT, FR_V, HAND, HIT_FOUND, HIT_IMAGE,
                      LONE, NPASS, PTS, R_PLAYERS, SALT_PARAMS, SPAT, SPIN, SV_AGAINST, SV_BY, SV_MULTI, SV_OWN, SV_ROOT,
                      SV_NODES, SV_SALT, SV_SIDE, TMASK, TT_END_BITS, TT_HI, TT_LO, TT_MARGIN, TT_MOVE, TT_MOVE_BITS, TT_TAG_MASK, TT_WORK_SHIFT, TURN, USED, V_CTL, V_FK,
@@ -106,10 +106,10 @@ def node_key(G, P, V, canon):
     c = 0
     if canon:  # the image whose first end (of the line, of the arms) has the smaller signature, a plain
         # end's counted as larger than any other (its value enters below, with the other plain ends')
-        pl = plain_sig(P, E_L)
-        pr = plain_sig(P, E_R)
-        pu = plain_sig(P, E_U)
-        pd = plain_sig(P, E_D)
+        pl = plain_sig(G, P, E_L)
+        pr = plain_sig(G, P, E_R)
+        pu = plain_sig(G, P, E_U)
+        pd = plain_sig(G, P, E_D)
         if (end_sig(P, E_R) if pr < 0 else PLAIN_MARK) < (end_sig(P, E_L) if pl < 0 else PLAIN_MARK):
             a = 1
         if (arm_sig(P, E_D) if pd < 0 else PLAIN_MARK) < (arm_sig(P, E_U) if pu < 0 else PLAIN_MARK):
@@ -155,11 +155,13 @@ PLAIN_CODE = 8
 
 
 @kernel
-def plain_sig(P, e):
+def plain_sig(G, P, e):
     """End e's signature as a plain end, or -1-e where it is not one. With the arms open, a line end with
     no spinner at it (the lead not alone) and an arm with a tile are alike: a tile placed on either
     shows its other half there, counted as any end is (docs/rules.md 3), so two plain ends showing one
-    value (and both doubles or neither) are interchangeable."""
+    value (and both doubles or neither, where a double counts both halves) are interchangeable. An
+    end's double flag enters only its count (ends.end_count), so where doubles count their face
+    (Threes) it is left out."""
     if P[ARMS] == 0:
         return -1 - e
     if e < 2:
@@ -167,33 +169,33 @@ def plain_sig(P, e):
             return -1 - e
     elif P[USED + e - 2] == 0:
         return -1 - e
-    return P[EV + e] | (P[ED + e] << 4)
+    return P[EV + e] | ((P[ED + e] & G[R_DBL_BOTH]) << 4)
 
 
 @kernel
-def twin_end(P, e):
+def twin_end(G, P, e):
     """The first end, in the order L, R, U, D, whose placements are those of end e under another name
     (exact minimax solves): e itself, or the line's L for R when the two have one signature
     (:func:`end_sig`: the mirror image), the arms' U for D likewise (:func:`arm_sig`), or an earlier
     plain end showing what e shows (:func:`plain_sig`)."""
     if e == E_R and end_sig(P, E_L) == end_sig(P, E_R):
         return E_L
-    ps = plain_sig(P, e)
+    ps = plain_sig(G, P, e)
     if e == E_D and arm_sig(P, E_U) == arm_sig(P, E_D):
-        if ps >= 0 and plain_sig(P, E_L) == ps:
+        if ps >= 0 and plain_sig(G, P, E_L) == ps:
             return E_L
-        if ps >= 0 and plain_sig(P, E_R) == ps:
+        if ps >= 0 and plain_sig(G, P, E_R) == ps:
             return E_R
         return E_U
     if ps >= 0:
         for f in range(e):
-            if plain_sig(P, f) == ps:
+            if plain_sig(G, P, f) == ps:
                 return f
     return e
 
 
 @kernel
-def drop_mirrored(P, n, mt, me):
+def drop_mirrored(G, P, n, mt, me):
     """The n moves less those whose twin is listed (exact minimax solves): a tile on an end whose
     :func:`twin_end` is another end gives a position of the same value as the same tile there (the
     layout's mirror image, or plain ends swapped), so only the twin's is searched. Returns how many
@@ -201,7 +203,7 @@ def drop_mirrored(P, n, mt, me):
     k = 0
     for i in range(n):
         e = me[i]
-        twin = twin_end(P, e)
+        twin = twin_end(G, P, e)
         keep = True
         if twin != e:
             for j in range(n):
@@ -216,24 +218,24 @@ def drop_mirrored(P, n, mt, me):
 
 
 @kernel
-def end_code(P, e, image):
+def end_code(G, P, e, image):
     """The end of a best move as the table keeps it: a plain end (exact solves) as PLAIN_CODE + its
     signature (the key holds the plain ends' signatures, not their places), any other end as the same
     end of the key's mirror image."""
     if image & IMAGE_CANON:
-        ps = plain_sig(P, e)
+        ps = plain_sig(G, P, e)
         if ps >= 0:
             return PLAIN_CODE + ps
     return mirror_end(e, image)
 
 
 @kernel
-def code_end(P, code, image):
+def code_end(G, P, code, image):
     """The end of P that a best move's code (end_code) names: the first plain end with the signature, or
     the mirror image's end (-1: none, a key's collision)."""
     if code >= PLAIN_CODE:
         for f in range(4):
-            if plain_sig(P, f) == code - PLAIN_CODE:
+            if plain_sig(G, P, f) == code - PLAIN_CODE:
                 return f
         return -1
     return mirror_end(code, image)
@@ -389,7 +391,7 @@ def store_node(G, V, d, vec, bucket):
     if xfer:
         store_margins(G, stk[d], V, ttv, slot, vmode, fr[d])
     bi = fr[d, FR_BI]
-    ttv[slot, TT_MOVE] = ((mt[d, bi] << TT_END_BITS) | end_code(stk[d], me[d, bi], fr[d, FR_HIT] >> HIT_IMAGE)
+    ttv[slot, TT_MOVE] = ((mt[d, bi] << TT_END_BITS) | end_code(G, stk[d], me[d, bi], fr[d, FR_HIT] >> HIT_IMAGE)
                           | (tag << TT_MOVE_BITS) | (work << TT_WORK_SHIFT))
 
 
