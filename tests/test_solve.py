@@ -97,6 +97,28 @@ def test_solver_equals_brute_force_late_in_double_six_deals(name, players):
     assert late_positions_equal_brute_force(rules, Solver(rules), 11, 12, 10) >= 5
 
 
+@pytest.mark.parametrize("name,players", [("fives", 2), ("threes", 2), ("all-fives", 2)])
+def test_a_line_end_and_an_arm_alike_equal_brute_force(name, players):
+    """Positions where a line end and an arm with a tile show one value (in Threes, whatever tiles show
+    it): the solver searches a tile on the two once and keys their arrangements as one position
+    (docs/decisions.md); every listed move's value, on either end, still equals brute force's."""
+    rules = preset(name, players)
+    solver = Solver(rules)
+    sides = sides_of(rules)
+    checked = 0
+    for deal in range(80):
+        for rec, st, i in positions(rules, 5, deal, "greedy"):
+            if sum(len(st.hand(s)) for s in range(players)) + st.boneyard_left > 10:
+                continue
+            ends = st.ends()
+            arms = [e for e, used in zip("UD", st.arms_used()) if used and e in ends]
+            if not any(ends[a] == ends[e] for a in arms for e in "LR"):
+                continue
+            assert solver_values(solver, st, "margin") == brute_at(rec, i, "margin", sides), (deal, i)
+            checked += 1
+    assert checked >= 10
+
+
 SEVERAL_SIDES = [  # three or four sides by margin, hands big enough that a position recurs at other margins
     ("threes", 4, dict(max_pip=4, hand_size=3, min_ends=2)),
     ("fives", 4, dict(max_pip=4, hand_size=3, lead="any")),
