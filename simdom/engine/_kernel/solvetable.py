@@ -121,7 +121,6 @@ def node_key(G, P, V, canon):
         # cover and use bits) and the multiset of their signatures, not which plain end shows which. A
         # multiset of at most four numbers is fixed by its first four power sums (Newton's identities).
         image |= IMAGE_CANON
-        ms = np.int64(0)
         p1 = p2 = p3 = p4 = np.int64(0)
         for k in range(4):
             e = (k ^ a) if k < 2 else (2 + ((k - 2) ^ c))
