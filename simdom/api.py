@@ -302,7 +302,7 @@ def open_results(path: "str | Path") -> Results:
     >>> open_results("no/such/folder")
     Traceback (most recent call last):
     ...
-    simdom.results.folder.ResultsError: results folder no/such/folder does not exist
+    simdom.results.folder.ResultsError: results folder no/such/folder does not exist (write one with `simdom run`)
     """
     from .stats.read.folder import open_selection
 

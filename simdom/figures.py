@@ -65,6 +65,11 @@ def count(n: Any) -> str:
     return NA if undefined(n) else f"{int(n):,}"
 
 
+def nouns(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, singular or plural: ``1 arm``, ``2 arms``, ``1,000 deals``."""
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
 def est(x: Any, lo: Any = None, hi: Any = None, *, pct: bool = False, signed: bool = False) -> str:
     """``0.72 (0.71-0.74)``; ``pct`` shows a share in percent (no % sign: say so in the header)."""
     if undefined(x):

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .figures import (FIXED_BY, NA, P_FLOOR, ci, count, decimals_for, est, every, fixed,  # noqa: F401 - P.ci, ...
-                      natural_key, num, order, p_clause, pval, rounded, undefined)
+                      natural_key, nouns, num, order, p_clause, pval, rounded, undefined)
 from .safeio import atomic_open, replaces, write_atomic
 
 WIDTH = 80
@@ -265,6 +265,13 @@ def _rich_table(t: Table, idx: list[int], width: int = WIDTH):
     for r in cells:  # plain text: brackets in a cell are not markup
         rt.add_row(*[Text(fold_lines(r[i], w[i] - 3) if i in fold else r[i]) for i in idx])
     return rt
+
+
+def wrapped(text: str, width: int = WIDTH) -> str:
+    """A sentence in lines of at most ``width`` characters, broken only between words: a path or any word
+    longer than the width stands whole on a line of its own, so that it can be copied."""
+    import textwrap
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def fold_lines(text: str, width: int) -> str:

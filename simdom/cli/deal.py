@@ -161,7 +161,8 @@ def _write_replay_html(rp, out: Path) -> None:
     title = rp.title or f"Deal {rp.rec.get('deal', 0)} (seed {rp.rec.get('seed')})"
     write_atomic(out, replay_html(f"simdom replay: {title}", headline(rp.rec, rp.steps, st, rp.title), rp.rec,
                                   rp.steps, totals, boards(rp.rec)))
-    console.print(f"Wrote the replay of {title} to {out}.", highlight=False, markup=False, soft_wrap=True)
+    from .. import present as P
+    console.print(P.wrapped(f"Wrote the replay of {title} to {out}."), highlight=False, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -53,8 +53,9 @@ def export_cmd(
         reason = "no space left on device (the disk is full)" if "No space left" in str(e) else \
             " ".join(str(e).split())[:200]
         fail(f"{out}: {reason}; nothing was written")
-    console.print(f"Wrote the {view} view of {res.label} ({frame.height:,} rows, {frame.width} columns) "
-                  f"to {out} ({fmt}).", highlight=False, soft_wrap=True)
+    from .. import present as P
+    console.print(P.wrapped(f"Wrote the {view} view of {res.label} ({frame.height:,} rows, {frame.width} columns) "
+                            f"to {out} ({fmt})."), highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

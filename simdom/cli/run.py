@@ -99,7 +99,7 @@ def run_cmd(
 
       simdom run scenarios/default.toml --set min_ends=2 --players 2 --out results/what-if
 
-    A scenario whose [sweep] names players is one run per player count, into OUT/2p, OUT/3p, ...
+    A scenario whose \\[sweep] names players is one run per player count, into OUT/2p, OUT/3p, ...
     """
     from .. import present as P
     from ..run.answer import summary_answer

@@ -327,7 +327,8 @@ def report(
         rep = build_report(res, out, force=force, skill=skill or (), ladder=ladder or (), progress=tick)
     if rep.answer:  # the report's first answer, then where it is
         console.print(rep.answer, highlight=False, markup=False)
-    console.print(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).",
+    from .. import present as P
+    console.print(P.wrapped(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)})."),
                   highlight=False, markup=False, soft_wrap=True)  # the path whole
 
 

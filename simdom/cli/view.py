@@ -51,7 +51,8 @@ def view_cmd(
         fail(str(e))
     write_atomic(out, text)
     upto = f"up to just before placement {move}" if move is not None else "every action"
-    console.print(f"Wrote what seat {seat} saw of {d.label} ({upto}) to {out}.", highlight=False, markup=False, soft_wrap=True)
+    from .. import present as P
+    console.print(P.wrapped(f"Wrote what seat {seat} saw of {d.label} ({upto}) to {out}."), highlight=False, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -102,5 +102,5 @@ def summary_answer(summary):
     bases = sorted({r.baseline for r in found}, key=plan.arm_names.index)
     if several:
         ans.notes.append("Δ: paired difference against the first arm with the same rules "
-                         f"({', '.join(bases)}) on the same {unit}s; n/a: the baseline itself.")
+                         f"({', '.join(bases)}) on the same {unit.plural}; n/a: the baseline itself.")
     return ans

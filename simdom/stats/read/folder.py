@@ -230,7 +230,7 @@ def open_frames(path: str | Path) -> ResultFrames:
     """
     root = Path(path)
     if not root.exists():
-        raise ResultsError(f"results folder {root} does not exist")
+        raise ResultsError(f"results folder {root} does not exist (write one with `simdom run`)")
     if not root.is_dir():
         raise ResultsError(f"{root} is not a folder; give a results folder written by `simdom run`")
     if not any(root.iterdir()):

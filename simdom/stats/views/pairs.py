@@ -31,7 +31,7 @@ def doubles_answer(res: ResultFrames, wanted: list[str]) -> P.Answer:
         ans.sentences += family_sentences(res, fam, per_k)
         if "sweep" in wanted:
             ans.add(P.Table(f"Player {sweep.focal} by K, paired against {sweep.baseline} on the same deals "
-                            f"(p: {ADJUSTMENT}, {len(sweep.arms) - 1} arms)", per_k.to_dicts(), [
+                            f"(p: {ADJUSTMENT}, {P.nouns(len(sweep.arms) - 1, 'arm')})", per_k.to_dicts(), [
                                 P.Col("K"), P.Col("mean_points", "points", "round"),
                                 P.Col("points_diff", "Δ points", "diff"), P.Col("points_diff_p_holm", "p", "p"),
                                 P.Col("win_rate", "win %", "pctround"), P.Col("win_diff", "Δ win %", "pctdiff"),

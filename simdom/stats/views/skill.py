@@ -65,6 +65,11 @@ def skill_answer(rows: list[dict]) -> P.Answer:
     return ans
 
 
+def _p_next(h: dict) -> str:
+    """p(a finishes above the next policy), rounded to what its interval supports."""
+    return P.rounded(h["p_a_beats_b"], h["lo"], h["hi"])
+
+
 def ladder_answer_of(data: dict) -> P.Answer:
     """The answer of a ladder's JSON (:func:`ladder_data`): what the command prints, what the report shows."""
 
@@ -73,17 +78,18 @@ def ladder_answer_of(data: dict) -> P.Answer:
     top, second = ratings[0], ratings[1]
     gap = round(top["rating"]) - round(second["rating"])  # of the shown ratings
     lead = f"level with {second['policy']}" if gap == 0 else f"{gap:,} above {second['policy']}"
-    head = (f"{top['policy']} is rated {_rating(top['rating'])} ({_rating(top['rating_lo'])}-"
-            f"{_rating(top['rating_hi'])}), {lead}; the rating spread is "
+    rated = (f"is the anchor, rated {_rating(top['rating'])}" if top["policy"] == anchor else
+             f"is rated {_rating(top['rating'])} ({_rating(top['rating_lo'])}-{_rating(top['rating_hi'])})")
+    head = (f"{top['policy']} {rated}, {lead}; the rating spread is "
             f"{_rating(data['spread'])} ({_rating(data['spread_lo'])}-{_rating(data['spread_hi'])}).")
     why = "" if anchor == "random" else " (random is not in the field: the first policy is the anchor)"
     boot = f"{data['replicates']} bootstrap replicates" if data.get("replicates") else "a bootstrap"
     from simdom.results import Unit
     match = Unit(data.get("unit", "deal")).is_match
     games = (f"{data['deals']:,} matches to {data['target']:,}, each in all {data['seatings']} seatings of the "
-             f"{len(ratings)} policies on the same shuffles hand by hand" if match else
-             f"{data['deals']:,} deals, each in all {data['seatings']} seatings of the {len(ratings)} policies on "
-             f"the same tiles")
+             f"{P.nouns(len(ratings), 'policy', 'policies')} on the same shuffles hand by hand" if match else
+             f"{data['deals']:,} deals, each in all {data['seatings']} seatings of the "
+             f"{P.nouns(len(ratings), 'policy', 'policies')} on the same tiles")
     context = (f"{data['rules'].capitalize()}, {data['players']} players: {games}, played in "
                f"{data['seconds']:.1f} s; Plackett-Luce ratings on the finishing orders{' (the winner first, then by score)' if match else ''}, "
                f"Elo scale, {anchor} anchored at {_rating(data['anchor_rating'])}{why}; 95% intervals from {boot} "
@@ -91,13 +97,13 @@ def ladder_answer_of(data: dict) -> P.Answer:
     shown = [{"policy": r["policy"], "rating": _rating(r["rating"]),
               "ci": "anchor" if r["policy"] == anchor else f"{_rating(r['rating_lo'])}-{_rating(r['rating_hi'])}",
               "p_next": "" if x + 1 == len(ratings) else
-              f"{pair[(r['policy'], ratings[x + 1]['policy'])]['p_a_beats_b']:.3f}",
+              _p_next(pair[(r['policy'], ratings[x + 1]['policy'])]),
               "games": r["games"]} for x, r in enumerate(ratings)]
     cols = [P.Col("policy"), P.Col("rating", align="right"), P.Col("ci", "95% CI", align="right"),
             P.Col("p_next", "p beats next", align="right"), P.Col("games", kind="int")]
-    h_rows = [{"pair": f"{h['a']} > {h['b']}", "p": f"{h['p_a_beats_b']:.3f}", "ci": f"{h['lo']:.3f}-{h['hi']:.3f}"}
-              for h in data["head_to_head"]]
-    h_cols = [P.Col("pair", "a beats b"), P.Col("p", "p", align="right"), P.Col("ci", "95% CI", align="right")]
+    h_rows = [{"pair": f"{h['a']} > {h['b']}", "p": h["p_a_beats_b"], "p_lo": h["lo"], "p_hi": h["hi"]}
+              for h in data["head_to_head"]]  # p rounded to what its interval supports
+    h_cols = [P.Col("pair", "a beats b"), P.Col("p", "p (95% CI)", kind="est")]
     ans = P.Answer([head, context], [P.Table("ratings, best first", shown, cols),
                                      P.Table("head-to-head: p(a finishes above b)", h_rows, h_cols)])
     ans.notes.append(f"Seats tied on {'score' if match else 'points'} are ordered at random (a draw of the seed "

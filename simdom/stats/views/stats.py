@@ -298,7 +298,7 @@ def seats_answer(res: ResultFrames) -> P.Answer:
                 for r in pos.filter(pl.col("by") == by).iter_rows(named=True)]
         ans.add(P.Table(title, rows, [P.Col("arm"), P.Col("label", by), P.Col("win_rate", "win %", "pct"),
                                       P.Col("mean_points", "points", "est")], 2))
-    ans.add(P.Table(f"Tests that all positions are equal (Wald, cluster-robust; Holm over {len(arms)} arms)",
+    ans.add(P.Table(f"Tests that all positions are equal (Wald, cluster-robust; Holm over {P.nouns(len(arms), 'arm')})",
                     tests.to_dicts(), [P.Col("arm"), P.Col("by"), P.Col("statistic", "chi2", "num"),
                                        P.Col("df", "df", "int"), P.Col("p_value", "p", "p"),
                                        P.Col("p_holm", "p (Holm)", "p")], 2))
