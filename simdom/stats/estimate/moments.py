@@ -14,7 +14,7 @@ difference is a difference of two such ratios, ...) gets a linearisation ("delta
 variance that is robust to any dependence inside a cluster: rotations of a deal, seats competing
 in a deal, and arms sharing deals (which is what makes the arm comparisons *paired*).
 
-Grouping deals into at most ~4096 blocks keeps the hash tables small: ``simdom stats`` over
+Grouping deals into blocks of n // 4096 deals (4,096 to 8,191 blocks, or one deal a block below 8,192) keeps the hash tables small: ``simdom stats`` over
 40 million rows is one streaming pass with a few thousand groups. Blocks of independent deals are
 still independent, so the variance stays valid; with ~4000 clusters its own relative error is ~1%.
 """

@@ -136,4 +136,6 @@ def compare_answer(a: ResultFrames, b: ResultFrames, strong: str | None = None) 
     ans.add(P.Table(f"{na} (A) against {nb} (B)", rows, cols, 2 if several else 1))
     ans.notes += [n for n in notes if "Simpson" not in n]
     ans.notes.append("Shares and their differences in percent (percentage points); indented rows: one policy only.")
+    ans.notes.append("leader edge: the leader's win rate - 1 / players; skill gap: the win rate of "
+                     f"{strong or 'greedy'} - that of random; tiles: tiles placed per deal.")
     return ans
