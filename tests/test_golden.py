@@ -66,3 +66,37 @@ def test_a_folder_of_another_behaviour_version_is_not_resumed(tmp_path, monkeypa
         runner.run(from_dict({**sc, "deals": 400}, "v.toml"), out, workers=1)
     assert {f: f.read_bytes() for f in out.rglob("*") if f.is_file() and f.name != ".lock"} == before
     assert json.loads((out / "manifest.json").read_text())["sim_version"] == SIM_VERSION
+
+
+# ---- the solver's exact values on whole deals (tests/golden_solve.py) ----------------------------------------
+
+import golden_solve  # noqa: E402
+
+SOLVE_HEAD, SOLVE_STORED = golden_solve.read()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset_name,players", golden_solve.groups(),
+                         ids=[f"{p}-{n}p" for p, n in golden_solve.groups()])
+def test_the_solver_gives_every_stored_value_on_whole_deals(preset_name, players):
+    """Every legal lead of the stored deals is worth what it was worth: the solver's speed-ups (bounds, table,
+    equivalences) change the positions it visits, never a value."""
+    solved = list(golden_solve.cases(preset_name, players))
+    assert solved and all(c["values"] for c in solved)
+    changes = [ch for c in solved if (ch := golden_solve.first_change(SOLVE_STORED, c))]
+    assert not changes, f"{len(changes)} of {len(solved)} cases differ, the first {changes[0]}"
+
+
+def test_the_stored_solver_values_cover_every_group_and_a_change_is_named():
+    assert SOLVE_HEAD["groups"] == [f"{p}/{n}" for p, n in golden_solve.groups()]
+    per_group = {g: sum(k.startswith(g + "/") for k in SOLVE_STORED) for g in SOLVE_HEAD["groups"]}
+    assert per_group["fives/4"] == 2 and per_group["threes/2"] == 40 + 10 + 10 and per_group["muggins/3"] == 10
+    name = "threes/2/margin/deal 0"
+    case = {"case": name, "values": dict(SOLVE_STORED[name])}
+    assert golden_solve.first_change(SOLVE_STORED, case) is None
+    move = next(iter(case["values"]))
+    case["values"][move] += 1
+    assert golden_solve.first_change(SOLVE_STORED, case) == (
+        f"{name}: move {move} is worth {case['values'][move]}, stored {case['values'][move] - 1}")
+    del case["values"][move]
+    assert golden_solve.first_change(SOLVE_STORED, case) == f"{name}: the legal moves differ ({move})"
