@@ -274,6 +274,12 @@ def wrapped(text: str, width: int = WIDTH) -> str:
     return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
 
 
+def say(console, text: str) -> None:
+    """Print a sentence as it is (no markup, no highlighting) in lines of at most 80 columns, its words
+    whole (:func:`wrapped`): "Wrote ... to PATH." after a command wrote a file."""
+    console.print(wrapped(text), highlight=False, markup=False, soft_wrap=True)
+
+
 def fold_lines(text: str, width: int) -> str:
     """``text`` in lines of at most ``width`` characters, broken after a comma, colon or space where it
     can be (a policy's parameters stay whole), else at the width."""

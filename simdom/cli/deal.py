@@ -162,7 +162,7 @@ def _write_replay_html(rp, out: Path) -> None:
     write_atomic(out, replay_html(f"simdom replay: {title}", headline(rp.rec, rp.steps, st, rp.title), rp.rec,
                                   rp.steps, totals, boards(rp.rec)))
     from .. import present as P
-    console.print(P.wrapped(f"Wrote the replay of {title} to {out}."), highlight=False, markup=False, soft_wrap=True)
+    P.say(console, f"Wrote the replay of {title} to {out}.")
 
 
 def register(app: typer.Typer) -> None:

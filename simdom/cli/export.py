@@ -54,8 +54,8 @@ def export_cmd(
             " ".join(str(e).split())[:200]
         fail(f"{out}: {reason}; nothing was written")
     from .. import present as P
-    console.print(P.wrapped(f"Wrote the {view} view of {res.label} ({frame.height:,} rows, {frame.width} columns) "
-                            f"to {out} ({fmt})."), highlight=False, soft_wrap=True)
+    P.say(console, f"Wrote the {view} view of {res.label} ({frame.height:,} rows, {frame.width} columns) to {out} "
+                   f"({fmt}).")
 
 
 def register(app: typer.Typer) -> None:

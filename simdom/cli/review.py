@@ -60,7 +60,7 @@ def review_cmd(
     else:
         P.emit(ans, fmt, out, console=console)
     if out is not None:
-        console.print(P.wrapped(f"Wrote {what} to {out}."), highlight=False, markup=False, soft_wrap=True)
+        P.say(console, f"Wrote {what} to {out}.")
 
 
 def _emit_html(reviewed, out: Optional[Path], match: Optional[int], trace_file: Optional[Path]) -> None:

@@ -328,8 +328,7 @@ def report(
     if rep.answer:  # the report's first answer, then where it is
         console.print(rep.answer, highlight=False, markup=False)
     from .. import present as P
-    console.print(P.wrapped(f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)})."),
-                  highlight=False, markup=False, soft_wrap=True)  # the path whole
+    P.say(console, f"Wrote the report {out}: {len(rep.sections)} sections ({', '.join(rep.sections)}).")
 
 
 def balance(

@@ -52,7 +52,7 @@ def view_cmd(
     write_atomic(out, text)
     upto = f"up to just before move {move}" if move is not None else "every action"
     from .. import present as P
-    console.print(P.wrapped(f"Wrote what seat {seat} saw of {d.label} ({upto}) to {out}."), highlight=False, markup=False, soft_wrap=True)
+    P.say(console, f"Wrote what seat {seat} saw of {d.label} ({upto}) to {out}.")
 
 
 def register(app: typer.Typer) -> None:
