@@ -95,12 +95,8 @@ def first_change(stored: dict[str, dict[str, int]], case: dict[str, Any]) -> str
 
 
 def write() -> int:
-    FILE.parent.mkdir(exist_ok=True)
-    out = [json.dumps(c, separators=(",", ":")) for p, n in groups() for c in cases(p, n)]
-    tmp = FILE.with_suffix(".tmp")
-    tmp.write_text("\n".join([json.dumps(header(), separators=(",", ":")), *out]) + "\n", encoding="utf-8")
-    tmp.replace(FILE)
-    return len(out)
+    from golden_traces import write_lines
+    return write_lines(FILE, header(), [c for p, n in groups() for c in cases(p, n)])
 
 
 if __name__ == "__main__":

@@ -112,7 +112,6 @@ def write() -> int:
     """Write the file anew; refused while a stored case of the same behaviour version plays otherwise."""
     head, stored = read() if FILE.exists() else ({}, {})
     same = head.get("sim_version") == SIM_VERSION
-    FILE.parent.mkdir(exist_ok=True)
     out = []
     for p, k in groups():
         for c in cases(p, k):
@@ -120,11 +119,19 @@ def write() -> int:
             if change:
                 raise SystemExit(f"refused: {change}, and the behaviour version is still {SIM_VERSION}; raise "
                                  "SIM_VERSION in simdom/engine/api.py first")
-            out.append(json.dumps(c, separators=(",", ":")))
-    tmp = FILE.with_suffix(".tmp")
-    tmp.write_text("\n".join([json.dumps(header(), separators=(",", ":")), *out]) + "\n", encoding="utf-8")
-    tmp.replace(FILE)
-    return len(out)
+            out.append(c)
+    return write_lines(FILE, header(), out)
+
+
+def write_lines(path: Path, head: dict[str, Any], rows: list[dict[str, Any]]) -> int:
+    """A golden file: its header line, then one JSON line a case, written whole or not at all. Returns how
+    many cases."""
+    path.parent.mkdir(exist_ok=True)
+    lines = [json.dumps(x, separators=(",", ":")) for x in (head, *rows)]
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return len(rows)
 
 
 if __name__ == "__main__":
