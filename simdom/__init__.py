@@ -20,6 +20,7 @@ _LAZY = {
     "simulate": "simdom.api", "open_results": "simdom.api", "Results": "simdom.api", "VIEWS": "simdom.api",
     "ResultsError": "simdom.results", "load_deal": "simdom.api", "analyze": "simdom.api", "solve": "simdom.api",
     "review": "simdom.api",
+    "equity": "simdom.api",
     "Observation": "simdom.engine.pypolicy", "Move": "simdom.engine.pypolicy", "Event": "simdom.engine.pypolicy",
 }
 

@@ -221,6 +221,22 @@ def review(deal: "Deal", *, then: "str | Sequence[str]" = "greedy", seed: int = 
     return run(deal, then, seed, rollouts, luck_rollouts, names)
 
 
+def equity(rules: "Rules | str", players: int | None = None, *, policy: "str | Sequence[str]" = "greedy",
+           deals: int = 1_000_000, seed: int = 1, progress=None):
+    """The match equity table of a match's rules (docs/equity.md), a
+    :class:`simdom.stats.matches.met.EquityTable`: P(each side wins the match) at every score before a deal
+    and each lead the rules make known (``table.win([60, 90])``, ``table.rows()``), solved by dynamic
+    programming over exact scores from ``deals`` deals played by ``policy`` in every seat (or one per seat).
+    Checked as ``simdom equity`` checks: RulesError for rules without a target, OptionError for deals (1,000
+    to 20,000,000) or a seed out of range, PolicyError for an unknown policy. ``progress(stage, done, total)``:
+    stage ``deals``, then ``scores``."""
+    from .run.equity import equity as solve_equity
+    return solve_equity(_rules(rules, players), policy, deals, seed, progress)
+
+
+__all__ += ["equity"]
+
+
 @dataclass(frozen=True)
 class Results:
     """A results folder written by ``simdom run`` (or one arm of it), verified; see :func:`open_results`."""

@@ -180,8 +180,8 @@ STATS_LAYERS = [
     ("primitives", {"inference", "names"}),
     ("read", {"read"}),
     ("estimate", {"estimate"}),
-    ("tables", {"tables", "matches.tables", "matches.equity", "decisions.tables"}),
-    ("views", {"views", "matches.views", "decisions.views"}),
+    ("tables", {"tables", "matches.tables", "matches.equity", "matches.met", "decisions.tables"}),
+    ("views", {"views", "matches.views", "matches.metview", "decisions.views"}),
 ]
 
 
