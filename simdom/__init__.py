@@ -2,7 +2,8 @@
 
 The library (docs/library.md): :class:`Rules`, :func:`preset` and :data:`PRESETS`; :func:`simulate`
 (a polars DataFrame, one row per deal); :func:`open_results` (a folder written by ``simdom run``, or
-``FOLDER:ARM``) with ``.players()`` and ``.deals()``; positions: :func:`load_deal`, :func:`analyze`,
+``FOLDER:ARM``) with ``.players()``, ``.deals()``, ``.variants()`` and ``.rules()``; a rule study's balance,
+:func:`balance`, and :func:`paired_difference` (each with its clustered interval); positions: :func:`load_deal`, :func:`analyze`,
 :func:`solve` and :func:`review`; :class:`Observation`, :class:`Move` and :class:`Event`, what a
 policy written in Python sees and returns (docs/policies.md). The names load on first use, so
 ``import simdom`` loads neither numba nor polars.
@@ -10,6 +11,8 @@ policy written in Python sees and returns (docs/policies.md). The names load on 
 from __future__ import annotations
 
 import importlib as _importlib
+import sys as _sys
+import types as _types
 from typing import Any as _Any
 
 __version__ = "0.1.0"
@@ -19,7 +22,7 @@ _LAZY = {
     "Rules": "simdom.rules", "RulesError": "simdom.rules", "PRESETS": "simdom.rules", "preset": "simdom.rules",
     "simulate": "simdom.api", "open_results": "simdom.api", "Results": "simdom.api", "VIEWS": "simdom.api",
     "ResultsError": "simdom.results", "load_deal": "simdom.api", "analyze": "simdom.api", "solve": "simdom.api",
-    "review": "simdom.api",
+    "review": "simdom.api", "balance": "simdom.api", "paired_difference": "simdom.stats.estimate.paired",
     "equity": "simdom.api",
     "Observation": "simdom.engine.pypolicy", "Move": "simdom.engine.pypolicy", "Event": "simdom.engine.pypolicy",
 }
@@ -27,11 +30,21 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
+class _Package(_types.ModuleType):
+    """simdom itself: ``simdom.analyze`` stays the function when the package simdom.analyze is imported (the
+    import system binds a subpackage to its parent's attribute: here it is kept in sys.modules only), so
+    that ``help(simdom.analyze)`` and ``typing.get_type_hints`` read the function."""
+
+    def __setattr__(self, name: str, value: _Any) -> None:
+        if name == "analyze" and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
+
+
 def __getattr__(name: str) -> _Any:
-    if name == "analyze":  # the package simdom.analyze, callable as simdom.api.analyze (see its __init__)
-        value = _importlib.import_module("simdom.analyze")
-        globals()[name] = value
-        return value
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'simdom' has no attribute {name!r}")

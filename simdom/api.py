@@ -27,27 +27,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .rules import PRESETS, Rules, RulesError, preset
+
+
+
+class _Later:
+    """A module named in this module's annotations, imported when ``typing.get_type_hints`` reads one
+    (``pl.DataFrame``, ``position.Deal``): simdom.api itself imports neither polars nor numba."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+        return getattr(importlib.import_module(self._name), attr)
+
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
 
-    from .analyze.evaluate import Analysis
-    from .analyze.position import Deal, Position
-    from .analyze.review import Review
-    from .engine.solver import Solution
-    from .policies import Policy
+    from . import policies
+    from .analyze import evaluate, position
+    from .analyze import review as reviewing
+    from .engine import solver
+else:
+    pl, policies, evaluate = _Later("polars"), _Later("simdom.policies"), _Later("simdom.analyze.evaluate")
+    position, reviewing, solver = (_Later("simdom.analyze.position"), _Later("simdom.analyze.review"),
+                                   _Later("simdom.engine.solver"))
 
-__all__ = ["PRESETS", "Results", "Rules", "RulesError", "VIEWS", "analyze", "load_deal", "open_results", "preset",
-           "review", "simulate", "solve"]
+__all__ = ["PRESETS", "Results", "Rules", "RulesError", "VIEWS", "analyze", "balance", "load_deal", "open_results",
+           "preset", "review", "simulate", "solve"]
 
 #: the views of a results folder that :meth:`Results.view` (and ``simdom export --view``) gives
 VIEWS = ("players", "deals", "seats", "moves", "decisions", "matches", "course")
 
 
-def _rules(rules: "Rules | str", players: int | None) -> Rules:
+def _rules(rules: Rules | str, players: int | None) -> Rules:
     if isinstance(rules, Rules):
         if players is not None and players != rules.players:
             raise RulesError(f"players = {players} but the rules are for {rules.players} players; "
@@ -75,8 +92,8 @@ def check_deals(deals: int, first_deal: int, seed: int) -> None:
     bounded("seed", seed, 0, MAX_SEED)
 
 
-def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Policy]", deals: int,
-             seed: int = 0, players: int | None = None, first_deal: int = 0) -> "pl.DataFrame":
+def simulate(rules: Rules | str, policies: str | policies.Policy | Sequence[str | policies.Policy],
+             deals: int, seed: int = 0, players: int | None = None, first_deal: int = 0) -> pl.DataFrame:
     """Play deals ``first_deal .. first_deal + deals - 1`` of the run with root ``seed``: one row per deal.
 
     ``rules``: a :class:`Rules` or a preset name (with ``players``, default 4). ``policies``: one policy
@@ -136,9 +153,9 @@ def simulate(rules: "Rules | str", policies: "str | Policy | Sequence[str | Poli
     return pl.DataFrame({k: v.alias(k) for k, v in cols.items()})
 
 
-def load_deal(script: "str | Path | None" = None, *, trace: "str | Path | None" = None, deal: int | None = None,
-              rules: "Rules | str | None" = None, players: int | None = None,
-              policies: "str | Sequence[str]" = "greedy", seed: int = 1) -> "Deal":
+def load_deal(script: str | Path | None = None, *, trace: str | Path | None = None, deal: int | None = None,
+              rules: Rules | str | None = None, players: int | None = None,
+              policies: str | Sequence[str] = "greedy", seed: int = 1) -> position.Deal:
     """A deal to analyse, as ``simdom analyze`` takes it: a scripted deal (``script``, TOML), deal
     ``deal`` of a trace file (``trace``; its record is replayed and checked first), or deal ``deal`` of
     ``seed`` under ``rules`` played by ``policies`` (as ``simdom trace`` plays it). The deal's
@@ -167,8 +184,9 @@ def load_deal(script: "str | Path | None" = None, *, trace: "str | Path | None" 
     return load(script=script, trace_file=trace, deal=deal, rules=r, policies=pols, seed=seed)
 
 
-def analyze(where: "Deal | Position", move: int | None = None, *, then: "str | Sequence[str]" = "greedy",
-            seed: int = 1, rollouts: int | None = None, by: str = "points", perfect: bool = False) -> "Analysis":
+def analyze(where: position.Deal | position.Position, move: int | None = None, *,
+            then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int | None = None, by: str = "points",
+            perfect: bool = False) -> evaluate.Analysis:
     """Every legal move of the seat to act valued by rollouts, as ``simdom analyze``: the hidden tiles
     re-dealt consistently with what the seat has seen (``perfect``: the true deal), every move placed
     and the deal played out by ``then``. ``rollouts=None``: until the best move is separated (at most
@@ -186,8 +204,8 @@ def analyze(where: "Deal | Position", move: int | None = None, *, then: "str | S
     return run(where, move, then=then, seed=seed, rollouts=rollouts, by=by, perfect=perfect)
 
 
-def solve(where: "Deal | Position", move: int | None = None, *, by: str = "margin",
-          against: "str | Sequence[str] | None" = None, limit: int | None = 20_000_000) -> "Solution":
+def solve(where: position.Deal | position.Position, move: int | None = None, *, by: str = "margin",
+          against: str | Sequence[str] | None = None, limit: int | None = 20_000_000) -> solver.Solution:
     """The exact value of every legal move with every hand and the boneyard known, as ``simdom solve``:
     minimax (the mover's side maximises, every other seat minimises), or ``against`` a deterministic
     policy the other seats play. ``.moves`` best first (``tile``, ``end``, ``value``), ``.value``,
@@ -204,8 +222,8 @@ def solve(where: "Deal | Position", move: int | None = None, *, by: str = "margi
     return solve_position(pos, by=by, against=against_list, limit=limit)
 
 
-def review(deal: "Deal", *, then: "str | Sequence[str]" = "greedy", seed: int = 1, rollouts: int = 4000,
-           luck_rollouts: int = 1000, names: "Sequence[str] | None" = None) -> "Review":
+def review(deal: position.Deal, *, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int = 4000,
+           luck_rollouts: int = 1000, names: Sequence[str] | None = None) -> reviewing.Review:
     """Every decision and chance event of a deal reviewed, as ``simdom review``: ``.decisions`` (each
     with the played and the best move, the error and its 95% interval, and its mark), ``.luck`` (the
     deal and each draw) and ``.players`` (per seat: error total, luck, points).
@@ -239,17 +257,43 @@ __all__ += ["equity"]
 
 @dataclass(frozen=True)
 class Results:
-    """A results folder written by ``simdom run`` (or one arm of it), verified; see :func:`open_results`."""
+    """A results folder written by ``simdom run`` (or one arm of it), verified; see :func:`open_results`.
+
+    One convention: a property is one fact of the whole folder (``path``, ``label``, ``unit``, ``rotations``,
+    ``players_per_deal``); a method gives what is per arm or per row (``arms()``, ``policies()``,
+    ``rules(arm)``, ``variants()``, ``deals()``, ``players()``, ``view(name)``, ``views()``)."""
 
     path: Path
     label: str
     _res: object   # simdom.stats.read.folder.ResultFrames
-    _wide: "pl.LazyFrame"
+    _wide: pl.LazyFrame
 
-    @property
     def arms(self) -> list[str]:
-        """The arms in the scenario's order."""
+        """The arms in the scenario's order (a sweep's variants, the baseline first)."""
         return list(self._res.arm_names)
+
+    def rules(self, arm: str | None = None) -> Rules:
+        """The arm's :class:`Rules` (``arm`` None: the first arm, a sweep's baseline); ValueError naming the
+        arms for another name."""
+        from dataclasses import replace
+
+        from .rules import from_dict
+        entries = {a["name"]: a for a in self._res.arms}
+        a = entries.get(self.arms()[0] if arm is None else arm)
+        if a is None:
+            raise ValueError(f"arm {arm!r} is not in {self.label}; allowed: {', '.join(entries)}")
+        return replace(from_dict(a["rules"]), preset=a["preset"])
+
+    def variants(self) -> pl.DataFrame:
+        """One row per arm, in the scenario's order: ``arm``, ``players``, ``policies`` (one per player),
+        ``preset``, then a column for every rule parameter as the manifest records the arm's rules (swept
+        ones included; ``hand_size`` and ``boneyard_reserve`` a struct by player count, docs/rules.md 11)."""
+        import polars as pl
+
+        rows = [{"arm": a["name"], "players": self._res.players, "policies": list(a["policies"]),
+                 "preset": a["preset"], **{k: v for k, v in a["rules"].items() if k != "players"}}
+                for a in self._res.arms]
+        return pl.DataFrame(rows, infer_schema_length=None)
 
     @property
     def players_per_deal(self) -> int:
@@ -270,13 +314,13 @@ class Results:
         """Each arm's policies, by player (player p plays ``policies[arm][p]`` in every rotation)."""
         return {a["name"]: list(a["policies"]) for a in self._res.arms}
 
-    def deals(self) -> "pl.LazyFrame":
+    def deals(self) -> pl.LazyFrame:
         """The deals table as written: one row per arm, deal and rotation, per-seat columns ``points_0`` ..
         (seat 0 first: under rotation, seat s is player (s + rotation) % players, not player s; with
         ``rotation = "all"`` the manifest's ``seating[rotation][seat]``)."""
         return self._wide
 
-    def players(self) -> "pl.LazyFrame":
+    def players(self) -> pl.LazyFrame:
         """One row per arm, deal, rotation and player, in that order: ``arm``, ``deal``, ``rotation``,
         ``player``, ``seat`` (where the player sat: (player - rotation) % players, or as the seating
         says), ``policy``, ``points``,
@@ -287,13 +331,14 @@ class Results:
         (``deal`` is then a deal id, see docs/results.md)."""
         import polars as pl
 
-        arm_index = pl.col("arm").replace_strict(self.arms, list(range(len(self.arms))), return_dtype=pl.Int32)
+        arms = self.arms()
+        arm_index = pl.col("arm").replace_strict(arms, list(range(len(arms))), return_dtype=pl.Int32)
         first = ["arm", "deal", "rotation", "player", "seat", "policy", "points", "win"]
         lf = self._res.deals
         rest = [c for c in lf.collect_schema().names() if c not in first]
         return lf.sort(arm_index, "deal", "rotation", "player").select(*first, *rest)
 
-    def view(self, name: str) -> "pl.LazyFrame":
+    def view(self, name: str) -> pl.LazyFrame:
         """A view by name (:data:`VIEWS`): ``players``, ``deals``, or a table the run wrote (``seats``,
         ``moves``, ``decisions``, ``matches``, ``course``); ValueError naming the views this folder has."""
         have = self.views()
@@ -310,7 +355,25 @@ class Results:
         return ["players", "deals"] + [v for v in VIEWS[2:] if getattr(self._res, v) is not None]
 
 
-def open_results(path: "str | Path") -> Results:
+def balance(path: str | Path | Sequence[str | Path], threshold: float = 1.0) -> pl.DataFrame:
+    """The balance scorecard of a rule study, as ``simdom balance --format csv`` writes it: one row per
+    variant and measure, ``value`` with its 95% interval (``low``, ``high``) clustered by deal, and for each
+    variant but the baseline its paired difference from the baseline on the same deals (``diff``,
+    ``diff_low``, ``diff_high``), the p-value Holm-adjusted over the folder's variants x measures
+    (``p_holm``) and ``flag`` (significant and larger than ``threshold``: points for a share, percent of
+    the baseline for a mean). ``path``: a results folder, a study folder (one ``Np`` folder per player
+    count: each its own family), ``FOLDER:ARM1,ARM2``, or a list of them. Shares are fractions."""
+    import polars as pl
+
+    from .present import OptionError
+    from .stats.tables.balance import rows, studies
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 100:
+        raise OptionError(f"threshold = {threshold!r}; allowed: a number from 0 to 100")
+    paths = [str(path)] if isinstance(path, (str, Path)) else [str(p) for p in path]
+    return pl.DataFrame(rows(studies(paths, float(threshold))), infer_schema_length=None)
+
+
+def open_results(path: str | Path) -> Results:
     """A results folder written by ``simdom run``, or one arm of it written ``FOLDER:ARM``, each part
     verified against the manifest first. Raises :class:`simdom.results.ResultsError` (a ValueError)
     naming the problem: no such folder, not simdom's, half-written, changed, or no such arm.

@@ -149,7 +149,7 @@ def _cli(*args):
 
 def test_cli_answer_first_80_columns_and_machine_formats(folder, tmp_path):
     cli = _cli
-    res = cli("balance", folder)
+    res = cli("balance", folder, "--full")  # the whole scorecard (the one screen: tests/test_lab.py)
     assert res.returncode == 0, res.output
     lines = res.stdout.splitlines()
     assert lines[0].startswith("Of 2 variants of 2-player Threes")

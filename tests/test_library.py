@@ -117,7 +117,7 @@ def test_players_maps_players_to_seats_as_the_engine_plays_them(folder):
 
 def test_folder_arm_selects_one_arm(folder):
     res = simdom.open_results(f"{folder}:b")
-    assert res.arms == ["b"] and res.label.endswith(":b")
+    assert res.arms() == ["b"] and res.label.endswith(":b")
     assert set(res.players().collect()["arm"]) == {"b"} and set(res.deals().collect()["arm"]) == {"b"}
     assert res.deals().collect().height == 40 * 3
     with pytest.raises(ValueError, match="no arm 'zz'; allowed: a, b"):

@@ -152,7 +152,8 @@ def test_study_over_players_runs_into_one_folder(tmp_path, cli):
 
 
 def test_sweep_over_presets_and_policies():
-    sc = from_dict({**BASE, "sweep": {"preset": ["threes", "fives"], "policies": ["greedy", ["greedy", "random"]]}})
+    no_preset = {k: v for k, v in BASE.items() if k != "rules"}  # [rules] preset and a swept preset: refused
+    sc = from_dict({**no_preset, "sweep": {"preset": ["threes", "fives"], "policies": ["greedy", ["greedy", "random"]]}})
     assert [a.name for a in sc.arms] == ["preset=threes+policies=greedy", "preset=threes+policies=greedy-random",
                                          "preset=fives+policies=greedy", "preset=fives+policies=greedy-random"]
     assert [a.preset for a in sc.arms] == ["threes", "threes", "fives", "fives"]

@@ -103,7 +103,7 @@ def run_cmd(
     """
     from .. import present as P
     from ..run.answer import summary_answer
-    from ..run.runner import check_run, continuation, run
+    from ..run.runner import check_folders, check_run, continuation, run
     from ..run.scenario import load_study
 
     studies = load_study(scenario, sets or (), players, deals=deals, seed=seed)
@@ -115,9 +115,10 @@ def run_cmd(
         check_run(sc, tables, workers, backend.value, scheduler, decision_rollouts or 0, then)
     several = len(studies) > 1
     root = out or Path("results") / (studies[0].name.rsplit("-", 1)[0] if several else studies[0].name)
+    runs = [(sc, root / f"{sc.players}p" if several else root) for sc in studies]
+    check_folders(runs, root, tables, overwrite=overwrite, decision_rollouts=decision_rollouts or 0, decision_then=then)
     answers = []
-    for sc in studies:
-        folder = root / f"{sc.players}p" if several else root
+    for sc, folder in runs:
         if not quiet:
             err.print(f"[bold]{sc.name}[/]: {sc.deals:,} {sc.unit.plural} x {len(sc.arms)} arm(s) x {sc.rotations} "
                       f"{'arrangement' if sc.rotation == 'all' else 'rotation'}(s), {sc.players} players, seed {sc.seed}, chunks of "

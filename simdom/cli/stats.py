@@ -144,16 +144,19 @@ def doubles(
                                         "sweep, or with --decisions the decisions table)"),
     exact: bool = typer.Option(False, "--exact", help="with every hand known: deals played by --policy to their "
                                "first first-double decision, solved exactly, holding against the best double"),
-    rules: str = typer.Option("threes", "--rules", "-r", help="with --exact: the preset"),
-    players: int = typer.Option(4, "--players", "-n", min=2, max=4, help="with --exact: players, 2 to 4"),
-    deals: int = typer.Option(500, "--deals", "-d", min=1, max=1_000_000, help="with --exact: deals 0 to N-1"),
-    seed: int = typer.Option(1, "--seed", "-s", min=0, max=2**63 - 1, help="with --exact: the root seed"),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="with --exact: the preset (default threes)"),
+    players: Optional[int] = typer.Option(None, "--players", "-n", min=2, max=4, help="with --exact: players, 2 "
+                                          "to 4 (default 4)"),
+    deals: Optional[int] = typer.Option(None, "--deals", "-d", min=1, max=1_000_000, help="with --exact: deals 0 "
+                                        "to N-1 (default 500)"),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1, help="with --exact: the root "
+                                       "seed (default 1)"),
     policy: Optional[List[str]] = typer.Option(None, "--policy", "-p", help="with --exact: the policy playing "
                                                "every seat up to the decision, or one per seat (default greedy)"),
-    against: str = typer.Option("minimax", "--against", help="with --exact: after the decision the other seats "
-                                "minimise (minimax) or play greedy"),
-    limit: int = typer.Option(20_000_000, "--limit", min=1, help="with --exact: most positions a solve may "
-                              "search; a position over it is counted as skipped"),
+    against: Optional[str] = typer.Option(None, "--against", help="with --exact: after the decision the other "
+                                          "seats minimise (minimax, the default) or play greedy"),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="with --exact: most positions a solve may "
+                                        "search (default 20,000,000); a position over it is counted as skipped"),
     overrides: Optional[List[str]] = typer.Option(None, "--set", help="with --exact: override a rule parameter "
                                                   "(repeatable)"),
     fmt: Optional[StatsFormat] = FORMAT_OPT,
@@ -193,6 +196,12 @@ def doubles(
         _exact_doubles(exact, results, decisions, by, table, rules, players, deals, seed, policy, against, limit,
                        overrides, fmt and fmt.value, out, force)
         return
+    exact_only = {"--rules": rules, "--players": players, "--deals": deals, "--seed": seed, "--policy": policy,
+                  "--against": against, "--limit": limit, "--set": overrides}
+    given = [k for k, v in exact_only.items() if v not in (None, [], ())]
+    if given:
+        _fail(f"{given[0]} applies to --exact, which plays and solves its own deals; allowed: simdom doubles "
+              f"RESULTS without it (the rules and players are the results'), or simdom doubles --exact {given[0]} ...")
     from simdom.stats.read.folder import open_selection
     from simdom.stats.views.doubles import doubles_keys, doubles_view
     from simdom.stats.views.output import check_writable, resolve_format
@@ -212,6 +221,7 @@ def _exact_doubles(exact, results, decisions, by, table, rules, players, deals, 
     if results is not None or decisions or by is not None or table is not None:
         _fail("--exact plays and solves its own deals; allowed: --exact with -r, -n, --deals, --seed, --policy, "
               "--against, --limit, --set (no results folder, --decisions, --by or --table)")
+    against = against or "minimax"
     if against not in ("minimax", "greedy"):
         _fail(f"--against {against!r}; allowed: minimax, greedy")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -221,7 +231,8 @@ def _exact_doubles(exact, results, decisions, by, table, rules, players, deals, 
     from simdom.stats.views.output import check_writable, resolve_format
 
     from .common import err, make_policies, make_rules
-    r = make_rules(rules, players, overrides)
+    players, deals, seed = players or 4, deals or 500, 1 if seed is None else seed
+    r = make_rules(rules or "threes", players, overrides)
     pols = make_policies(policy or ["greedy"], players)
     f = resolve_format(fmt, out)
     check_writable(out, force)
@@ -229,7 +240,7 @@ def _exact_doubles(exact, results, decisions, by, table, rules, players, deals, 
     with Progress("solving", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("solving", total=deals)
-        found = list(exact_decisions(r, pols, seed, deals, against=against, limit=limit,
+        found = list(exact_decisions(r, pols, seed, deals, against=against, limit=limit or 20_000_000,
                                      progress=lambda: bar.advance(task)))
     _emit(exact_answer(r, name, seed, deals, found, against=against), f, out)
 
@@ -336,28 +347,38 @@ def balance(
                                         "several player counts stands for each), or arms of them: FOLDER:ARM"),
     threshold: float = typer.Option(1.0, "--threshold", help="flag a difference larger than this: percentage "
                                     "points for a share, percent of the baseline for a mean (default 1)"),
+    measures: Optional[str] = typer.Option(None, "--measures", help="the table's columns, comma-separated "
+                                           "(default leader_win,seat_spread,decision_share,draws, and skill "
+                                           "with --skill); any measure of --full, or seat_spread"),
+    full: bool = typer.Option(False, "--full", help="the whole scorecard: every measure, each variant's "
+                              "difference, the quantiles and the flagged differences with their intervals"),
     skill: bool = typer.Option(False, "--skill", help="add each variant's skill share (Dreef's, by wins: simdom "
                                "skill's players random, search and clairvoyant against greedy), played anew"),
-    skill_deals: int = typer.Option(20, "--skill-deals", help="deals of the skill share per variant, each in every "
-                                    "rotation (default 20: seconds per variant; 2 to 1,000,000)"),
+    skill_deals: Optional[int] = typer.Option(None, "--skill-deals", help="with --skill: deals of the skill share "
+                                              "per variant, each in every rotation (default 20: seconds per "
+                                              "variant; 2 to 1,000,000)"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="workers of --skill (default: every core)"),
     fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
 ) -> None:
-    """The balance scorecard of a rule study: every variant against the baseline on every measure.
+    """The balance of a rule study: the answer in sentences, then one row per variant on the key measures.
 
-    One row per variant (an arm; a sweep's variants, the baseline first): the baseline's figures, then
-    each variant's paired difference on the same deals, with a 95% interval clustered by deal and a
-    p-value Holm-adjusted over the folder's variants and measures; * flags a significant difference
-    larger than --threshold. The duration, decision and tension measures come from the course table of
-    `simdom run --course`; without it lead changes, drama and decisiveness come from the moves table of
-    `simdom run --moves` and draws from the seats table of `simdom run --seats`. --skill adds each
-    variant's skill share.
+    The answer says which variants change the balance most, and which significantly; the table shows each
+    variant's figure on the key measures (--measures picks them), rounded to its 95% interval, * where
+    its paired difference from the baseline (the same deals, clustered by deal, Holm-adjusted over the
+    folder's variants and measures) is significant and larger than --threshold. --full prints the whole
+    scorecard: every measure, each variant's difference with its interval. The duration, decision and
+    tension measures come from the course table of `simdom run --course`. --skill adds each variant's
+    skill share. The machine formats (json, csv, parquet) hold the whole scorecard.
 
     Examples:
 
       simdom balance results/balance-bonus
+
+      simdom balance results/balance-bonus --measures leader_win,last_win,blocked,points
+
+      simdom balance results/balance-bonus --full
 
       simdom balance results/balance-bonus --format json -o scorecard.json
 
@@ -366,23 +387,44 @@ def balance(
       simdom balance results/balance-bonus/2p --skill --skill-deals 10
     """
     from simdom.stats.tables.balance import studies
-    from simdom.stats.tables.stats import InputError
     from simdom.stats.views.balance import balance_answer
+    from simdom.stats.views.glance import glance_answer
+    f, picked = _balance_options(threshold, measures, full, skill, skill_deals, workers, fmt, out, force)
+    ss = studies(results, threshold)
+    if skill:
+        from simdom.run.skill import balance_skill
+        for s in ss:
+            balance_skill(s, skill_deals or 20, workers)
+    flat = f in ("csv", "parquet")
+    _emit(balance_answer(ss, threshold, flat=flat) if full else glance_answer(ss, threshold, picked, flat=flat),
+          f, out)
+
+
+def _balance_options(threshold, measures, full, skill, skill_deals, workers, fmt, out, force):
+    """simdom balance's options checked before any work: the format, and the columns --measures names;
+    an option of a mode not asked for (--skill-deals without --skill, --measures with --full) refused."""
+    from simdom.stats.tables.stats import InputError
+    from simdom.stats.views.glance import parse_measures
     from simdom.stats.views.output import check_writable, resolve_format
     f = resolve_format(fmt and fmt.value, out)
     check_writable(out, force)
     if not 0 <= threshold <= 100:
         raise InputError(f"--threshold {threshold:g} is invalid; allowed: a number from 0 to 100")
-    if skill and not 2 <= skill_deals <= 1_000_000:
+    for given, name in ((skill_deals is not None, "--skill-deals"), (workers is not None, "--workers")):
+        if given and not skill:
+            raise InputError(f"{name} applies to the skill shares; allowed: {name} with --skill, or leave it out")
+    if skill_deals is not None and not 2 <= skill_deals <= 1_000_000:
         raise InputError(f"--skill-deals {skill_deals} is invalid; allowed: an integer from 2 to 1,000,000")
     if workers is not None and workers < 1:
         raise InputError(f"--workers {workers} is invalid; allowed: an integer from 1")
-    ss = studies(results, threshold)
-    if skill:
-        from simdom.run.skill import balance_skill
-        for s in ss:
-            balance_skill(s, skill_deals, workers)
-    _emit(balance_answer(ss, threshold, flat=f in ("csv", "parquet")), f, out)
+    if measures is not None and (full or f in ("json", "csv", "parquet")):
+        raise InputError("--measures picks the table's columns; " + (
+            "--full shows every measure; allowed: one of --measures and --full" if full else
+            f"--format {f} holds every measure; allowed: --measures with --format table or md"))
+    if full and f in ("json", "csv", "parquet"):
+        raise InputError(f"--full is the people's whole scorecard; --format {f} holds every measure already; "
+                         "allowed: --full with --format table or md")
+    return f, parse_measures(measures, skill)
 
 
 def register(app: typer.Typer) -> None:

@@ -222,6 +222,34 @@ def check_run(sc: "Scenario", tables: tuple[str, ...], workers: int | None = Non
                        f"({sc.path or 'the scenario'} plays matches)")
 
 
+def check_folders(runs: "Sequence[tuple[Scenario, Path]]", root: Path, tables: tuple[str, ...], *,
+                  overwrite: bool = False, decision_rollouts: int = 0, decision_then: str = "greedy") -> None:
+    """Every folder of a command's runs checked before any is written (a study over player counts writes
+    ``root/2p``, ``root/3p``, ...): RunError when ``root`` holds another study's layout (a study's count
+    folders under one run, one run's results under a study, or a count this study does not play, which
+    ``simdom balance ROOT`` would read beside it), or when a count's folder holds other results."""
+    counts = [sc.players for sc, _ in runs] if len(runs) > 1 else None
+    subs = sorted(d.name for d in root.iterdir() if d.is_dir() and len(d.name) == 2 and d.name[1] == "p"
+                  and d.name[0].isdigit() and (d / fmt.MANIFEST).exists()) if root.is_dir() else []
+    if counts is None and subs:
+        raise RunError(f"{root} holds a study over player counts ({', '.join(subs)}); allowed: --out another folder")
+    if counts is not None and (root / fmt.MANIFEST).exists():
+        raise RunError(f"{root} holds the results of one run, not a study over player counts (this one writes "
+                       f"{', '.join(f'{n}p' for n in counts)}); allowed: --out another folder")
+    stray = [s for s in subs if counts is not None and int(s[0]) not in counts]
+    if stray:
+        raise RunError(f"{root} holds another study: {root / stray[0]} is not one of this study's player counts "
+                       f"({', '.join(map(str, counts))}) and simdom balance {root} would read it; allowed: --out "
+                       "another folder")
+    for sc, folder in runs[1:] if counts else ():  # the first is checked by run(), after these
+        kept = tuple(t for t in sc.unit.tables if t in set(tables) | {"deals", "matches"})
+        try:
+            check_folder(folder, manifest_for(sc, kept, SIM_VERSION, decision_rollouts,
+                                              continuation(decision_then)), overwrite=overwrite)
+        except OSError as e:
+            raise RunError(f"cannot read the results folder: {faults.io_problem(e)}") from None
+
+
 def run(sc: "Scenario", out: Path, *, tables: tuple[str, ...] = ("deals",), workers: int | None = None,
         backend: str = "local", scheduler: str | None = None, overwrite: bool = False, decision_rollouts: int = 0,
         decision_then: str = "greedy", on_start: Callable[[int, int], None] | None = None,

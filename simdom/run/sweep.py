@@ -99,11 +99,11 @@ def split_players(data: dict[str, Any], path: str) -> list[dict[str, Any]]:
     rest = {k: v for k, v in sweep.items() if k != "players"}
     out = []
     for p in counts:
-        d = {**data, "players": p, "name": f"{data.get('name')}-{p}p"}
+        d = cut_policies({**data, "players": p, "name": f"{data.get('name')}-{p}p", "sweep": rest}, p)
+        rest_p = d.pop("sweep")
         if any(k not in ("mode", "baseline") for k in rest):
-            d["sweep"] = rest
+            d["sweep"] = rest_p
         else:
-            d.pop("sweep")
             if rest.get("baseline"):
                 raise ScenarioError(f"{path}: field sweep.baseline = {rest['baseline']!r}: the sweep varies only "
                                     "players, whose variants are studies of their own; allowed: leave baseline out")
@@ -118,11 +118,21 @@ def sweep_arms(m: "ScenarioModel", path: str) -> list[ArmModel]:
     axes, mode, baseline = sweep_axes(m.sweep or {}, path)
     if any(k == "players" for k, _ in axes):  # pragma: no cover - split_players takes it out first
         raise ScenarioError(f"{path}: field sweep.players: load the scenario with load() (a study per player count)")
+    given = m.rules if "rules" in m.model_fields_set else {}  # not the default preset of a scenario without [rules]
+    both = [k for k, _ in axes if k in (given or {})]
+    if both:  # the sweep sets it in every variant: the [rules] value would be dropped without a word
+        k = both[0]
+        raise ScenarioError(f"{path}: field rules.{k} = {m.rules[k]!r} is also swept (sweep.{k} sets it in every "
+                            f"variant); allowed: {k} in [rules] or in [sweep], not both")
     base_pols = py_seat_policies(m.policies, m.players) if any(k.startswith("policy_") for k, _ in axes) else None
     out: list[ArmModel] = []
     seen: dict[str, dict] = {}
-    for combo in _combinations(axes, mode, path):
-        name = "+".join(f"{k}={_label(v)}" for k, v in combo.items())
+    combos = _combinations(axes, mode, path)
+    varies = [k for k, _ in axes if len({_label(c[k]) for c in combos}) > 1] or [k for k, _ in axes]
+    full: dict[str, str] = {}  # a name -> the name with the keys that do not vary (a baseline may say either)
+    for combo in combos:
+        name = "+".join(f"{k}={_label(v)}" for k, v in combo.items() if k in varies)
+        full["+".join(f"{k}={_label(v)}" for k, v in combo.items())] = name
         if name in seen:
             raise ScenarioError(f"{path}: field sweep: two variants are both named {name!r} ({seen[name]} and "
                                 f"{combo}); allowed: distinct values")
@@ -147,6 +157,7 @@ def sweep_arms(m: "ScenarioModel", path: str) -> list[ArmModel]:
         out.append(ArmModel.model_construct(name=name, policies=policies, rules=rules, description=""))
     if baseline is not None:
         names = [a.name for a in out]
+        baseline = full.get(baseline, baseline)
         if baseline not in names:
             shown_names = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
             raise ScenarioError(f"{path}: field sweep.baseline = {baseline!r} names no variant; allowed: "
@@ -184,6 +195,23 @@ def parse_set(item: str) -> tuple[str, Any]:
     return name, text
 
 
+def cut_policies(data: dict[str, Any], players: int) -> dict[str, Any]:
+    """The scenario with every list of per-seat policies longer than ``players`` cut to its first
+    ``players`` (players 0..N-1 keep theirs): the scenario's, each arm's and each swept list, as ``--players``
+    and a sweep over ``players`` both read them."""
+    def cut(pols: Any) -> Any:
+        return pols[:players] if isinstance(pols, list) and len(pols) > players else pols
+    data = dict(data)
+    if "policies" in data:
+        data["policies"] = cut(data["policies"])
+    if isinstance(data.get("arms"), list):
+        data["arms"] = [{**a, "policies": cut(a["policies"])} if isinstance(a, dict) and "policies" in a else a
+                        for a in data["arms"]]
+    if isinstance(data.get("sweep"), dict) and isinstance(data["sweep"].get("policies"), list):
+        data["sweep"] = {**data["sweep"], "policies": [cut(v) for v in data["sweep"]["policies"]]}
+    return data
+
+
 def with_overrides(data: dict[str, Any], sets: list[str] | tuple[str, ...] = (), players: int | None = None,
                    path: str = "<scenario>") -> dict[str, Any]:
     """The scenario with ``--set NAME=VALUE`` (over its [rules] and every arm's, and in place of a swept
@@ -193,16 +221,7 @@ def with_overrides(data: dict[str, Any], sets: list[str] | tuple[str, ...] = (),
     if players is not None:
         if isinstance(players, bool) or players not in (2, 3, 4):
             raise ScenarioError(f"--players {players} is invalid; allowed: 2, 3 or 4")
-        data["players"] = players
-
-        def cut(pols: Any) -> Any:  # players 0..N-1 keep their policies
-            return pols[:players] if isinstance(pols, list) and len(pols) > players else pols
-        data["policies"] = cut(data.get("policies", "greedy"))
-        if isinstance(data.get("arms"), list):
-            data["arms"] = [{**a, "policies": cut(a["policies"])} if isinstance(a, dict) and "policies" in a else a
-                            for a in data["arms"]]
-        if isinstance(data.get("sweep"), dict) and isinstance(data["sweep"].get("policies"), list):
-            data["sweep"] = {**data["sweep"], "policies": [cut(v) for v in data["sweep"]["policies"]]}
+        data = cut_policies({**data, "players": players}, players)
         if isinstance(data.get("sweep"), dict) and "players" in data["sweep"]:
             data["sweep"] = {k: v for k, v in data["sweep"].items() if k != "players"}
             if not any(k not in ("mode", "baseline") for k in data["sweep"]):
