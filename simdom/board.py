@@ -163,7 +163,8 @@ def _tile_svg(t: _Tile, max_pip: int, last: bool) -> str:
 STYLE = (".face{fill:#fffdf6;stroke:#333;stroke-width:1.2}.last .face{fill:#fff3b0}.bar{stroke:#888;"
          "stroke-width:1}.pip{fill:#222}.num{font:bold 12px sans-serif;text-anchor:middle;fill:#222}"
          ".end circle{fill:#dbeafe;stroke:#1d4ed8}.end text{font:bold 11px sans-serif;text-anchor:middle;"
-         "fill:#1e3a8a}.sum{font:13px sans-serif;fill:#111}")
+         "fill:#1e3a8a}.end.uncounted circle{fill:#f3f4f6;stroke:#9ca3af;stroke-dasharray:3 2}"
+         ".end.uncounted text{fill:#6b7280;font-weight:normal}.sum{font:13px sans-serif;fill:#111}")
 
 
 def board_svg(lay: Layout, title: str = "") -> str:
@@ -184,9 +185,10 @@ def board_svg(lay: Layout, title: str = "") -> str:
         xs.append(cx)
         ys.append(cy)
         used = e in ("L", "R") or lay.arms_used["UD".index(e)]
-        parts.append(f'<g class="end" data-end="{e}" data-value="{v}" data-used="{int(used)}">'
-                     f'<title>open end {e}: {v}</title><circle cx="{cx:g}" cy="{cy:g}" r="{R:g}"/>'
-                     f'<text x="{cx:g}" y="{cy + 4:g}">{e} {v}</text></g>')
+        note = "" if used else " (an empty arm of the spinner: not counted until a tile is placed on it)"
+        parts.append(f'<g class="end{"" if used else " uncounted"}" data-end="{e}" data-value="{v}" '
+                     f'data-used="{int(used)}"><title>open end {e}: {v}{note}</title>'
+                     f'<circle cx="{cx:g}" cy="{cy:g}" r="{R:g}"/><text x="{cx:g}" y="{cy + 4:g}">{e} {v}</text></g>')
     if lay.plays:
         k, s = lay.counted if lay.counted is not None else (0, 0)
         shown = " + ".join(f"{e} {v}" for e, v in lay.ends.items())

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -36,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED_GAME = ROOT / "scenarios" / "seed-game.deal.toml"
 MARIA_HAND = "1-1 1-5 5-5 3-5 2-2"
 ROLLOUTS = 400
+#: the address the server printed (with its secret), by the server's base URL
+ENTRY: dict[str, str] = {}
 
 
 def _free_port() -> int:
@@ -51,8 +54,9 @@ def server():
     proc = subprocess.Popen([sys.executable, "-m", "simdom", "table", "--port", str(port)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}/"
-    line = proc.stdout.readline()   # the URL, printed once the app is built
-    assert url in line, line + proc.stderr.read() if proc.poll() is not None else line
+    line = proc.stdout.readline()   # the URL with the server's secret, printed once the app is built
+    assert url + "?token=" in line, line + proc.stderr.read() if proc.poll() is not None else line
+    ENTRY[url] = re.search(r"http://\S+", line).group(0)
     for _ in range(100):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -81,8 +85,9 @@ def _cli(*args: str) -> str:
 
 
 def _new(page, url: str, **form) -> None:
-    """The set-up form filled as a person would, then Start; waits for the game's page."""
-    page.goto(url)
+    """The set-up form filled as a person would, then Start; waits for the game's page (first opened at
+    the address the server printed, which gives the browser the secret)."""
+    page.goto(ENTRY.get(url, url))
     page.wait_for_selector("#rules option", state="attached")
     page.select_option("#mode", form.pop("mode", "play"))
     for key in ("rules", "players"):
@@ -95,12 +100,21 @@ def _new(page, url: str, **form) -> None:
     page.wait_for_selector("#board svg")
 
 
+def _until(page, expression: str, timeout: float = 30.0) -> None:
+    """Wait until ``expression`` is true in the page: evaluated from here (the page's content security
+    policy forbids the eval that Playwright's wait_for_function uses, and the tests keep the policy on)."""
+    t0 = time.monotonic()
+    while not page.evaluate(expression):
+        assert time.monotonic() - t0 < timeout, f"not true within {timeout} s: {expression}"
+        time.sleep(0.05)
+
+
 def _version(page) -> int:
     return int(page.get_attribute("body", "data-version"))
 
 
 def _changed(page, before: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    _until(page, f"Number(document.body.dataset.version) > {before}")
 
 
 def _play(page, tile: str, end: str) -> None:
@@ -169,7 +183,7 @@ def test_a_whole_deal_against_greedy_ends_with_the_totals_of_simdom_trace(server
     assert page.locator("#review-out tr.rv-row").count() == plays
     assert page.locator("#graph circle").count() == plays  # 2 players: every decision on your margin's graph
     page.click("#review-out tr.rv-row[data-move='3']")
-    assert page.locator("#rv-board svg g.tile").count() == 2  # the board before move 3
+    assert page.locator("#board svg g.tile").count() == 2  # the board before move 3
     assert "Move 3" in page.inner_text("#rv-detail")
     # ... and its hint: simdom analyze of the exported deal at that move
     page.fill("#rollouts", "300")
@@ -292,7 +306,7 @@ def test_a_hint_equals_simdom_analyze_of_the_exported_position(server, browser, 
     tile, end = hint[-1][0].split()
     page.click(f"#hand-tiles button.tile[data-tile='{tile}']")
     page.click(f"#ends button.end[data-end='{end}']")
-    page.wait_for_function("document.getElementById('message').className == 'warning'")
+    _until(page, "document.getElementById('message').className == 'warning'")
     assert "more than your threshold" in page.inner_text("#message")
     after = _state(page)
     assert after["history"] == before["history"] and after["move"] == before["move"]
@@ -341,7 +355,7 @@ def test_the_seed_game_followed_from_marias_seat_gives_analyzes_hint_at_move_10(
     # progress while it works: a long hint shows its rollouts done (then a short one is compared below)
     page.fill("#rollouts", "200000")   # about a second here
     page.click("#hint")
-    page.wait_for_function("/hint: [0-9]+ of 200000 rollouts/.test(document.getElementById('progress').textContent)")
+    _until(page, "/hint: [0-9]+ of 200000 rollouts/.test(document.getElementById('progress').textContent)")
     page.wait_for_selector("#hint-out[data-done='1']", timeout=30_000)
     hint = _hint(page, ROLLOUTS, 1)
     want = _analyze(maria, ROLLOUTS, 1)
@@ -368,10 +382,15 @@ def test_the_seed_game_followed_from_marias_seat_gives_analyzes_hint_at_move_10(
         ex, ey = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
         # the marker lies on the arm's side of the spinner ...
         assert {"L": ex < cx - 20, "R": ex > cx + 20, "U": ey < cy - 20, "D": ey > cy + 20}[e], e
-        # ... and is drawn in the screenshot: the end marker's light blue (219, 234, 254), not the board's
-        # light green (231, 242, 234), left of its label
+        # ... and is drawn in the screenshot, left of its label: a counted end's light blue (219, 234, 254);
+        # D, an empty arm of the spinner not yet counted, light grey (243, 244, 246), dashed; neither is the
+        # board's light green (231, 242, 234)
         px = img.getpixel((int((b["x"] + 0.22 * b["width"] - box["x"]) * sx), int((ey - box["y"]) * sy)))
-        assert px[2] > px[0] + 15 and px[2] > px[1] + 10, (e, px)
+        if e == "D":
+            assert page.get_attribute("#board g.end[data-end='D']", "class") == "end uncounted"
+            assert abs(px[0] - px[2]) < 8 and px[0] > 236, (e, px)
+        else:
+            assert px[2] > px[0] + 15 and px[2] > px[1] + 10, (e, px)
     # tiles lie on the three arms that hold any: L (1-4), R (the line), U (4-6, 0-6); D is open and empty
     arm_tiles = {e: page.locator(f"#board g.tile[data-arm='{e}']").count() for e in "LRUD"}
     assert arm_tiles == {"L": 1, "R": 5, "U": 2, "D": 0}
@@ -383,39 +402,40 @@ def test_bad_input_gets_a_message_and_leaves_the_game_as_it_was(server, browser)
     page = _page(browser, errors)
     _new(page, server, mode="follow", rules="threes", players=4, seat=1, first=0, hand=MARIA_HAND)
     _enter(page, 0, "play", "3-6", "lead")
-    page.wait_for_function("document.querySelectorAll('#history li').length == 1")
+    _until(page, "document.querySelectorAll('#history li').length == 1")
     before = _state(page)
     cases = [((1, "play", "6-6", "L"), "does not hold 6-6"),              # not in Maria's hand
              ((1, "play", "1-1", "L"), "does not fit"),                   # an illegal move
-             ((2, "play", "3-6", "L"), "seat 1 was to act"),              # out of turn
+             ((2, "play", "3-6", "L"), "action 2 (seat 2 play 3-6 L) cannot have happened: seat 1 (you) was to act"),
              ((1, "draw", "3-6", None), "could play"),                    # a draw while she could play
              ((1, "play", "3-6", "L"), "seen before")]                    # a tile already seen
     for (seat, act, tile, end), words in cases:
         _enter(page, seat, act, tile, end)
-        page.wait_for_function("document.getElementById('message').className == 'error'")
+        _until(page, "document.getElementById('message').className == 'error'")
         assert words in page.inner_text("#message"), (words, page.inner_text("#message"))
+        assert "actions[" not in page.inner_text("#message")   # the table's words, not the file's indices
         assert _state(page) == before
         page.evaluate("msg('')")
     # a malformed request: the page says so, the game stays
     page.evaluate("post('act', '{not json')")
-    page.wait_for_function("document.getElementById('message').className == 'error'")
+    _until(page, "document.getElementById('message').className == 'error'")
     assert "malformed request" in page.inner_text("#message")
     assert _state(page) == before
     # a draw from an empty boneyard: every tile dealt (hand_size=7 with 4 players)
     _new(page, server, mode="follow", rules="threes", players=4, overrides="hand_size=7", seat=0, first=0,
          hand="0-0 0-1 0-2 0-3 0-4 0-5 0-6")
     _enter(page, 0, "play", "0-6", "lead")
-    page.wait_for_function("document.querySelectorAll('#history li').length == 1")
+    _until(page, "document.querySelectorAll('#history li').length == 1")
     before = _state(page)
     _enter(page, 1, "draw")
-    page.wait_for_function("document.getElementById('message').className == 'error'")
+    _until(page, "document.getElementById('message').className == 'error'")
     assert "no tile to draw" in page.inner_text("#message")
     assert _state(page) == before
     # play mode: a move that is not legal, sent as the page sends moves
     _new(page, server, rules="threes", players=2, seat=0, bots="greedy", seed=11)
     before = _state(page)
     page.evaluate("post('play', {tile: '6-6', end: 'U'})")
-    page.wait_for_function("document.getElementById('message').className == 'error'")
+    _until(page, "document.getElementById('message').className == 'error'")
     assert "not a legal move" in page.inner_text("#message")
     assert _state(page) == before
     # the browser logs each refused request (400); nothing else went wrong
@@ -440,7 +460,7 @@ def test_a_reload_keeps_the_game_and_two_tabs_keep_their_own(server, browser):
     two.reload()
     two.wait_for_selector("#board svg")
     assert _state(one) == a and _state(two) == b
-    assert one.inner_html("#history") == "".join(f"<li>{h}</li>" for h in a["history"])
+    assert [li.inner_text() for li in one.query_selector_all("#history li")] == a["history"]
     assert a["rules"] == "threes" and b["rules"] == "fives" and a["id"] != b["id"]
     # undo in one tab leaves the other alone
     v = _version(one)

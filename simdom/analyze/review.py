@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -141,10 +142,10 @@ def script_names(label: str, players: int) -> list[str] | None:
     return parts if len(parts) == players and all(parts) else None
 
 
-def _decision(p: Position, then, seed: int, rollouts: int) -> Decision:
+def _decision(p: Position, then, seed: int, rollouts: int, progress=None) -> Decision:
     mp = p.rules.max_pip
     forced = len(p.moves) == 1
-    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts)
+    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts, progress=progress)
     best = a.best
     pl = a.row(p.played)
     cell = lambda r: (tile_name(r.tile, mp), r.end.label, r.mean_points)  # noqa: E731
@@ -182,7 +183,7 @@ def _boneyard(st: DealState) -> list[int]:
     return [int(x) for x in st.boneyard0[len(st.boneyard0) - left:]]
 
 
-def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[float]]:
+def _luck(deal: Deal, then, seed: int, rollouts: int, tick: Callable[[int], None]) -> tuple[list[Luck], list[float]]:
     n = deal.rules.players
     out, start = [], [0.0] * n
     for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
@@ -194,6 +195,8 @@ def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[
             sizes = [len(h) for h in hands]
             pool = [t for h in hands for t in h] + list(deal.boneyard)
             for j in range(rollouts):
+                if j % 256 == 0:
+                    tick(idx)
                 perm = list(rng.permutation(pool))
                 w, k = {}, 0
                 for s in range(n):
@@ -214,6 +217,8 @@ def _luck(deal: Deal, then, seed: int, rollouts: int) -> tuple[list[Luck], list[
             drawn = bone[k0]
             rest = bone[k0:]
             for j in range(rollouts):
+                if j % 256 == 0:
+                    tick(idx)
                 perm = [int(x) for x in rng.permutation(rest)]
                 b = st.copy()
                 b.set_hidden({}, bone[:k0] + perm)
@@ -283,18 +288,21 @@ def _viewer_luck(deal: Deal, viewer: int, then, seed: int, rollouts: int) -> lis
 
 def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int = ROLLOUTS,
            luck_rollouts: int = LUCK_ROLLOUTS, names: Sequence[str] | None = None,
-           viewer: int | None = None) -> Review:
+           viewer: int | None = None, progress: "Callable[[int, int], None] | None" = None) -> Review:
     """Review every decision and chance event of ``deal`` (module doc); with ``viewer`` (a one-seat file,
     ``deal`` one full deal consistent with it), only that seat's decisions and its own draws, each
-    valued from what it knew."""
-    import time
+    valued from what it knew; ``progress(done, planned)`` hears of its steps (an exception it raises stops it)."""
     t0 = time.perf_counter()
     n = deal.rules.players
     names = check_options(rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, players=n)
     names = list(names or deal.names or script_names(deal.label, n) or [f"seat {s}" for s in range(n)])
-    decisions = [_decision(p, then, seed, rollouts) for p in deal.positions() if viewer is None or p.seat == viewer]
+    mine = [p for p in deal.positions() if viewer is None or p.seat == viewer]
+    steps = len(mine) + (len(deal.plays) + 1 if viewer is None else 0)
+    report = progress or (lambda done, planned: None)
+    decisions = [_decision(p, then, seed, rollouts, progress and (lambda d, m, k=k: report(k, steps)))
+                 for k, p in enumerate(mine)]
     if viewer is None:
-        luck, start = _luck(deal, then, seed, luck_rollouts)
+        luck, start = _luck(deal, then, seed, luck_rollouts, lambda idx: report(len(mine) + idx, steps))
     else:
         luck, start = _viewer_luck(deal, viewer, then, seed, luck_rollouts), [float("nan")] * n
     st = deal.start()

@@ -5,6 +5,7 @@ and kept only when the view accepts it (:class:`~simdom.table.game.TableError` o
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from ..analyze.position import Deal, PositionError
@@ -17,7 +18,7 @@ from ..engine.state import DealState
 from ..rules import Rules
 from ..tiles import parse_tile, tile_name
 
-from .game import Game, history_lines, seat_names
+from .game import Game, ending, history_lines, history_moves, seat_names
 from .inputs import TableError, check_seat, parse_move
 
 
@@ -26,8 +27,9 @@ class FollowGame(Game):
 
     mode = "follow"
 
-    def __init__(self, rules: Rules, seat: int, first: int, hand: Any, scores: Any = None):
-        super().__init__(rules, seat, seat_names(rules.players, seat))
+    def __init__(self, rules: Rules, seat: int, first: int, hand: Any, scores: Any = None,
+                 names: list[str] | None = None):
+        super().__init__(rules, seat, seat_names(rules.players, seat, names))
         self.hand_no = 0
         self.deal_rules = rules   # a match's later deals: the leader next_lead chose leads any tile
         self.scores0 = self._scores(scores) if rules.is_match else None
@@ -118,7 +120,10 @@ class FollowGame(Game):
         try:
             return full_deal(view_from_data(data, "the game"))
         except PositionError as e:
-            raise TableError(str(e).replace("the game: ", "", 1)) from None
+            text = str(e).replace("the game: ", "", 1)
+            text = re.sub(r"actions\[(\d+)\]", lambda m: f"action {int(m.group(1)) + 1}", text)
+            raise TableError(re.sub(r"\bseat (\d)\b", lambda m: self.names[int(m.group(1))]
+                                    if int(m.group(1)) < len(self.names) else m.group(0), text)) from None
 
     def view_dict(self) -> dict[str, Any]:
         return {"rules": self.deal_rules.to_dict(), "players": self.rules.players, "seat": self.seat,
@@ -243,7 +248,11 @@ class FollowGame(Game):
                 legal = [[tile_name(t, self.rules.max_pip), e.label] for t, e in self.position().moves]
             except TableError:
                 legal = []
-        out.update({"turn": turn, "ended": None if turn is not None else "over", "seats": seats,
+        how = None if turn is not None else ("domino" if 0 in counts else "blocked")
+        out.update({"turn": turn, "ended": how, "seats": seats, "history_moves": history_moves(self.actions),
+                    "ending": ending(self, st, how, None, [self.my_hand() if s == self.seat else None
+                                                           for s in range(n)],
+                                     " from the placements (the end bonus is counted at the table)"),
                     "legal": legal, "history": history_lines(self.actions, self.seat, self.names, hide=False),
                     "unseen": self.unseen(), "boneyard": bone, "first": self.first,
                     "can_undo": bool(self.actions), "move": len(self._deal.plays) + 1, "totals": None,

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 import uuid
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..analyze.evaluate import evaluate
@@ -34,6 +32,7 @@ from ..policies import PolicyError, parse_policy
 from ..rules import Rules, preset
 from ..tiles import parse_tile, tile_name
 from .inputs import TableError, parse_move
+from .jobs import Job
 
 #: hint rollouts by default, and the most a request may ask
 HINT_ROLLOUTS, MAX_HINT_ROLLOUTS = 2000, 200_000
@@ -41,25 +40,6 @@ HINT_ROLLOUTS, MAX_HINT_ROLLOUTS = 2000, 200_000
 REVIEW_ROLLOUTS, REVIEW_LUCK_ROLLOUTS = 400, 100
 #: positions the solver may search for "every hand known" before it gives up on a position
 SOLVE_LIMIT = 5_000_000
-
-
-@dataclass
-class Job:
-    """Work in a background thread (a hint, the solver, a review): its progress and its result."""
-
-    kind: str
-    key: Any
-    done: int = 0
-    planned: int = 0
-    result: Any = None
-    error: str | None = None
-    finished: bool = False
-    started: float = field(default_factory=time.monotonic)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "stamp": self.started, "done": self.done, "planned": self.planned,
-                "finished": self.finished,
-                "error": self.error, "result": self.result, "seconds": round(time.monotonic() - self.started, 1)}
 
 
 class Game:
@@ -134,8 +114,31 @@ class Game:
                 "jobs": {k: j.as_json() for k, j in self.jobs.items()}}
 
 
-def seat_names(players: int, seat: int) -> list[str]:
+def seat_names(players: int, seat: int, given: list[str] | None = None) -> list[str]:
+    """The seats' names: the ones given (yours marked "(you)"), else "seat N"."""
+    if given:
+        return [f"{n} (you)" if s == seat else n for s, n in enumerate(given)]
     return [f"seat {s} (you)" if s == seat else f"seat {s}" for s in range(players)]
+
+
+def ending(game: Game, st: DealState, how: str | None, totals: list[int] | None, hands: list[list[str]] | None,
+           note: str = "") -> dict[str, Any] | None:
+    """The deal's end for the page: how it ended in words, the totals (or the points so far), the deal's
+    winner (the most points; a tie named as such) and every seat's last hand where it is known."""
+    if how is None:
+        return None
+    n = game.rules.players
+    pts = totals if totals is not None else [st.seat(s).points + st.seat(s).bonus for s in range(n)]
+    last = next((a["seat"] for a in reversed(st.actions) if a["act"] == "play"), None)
+    why = {"domino": f"{game.names[last]} placed the last tile of the hand" if last is not None else "a hand is out",
+           "blocked": "blocked: no seat could place a tile", "target": "the match's target was reached"}.get(how, how)
+    top = max(pts)
+    best = [s for s in range(n) if pts[s] == top]
+    who = " and ".join(game.names[s] for s in best)
+    verb = "wins the deal" if totals is not None else "leads"
+    won = f"{who} {verb}" if len(best) == 1 else f"a tie between {who}"
+    return {"how": how, "sentence": f"The deal is over: {why}. {won} with {top} points{note}.",
+            "totals": pts, "winner": best, "hands": hands}
 
 
 class PlayGame(Game):
@@ -143,8 +146,9 @@ class PlayGame(Game):
 
     mode = "play"
 
-    def __init__(self, rules: Rules, seat: int, bots: list[str], seed: int, deal: int = 0):
-        super().__init__(rules, seat, seat_names(rules.players, seat))
+    def __init__(self, rules: Rules, seat: int, bots: list[str], seed: int, deal: int = 0,
+                 names: list[str] | None = None):
+        super().__init__(rules, seat, seat_names(rules.players, seat, names))
         try:
             pols = [parse_policy(b) for b in bots]
         except PolicyError as e:
@@ -318,7 +322,10 @@ class PlayGame(Game):
                     "history": history_lines(st.actions, self.seat, self.names, hide=st.ended is None),
                     "unseen": _unseen(self, st), "boneyard": st.boneyard_left,
                     "totals": st.totals() if st.ended else None, "can_undo": bool(self.undo_stack),
-                    "move": st.move_number + 1})
+                    "move": st.move_number + 1, "history_moves": history_moves(st.actions)})
+        hands = [[tile_name(t, mp) for t in st.seat(s).hand] for s in range(self.rules.players)]
+        out["ending"] = ending(self, st, st.ended.label if st.ended else None, st.totals() if st.ended else None,
+                               hands)
         return out
 
 
@@ -334,6 +341,29 @@ def history_lines(actions: list[dict[str, Any]], seat: int, names: list[str], hi
         else:
             out.append(f"{who}: passes")
     return out
+
+
+def history_moves(actions: list[dict[str, Any]]) -> list[int | None]:
+    """For each line of :func:`history_lines`: the placement's move number (1, 2, ...), None for a draw
+    or a pass."""
+    out: list[int | None] = []
+    k = 0
+    for a in actions:
+        k += a["act"] == "play"
+        out.append(k if a["act"] == "play" else None)
+    return out
+
+
+def board_before(game: Game, move: Any) -> dict[str, Any]:
+    """The board just before placement ``move`` of the deal (``move`` one past the last: as it stands)."""
+    deal, _ = review_subject(game)
+    n = len(deal.plays)
+    if type(move) is not int or not 1 <= move <= n + 1:
+        raise TableError(f"move {move!r}; allowed: a placement of the deal, 1 to {n + 1}")
+    st = deal.start()
+    for t, e in deal.plays[:move - 1]:
+        st.play(t, int(e))
+    return {"move": move, "board": state_svg(st, f"before move {move}" if move <= n else "as it stands")}
 
 
 def _unseen(game: Game, st: DealState) -> list[str]:
@@ -352,14 +382,14 @@ def review_subject(game: Game) -> tuple[Deal, int | None]:
 
 
 def review_json(game: Game, deal: Deal, viewer: int | None, rollouts: int, luck_rollouts: int, seed: int,
-                then: str) -> dict[str, Any]:
+                then: str, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """``simdom review`` of ``deal`` (from :func:`review_subject`; with a viewer as ``simdom review
     --position``), with the board before every move and the graph's points."""
     from ..analyze.review import review, to_json
     if not deal.plays:
         raise TableError("no placement to review yet; allowed: the review after a move")
     r = review(deal, then=then, seed=seed, rollouts=rollouts, luck_rollouts=luck_rollouts, names=game.names,
-               viewer=viewer)
+               viewer=viewer, progress=progress)
     js = to_json(r)
     boards = []
     for p in deal.positions():

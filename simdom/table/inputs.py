@@ -2,17 +2,109 @@
 move; a refused one raises :class:`TableError` (one line naming it and what is allowed)."""
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from ..engine.codes import End
+from ..policies import PolicyError, parse_policy
 from ..rules import PRESETS, Rules, RulesError, preset
 from ..tiles import parse_tile
 
 MAX_SEED = 2**63 - 1
+#: the deepest nesting of arrays and objects a request body may have (the deepest accepted is 2)
+MAX_DEPTH = 8
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 class TableError(ValueError):
     """A refused input: one line naming it and what is allowed; the game is unchanged."""
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """``value`` as a refusal names it: its repr, cut to ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """A request's body: a JSON object in UTF-8, nested at most :data:`MAX_DEPTH` deep."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TableError("malformed request: the body is not UTF-8; allowed: a JSON object") from None
+    depth = deepest = 0
+    for ch in _STRINGS.sub("", text):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    if deepest > MAX_DEPTH:
+        raise TableError(f"malformed request: JSON nested {deepest} deep; allowed: a JSON object nested at most "
+                         f"{MAX_DEPTH} deep")
+    try:
+        data = json.loads(text or "{}")
+    except (ValueError, RecursionError) as e:
+        why = getattr(e, "msg", None) or ("a number of more than 4,300 digits" if "digits" in str(e) else "unreadable")
+        raise TableError(f"malformed request: not JSON ({why}); allowed: a JSON object") from None
+    if not isinstance(data, dict):
+        raise TableError("malformed request: allowed: a JSON object")
+    return data
+
+
+def integer(data: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    """``data[key]`` as an integer from ``lo`` to ``hi`` (a JSON number, or ASCII digits in a string)."""
+    v = data.get(key, default)
+    if v is None or v == "":
+        v = default
+    if isinstance(v, str) and v.strip().lstrip("-").isascii() and v.strip().lstrip("-").isdigit() \
+            and len(v.strip()) <= 20:
+        v = int(v)
+    if type(v) is not int or not lo <= v <= hi:
+        raise TableError(f"{key} {shown(v)}; allowed: an integer from {lo} to {hi:,}")
+    return v
+
+
+def policy(value: Any, what: str, default: str = "greedy") -> str:
+    """The one check of a policy a request names (a bot, ``then``): a compiled policy only, never a
+    ``python:`` one (which would import and run code); its canonical text."""
+    value = default if value in (None, "") else value
+    if not isinstance(value, str):
+        raise TableError(f"{what} {shown(value)}; allowed: a compiled policy, e.g. greedy")
+    try:
+        return str(parse_policy(value))
+    except PolicyError as e:
+        raise TableError(f"{what}: {e}") from None
+
+
+def bots(value: Any, players: int) -> list[str]:
+    """The bots' policies: one for every seat, or one per seat, each checked by :func:`policy`."""
+    value = value or ["greedy"]
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        raise TableError("bots: allowed: a list of policies, one per seat")
+    if len(value) == 1:
+        value = value * players
+    if len(value) != players:
+        raise TableError(f"{len(value)} bots for {players} players; allowed: one per seat")
+    return [policy(v, "bots") for v in value]
+
+
+def names(value: Any, players: int) -> list[str] | None:
+    """The seats' names (None: "seat N"): one a seat, a list or a comma-separated string, each 1 to 20
+    letters, digits, spaces or ``.-_'``."""
+    if value in (None, "", []):
+        return None
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",")]
+    ok = isinstance(value, list) and len(value) == players and all(
+        isinstance(v, str) and 1 <= len(v) <= 20 and re.fullmatch(r"[\w .'-]+", v) for v in value)
+    if not ok:
+        raise TableError(f"names {shown(value)}; allowed: {players} names separated by commas, each 1 to 20 "
+                         "letters, digits, spaces or .-_'")
+    return list(value)
 
 
 def make_rules(name: Any, players: Any, overrides: Any) -> Rules:
