@@ -45,7 +45,8 @@ function show(g) {
   document.body.dataset.game = g.id;
   if (viewMove === null) $("board").innerHTML = g.board;
   const turn = g.turn === null || g.turn === undefined ? null : g.turn;
-  let st = `${g.rules}, ${g.players} players; you are seat ${g.seat}. Move ${g.move}. Boneyard: ${g.boneyard} tiles. `;
+  const me = g.names[g.seat].replace(/ \(you\)$/, "");
+  let st = `${g.rules}, ${g.players} players; you are ${me}${me === "seat " + g.seat ? "" : " (seat " + g.seat + ")"}. Move ${g.move}. Boneyard: ${g.boneyard} tiles. `;
   if (g.ended) st += g.ending ? g.ending.sentence : "The deal is over.";
   else st += turn === g.seat ? "Your turn." : `${g.names[turn]} to act.`;
   if (g.match) {
@@ -154,7 +155,7 @@ function graph(points) {
   const x0 = Math.min(...xs), x1 = Math.max(...xs, x0 + 1), y0 = Math.min(0, ...ys), y1 = Math.max(0, ...ys, y0 + 1);
   const X = (x) => P + (x - x0) / (x1 - x0) * (W - 2 * P), Y = (y) => H - P - (y - y0) / (y1 - y0) * (H - 2 * P);
   const line = points.map((p, i) => `${i ? "L" : "M"}${X(p.move).toFixed(1)},${Y(p.margin).toFixed(1)}`).join("");
-  return `<svg id="graph" width="${W}" height="${H}" role="img" aria-label="expected final margin over the deal">` +
+  return `<svg id="graph" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="expected final margin over the deal">` +
     `<line x1="${P}" x2="${W - P}" y1="${Y(0)}" y2="${Y(0)}" stroke="#999"/><path d="${line}" fill="none" stroke="#1d4ed8" stroke-width="2"/>` +
     points.map((p) => `<circle cx="${X(p.move)}" cy="${Y(p.margin)}" r="3" fill="#1d4ed8"><title>move ${p.move}: ${p.margin.toFixed(2)}</title></circle>`).join("") +
     `<text x="${P}" y="14" font-size="12">your expected final margin after each move (0 = level)</text>` +
