@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .safeio import shown
 
@@ -404,9 +404,15 @@ def seat_policies(policies: "str | Policy | Sequence[str | Policy]", players: in
     """One policy per seat: a single policy is given to every seat; a list must have one per seat.
     ``parse``: how each is read (simdom.engine.pypolicy.seat_policies passes one that loads Python
     policies too)."""
-    if isinstance(policies, (str, Policy)) or getattr(policies, "name", None) == "python":
+    def one(p: object) -> bool:
+        return isinstance(p, (str, Policy)) or getattr(p, "name", None) == "python"
+    if one(policies):
         policies = [policies]
-    parsed = [parse(p) for p in policies]
+    items = None if isinstance(policies, (bytes, dict)) or not isinstance(policies, Iterable) else list(policies)
+    if items is None or not all(map(one, items)):
+        raise PolicyError(f"policies = {shown(policies)}; allowed: a policy (\"greedy\", \"hold:until=9\"), or a "
+                          f"list of one per seat ({players})")
+    parsed = [parse(p) for p in items]
     if len(parsed) == 1:
         parsed = parsed * players
     if len(parsed) != players:

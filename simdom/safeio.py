@@ -80,19 +80,24 @@ def refusal(where: str, kind: str, e: BaseException) -> InputError:
     return InputError(f"{where}: not valid {kind}: {text.splitlines()[0][:120] if text else type(e).__name__}")
 
 
+#: the byte-order mark some editors (Notepad) put before UTF-8 text: read past, as Python's utf-8-sig does
+BOM = "\ufeff"
+
+
 def loads_json(text: str | bytes, where: str) -> Any:
     """``json.loads`` with bounded nesting and integer length; InputError naming ``where`` otherwise."""
     try:
-        value = json.loads(text, object_pairs_hook=unique_keys)
+        value = json.loads(text.removeprefix(BOM) if isinstance(text, str) else text, object_pairs_hook=unique_keys)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise refusal(where, "JSON", e) from None
     return check_depth(value, where)
 
 
 def loads_toml(text: str, where: str) -> dict[str, Any]:
-    """``tomllib.loads`` with bounded nesting and integer length; InputError naming ``where`` otherwise."""
+    """``tomllib.loads`` with bounded nesting and integer length (a leading byte-order mark read past); InputError
+    naming ``where`` otherwise."""
     try:
-        value = tomllib.loads(text)
+        value = tomllib.loads(text.removeprefix(BOM))
     except (ValueError, RecursionError) as e:  # TOMLDecodeError is a ValueError
         raise refusal(where, "TOML", e) from None
     return check_depth(value, where)
@@ -135,6 +140,44 @@ def read_regular(path: str | Path, allowed: str) -> bytes:
                 problem = "not a regular file"
     raise InputError(f"{path} is {problem}; allowed: {allowed}" if problem != "no such file" else
                      f"{path}: no such file; allowed: {allowed}")
+
+
+@contextlib.contextmanager
+def reading_lines(path: str | Path, allowed: str) -> Iterator[Iterator[bytes]]:
+    """The lines of a file, a device, or a FIFO a process writes (a shell's ``<(simdom trace ...)``), read as
+    they come; InputError at once for a FIFO that no process writes, on which a plain open would wait
+    forever (opened without blocking: a first read finding no writer returns nothing at once)."""
+    path = Path(path)
+    if not stat.S_ISFIFO(os.stat(path).st_mode):
+        with open(path, "rb") as fh:
+            yield iter(fh)
+        return
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            first = os.read(fd, 1 << 16)
+        except BlockingIOError:  # a process writes it and has written nothing yet
+            first = None
+        if first == b"":
+            raise InputError(f"{path} is a FIFO that no process writes; allowed: {allowed}")
+        os.set_blocking(fd, True)
+        yield _joined(first or b"", fh)
+
+
+def _joined(head: bytes, fh: IO[bytes]) -> Iterator[bytes]:
+    """The lines of ``head`` followed by the rest of ``fh``."""
+    while True:
+        nl = head.find(b"\n")
+        if nl < 0:
+            more = fh.readline()
+            if not more:
+                break
+            head += more
+            continue
+        yield head[:nl + 1]
+        head = head[nl + 1:]
+    if head:
+        yield head
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from simdom import results as fmt
+from simdom.engine.api import SIM_VERSION  # as simdom run's folders: read without a note on another version
 from simdom.rules import preset
 
 
@@ -239,7 +240,7 @@ def _moves(spec, a, rng, d0, n, tiles, first_seat, has_fd, fd_move, tier) -> dic
 def manifest(spec: SynthSpec, chunks_done: list[int] | None = None, *, complete: bool = True) -> fmt.Manifest:
     done = list(range(n_chunks(spec))) if chunks_done is None else chunks_done
     m = fmt.Manifest(
-        kind=fmt.KIND, format=fmt.FORMAT, simdom_version="0.1.0", sim_version=1,
+        kind=fmt.KIND, format=fmt.FORMAT, simdom_version="0.1.0", sim_version=SIM_VERSION,
         scenario_name=spec.scenario_name, scenario={"name": spec.scenario_name, "synthetic": True},
         settings_hash="", seed=spec.seed, root_key=f"synth-{spec.seed}", deals=spec.deals,
         chunk_size=spec.chunk_size, n_chunks=n_chunks(spec), rotations=spec.n_rot,

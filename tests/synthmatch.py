@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from simdom import results as fmt
+from simdom.engine.api import SIM_VERSION
 from simdom.rules import preset
 
 ARMS = (("base", ("greedy", "greedy")), ("edge", ("defensive", "greedy")))
@@ -169,7 +170,7 @@ def write(folder: Path, m: Model) -> Path:
     matches = {k: np.asarray(v) for k, v in Mt.items()}
     matches["arm"] = fmt.strings(matches["arm"], names)
     matches["unfinished"] = np.zeros(len(Mt["arm"]), bool)
-    man = fmt.Manifest(kind=fmt.KIND, format=fmt.FORMAT, simdom_version="test", sim_version=2,
+    man = fmt.Manifest(kind=fmt.KIND, format=fmt.FORMAT, simdom_version="test", sim_version=SIM_VERSION,
                        scenario_name="synthmatch", scenario={}, settings_hash="", seed=m.seed, root_key="0",
                        deals=m.matches, chunk_size=m.matches, n_chunks=1, rotations=R, players=P, unit="match",
                        tables=["deals", "matches"], chunks_done=[0], created="now", complete=True,

@@ -138,6 +138,18 @@ FLAGS = {
     "compare-unknown-arm": Case(["compare", "res:nobody", "res"], ["no arm", "nobody", "base"]),
     "compare-a-folder-with-itself": Case(["compare", "res", "./res"], ["same results", "FOLDER:ARM"]),
     "stats-by-twice": Case([*STATS, "--by", "arm,arm"], ["--by", "arm", "twice"]),
+    # issue 59: a deal number past the kernel's int64 was a traceback (and a second compile of batch.new_deal)
+    "solve-deal-2-63": Case(["solve", "-r", "threes", "-n", "2", "--deal", str(2**63)],
+                            ["--deal 9223372036854775808", "from 0 to 9223372036854775807"]),
+    "analyze-deal-2-63": Case(["analyze", "-r", "threes", "-n", "2", "--deal", str(2**63), "--move", "2"],
+                              ["--deal 9223372036854775808", "from 0 to 9223372036854775807"]),
+    # issue 59: a target made "unknown field rules.target"; a position is one deal, a match's deal needs its score
+    "solve-target": Case(["solve", "-r", "fives", "-n", "2", "--deal", "0", "--set", "target=100"],
+                         ["target = 100", "rules play matches", "single deal", "allowed: target = 0", "--match"]),
+    "analyze-target": Case(["analyze", "-r", "fives", "-n", "2", "--deal", "0", "--move", "2", "--set", "target=61"],
+                           ["target = 61", "single deal", "allowed: target = 0"]),
+    "doubles-exact-target": Case(["doubles", "--exact", "-n", "2", "--deals", "3", "--set", "target=100"],
+                                 ["target = 100", "single deal", "allowed: target = 0"]),
 }
 
 OVERRIDES = {
@@ -216,6 +228,11 @@ SCENARIOS = {
     "run-match-over-deal-results": Case(["run", "match.toml", "--out", "res", "-q", "--workers", "1"],
                                         ["holds other results", "--overwrite"]),
     "scenario-is-a-script": Case(["run", "script.toml"], ["scripted deal", "--script"]),
+    # issue 59: a 5 MB description made a 10 MB manifest (the value is not echoed whole either)
+    "scenario-description-5mb": Case(["run", "bad.toml"], ["bad.toml", "description", "at most 4,000 characters"],
+                                     scen(top='description = "' + "x" * 5_000_000 + '"\n')),
+    "scenario-arm-description-long": Case(["run", "bad.toml"], ["arms[0].description", "at most 4,000 characters"],
+                                          scen(extra='[[arms]]\nname = "a"\ndescription = "' + "y" * 4001 + '"\n')),
     "scenario-rollout-samples-huge": Case(["run", "bad.toml"], ["samples", "10,000"],
                                           scen(replace=('"greedy", "random", "greedy", "random"',
                                                         '"rollout:samples=100000000000"'))),

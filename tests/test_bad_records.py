@@ -184,6 +184,9 @@ MANIFESTS = {
     "manifest-missing": Case(S, ["no manifest.json"], lambda ws: (ws / "res" / "manifest.json").unlink()),
     "manifest-half-written": Case(S, ["half-written", "simdom run"],
                                   manifest(lambda m: m.update(complete=False, chunks_done=[0]))),
+    # issue 59: "half-written (3 of 3 chunks done)" said of a run stopped after its last chunk
+    "manifest-every-chunk-not-complete": Case(S, ["all 3 chunks written", "stopped before it marked the folder "
+                                                  "complete", "simdom run"], manifest(_set("complete", False))),
     "manifest-rules-edited": Case(S, ["manifest.json is damaged", "settings_hash"],
                                   manifest(lambda m: m["arms"][0]["rules"].update(min_ends=2))),
     "manifest-policy-edited": Case(S, ["manifest.json is damaged", "settings_hash"],

@@ -87,9 +87,7 @@ def _positions(script, trace_file, position, hand, seen, seat, deal, move, every
     else:
         if deal is None:
             raise _bad("no deal given; allowed: --script FILE, --trace FILE --deal I, or --seed S --deal I")
-        if deal < 0:
-            raise _bad(f"--deal {deal}; allowed: an integer >= 0")
-        source = from_seed(rules(), policies(), seed, deal)
+        source = from_seed(rules(), policies(), seed, deal)  # the deal number checked there
     seat_policies(then, source.rules.players)
     return [source.position(move)] if move is not None else list(source.positions())
 

@@ -15,6 +15,7 @@ from typing import Any, Iterator, Sequence
 from ..deal.records import RecordError, ReplayError, read_jsonl
 from ..deal.replay import replay_record
 from ..deal.script import ScriptError, load_script
+from ..engine.api import MAX_DEAL
 from ..engine.codes import End
 from ..engine.state import DealState
 from ..rules import Rules, from_dict, shown
@@ -164,7 +165,14 @@ def from_trace(path: str | Path, deal: int) -> Deal:
 
 
 def from_seed(rules: Rules, policies: Sequence[Any], seed: int, deal: int) -> Deal:
-    """Deal ``deal`` of root ``seed``, played by ``policies`` (as simdom trace and replay play it)."""
+    """Deal ``deal`` of root ``seed``, played by ``policies`` (as simdom trace and replay play it); rules that
+    play matches are refused (a match's deal depends on the match's score before it)."""
+    if isinstance(deal, bool) or not 0 <= deal <= MAX_DEAL:  # the kernel counts deals in int64
+        raise PositionError(f"--deal {deal}; allowed: an integer from 0 to {MAX_DEAL}")
+    if rules.is_match:
+        raise PositionError(f"target = {rules.target}: the rules play matches (docs/rules.md 12), but a deal of a seed "
+                            "is a single deal; allowed: target = 0 (no --set target), or a match's deals from its "
+                            "trace: simdom trace --matches N -o FILE, then simdom review --trace FILE --match I")
     from ..engine.state import trace
 
     return from_record(trace(rules, policies, seed, deal), f"deal {deal} of seed {seed}")
@@ -202,6 +210,4 @@ def load_deal(*, script: "str | Path | None", trace_file: "str | Path | None", d
         return from_trace(trace_file, 0 if deal is None else deal)
     if deal is None:
         raise PositionError("no deal given; allowed: --script FILE, --trace FILE --deal I, or --seed S --deal I")
-    if deal < 0:
-        raise PositionError(f"--deal {deal}; allowed: an integer >= 0")
     return from_seed(rules, policies, seed, deal)

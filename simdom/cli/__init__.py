@@ -42,7 +42,9 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
          debug: bool = typer.Option(False, "--debug", help="Show the traceback of any error (for bug reports).")
          ) -> None:
     """simdom: simulation and statistics for Threes and Fives."""
-    from ..engine.api import check_kernel_mode
+    from ..engine.api import SIM_VERSION, check_kernel_mode
+    from ..stats.read import PLAYING
+    PLAYING["sim_version"] = SIM_VERSION  # a results folder of another behaviour version is read with a note
     guard.DEBUG["on"] = debug
     try:
         check_kernel_mode()  # SIMDOM_KERNEL, read by every command that plays deals

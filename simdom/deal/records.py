@@ -17,7 +17,7 @@ from typing import Annotated, Any, Iterator, Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..safeio import InputError, check_depth, not_a_file, unique_keys
+from ..safeio import BOM, InputError, check_depth, not_a_file, reading_lines, unique_keys
 from ..rules import MATCH_PARAMETERS, PARAMETERS, Rules, RulesError, from_dict, shown
 from ..tiles import parse_tile
 
@@ -290,8 +290,8 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
     if problem and not problem.startswith(("a FIFO", "a device")):  # a pipe streams records: <(simdom trace ...)
         raise RecordError(f"{path} is {problem}; allowed: a JSON Lines trace file (simdom trace -o FILE)")
     try:
-        with open(path, "rb") as fh:
-            for n, raw in enumerate(fh, 1):
+        with reading_lines(path, "a JSON Lines trace file, or a pipe a process writes: <(simdom trace ...)") as lines:
+            for n, raw in enumerate(lines, 1):
                 where = f"{path}:{n}"
                 try:
                     line = raw.decode("utf-8")
@@ -300,7 +300,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
                 if not line.strip():
                     continue
                 try:
-                    value = json.loads(line, object_pairs_hook=unique_keys)  # a key twice: refused
+                    value = json.loads(line.removeprefix(BOM), object_pairs_hook=unique_keys)  # a key twice: refused
                 except (ValueError, RecursionError) as e:
                     raise RecordError(f"{where}: not a JSON line ({str(e)[:80] or 'nested too deeply'})") from None
                 try:
@@ -308,6 +308,8 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
                 except InputError as e:
                     raise RecordError(str(e)) from None
                 yield where, value
+    except InputError as e:  # a FIFO that no process writes
+        raise RecordError(str(e)) from None
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
 

@@ -99,7 +99,8 @@ class MoveRollouts:
         win = np.zeros((count, n), dtype=np.float64)
         tries = np.zeros(count, dtype=np.int64)
         _kernel().rollout_moves(self._G, self._St, self._bone, self.seat, self._mv_t, self._mv_e, n, self._ids,
-                                self._par, self._key, start, count, self.perfect, pts, mar, win, tries, self._work)
+                                self._par, self._key, int(start), int(count), self.perfect, pts, mar, win, tries,
+                                self._work)
         return Rollouts(start, pts, mar, win, tries)
 
     def _run_python(self, start: int, count: int) -> Rollouts:
@@ -140,8 +141,8 @@ def sample_hidden(state: DealState, seed: int, start: int, count: int, salt: int
     bones = np.zeros((count, rules.n_tiles), dtype=np.int64)
     tries = np.zeros(count, dtype=np.int64)
     s = state.turn
-    _kernel().sample_worlds(state._G, state._St, state._bone, s, root_key(seed) ^ np.uint64(salt), start, count,
-                            hands, bones, tries, make_analysis_work(rules.n_tiles))
+    _kernel().sample_worlds(state._G, state._St, state._bone, s, root_key(seed) ^ np.uint64(salt), int(start),
+                            int(count), hands, bones, tries, make_analysis_work(rules.n_tiles))
     left = state.boneyard_left
     return [World({o: tuple(_mask_tiles(hands[r, o])) for o in range(rules.players) if o != s},
                   tuple(int(t) for t in bones[r, :left]), int(tries[r])) for r in range(count)]

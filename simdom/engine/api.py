@@ -43,6 +43,23 @@ def root_key(seed: int) -> np.uint64:
     return np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]
 
 
+#: the largest deal number the kernel takes (it counts deals in int64)
+MAX_DEAL = 2**63 - 1
+
+
+class DealNumberError(ValueError):
+    """A deal number the kernel cannot take (names it and the range: one line at the command line)."""
+
+
+def deal_number(deal: int, name: str = "deal") -> int:
+    """``deal`` as the kernel takes it: a Python int within int64, so that every call types it the same
+    (a number of 2^63 or more, or a numpy integer of another width, made numba compile the entry again);
+    DealNumberError naming ``name`` and the range otherwise."""
+    if isinstance(deal, bool) or not isinstance(deal, (int, np.integer)) or not 0 <= deal <= MAX_DEAL:
+        raise DealNumberError(f"{name} = {deal!r}; allowed: an integer from 0 to {MAX_DEAL}")
+    return int(deal)
+
+
 def max_records(rules: Rules, records: int) -> int:
     """An upper bound on the records of one deal (placements; or every action)."""
     if records == Records.PLAYS:
@@ -176,6 +193,9 @@ def simulate_deals(rules: Rules, policies: "str | Policy | Sequence[str | Policy
     pols = seat_policies(policies, rules.players)
     ids, par = kernel_arrays(pols)
     G = compile_rules(rules)
+    deal0, n_deals, row0, stride = deal_number(deal0, "deal0"), int(n_deals), int(row0), int(stride)
+    if not 1 <= n_deals <= MAX_DEAL - deal0 + 1:
+        raise DealNumberError(f"n_deals = {n_deals} from deal {deal0}; allowed: 1 to {MAX_DEAL - deal0 + 1}")
     if out is None:
         seat, deal = output_blocks(row0 + (n_deals - 1) * stride + 1, rules.players, course)
     else:

@@ -65,7 +65,9 @@ def side_of(rules: Rules, seat: int) -> int:
 
 def deal_seed(seed: int, match: int, hand: int) -> int:
     """The 64-bit key of deal ``hand`` of match ``match`` under root seed ``seed`` (its trace seed)."""
-    return int(_steps().deal_key(root_key(seed), match, hand))
+    if not (0 <= match < 1 << 31 and 0 <= hand < 1 << 31):
+        raise ValueError(f"match {match}, deal {hand}; allowed: numbers 0 to 2^31 - 1")
+    return int(_steps().deal_key(root_key(seed), int(match), int(hand)))
 
 
 @dataclass
@@ -139,6 +141,7 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
     check_match(rules)
     if n_matches < 1 or match0 < 0 or match0 + n_matches >= 1 << 31:
         raise ValueError(f"matches {match0}..{match0 + n_matches - 1}; allowed: numbers 0 to 2^31 - 1, at least one")
+    match0, n_matches = int(match0), int(n_matches)  # one type for the kernel's int64 arguments
     pols = seat_policies(policies, rules.players)
     ids, par = kernel_arrays(pols)
     G = compile_rules(rules)
@@ -282,7 +285,8 @@ class MatchDeal(DealState):
             raise ValueError(f"seed = {key!r} is not a deal's key; allowed: an integer 0 .. 2^64 - 1")
         work = make_work(rules.n_tiles)
         St, bone, perm, rng = work[L.W_ST], work[L.W_BONE], work[L.W_PERM], work[L.W_RNG]
-        _steps().new_match_deal(compile_rules(rules), St, bone, perm, rng, np.uint64(key), -1 if lead is None else lead)
+        _steps().new_match_deal(compile_rules(rules), St, bone, perm, rng, np.uint64(key),
+                                 -1 if lead is None else int(lead))
         hands = [_mask_tiles(St[L.SEAT0 + s * L.SB + L.HAND:][:2]) for s in range(rules.players)]
         return cls(rules, hands, list(bone[: St[L.BN]]), int(St[L.FIRST]), lead)
 

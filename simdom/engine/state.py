@@ -16,7 +16,7 @@ from ..rules import Rules
 from ..tiles import parse_tile, tile_name
 from ._kernel import layout as L
 from ._kernel.aot import run_batch as batch_kernel
-from .api import max_records, output_blocks, root_key
+from .api import deal_number, max_records, output_blocks, root_key
 from .codes import Act, DealEnd, End, kernel_arrays
 from .pyloop import deal_streams, has_python, play_python
 from .pypolicy import seat_policies as py_seat_policies
@@ -114,7 +114,7 @@ class DealState:
         tiles = [t for h in hands for t in h] + list(boneyard)
         seats = [s for s, h in enumerate(hands) for _ in h] + [-1] * len(boneyard)
         _steps().setup_hands(self._G, self._St, self._bone, np.array(tiles, dtype=np.int64),
-                             np.array(seats, dtype=np.int64), len(boneyard), first)
+                             np.array(seats, dtype=np.int64), len(boneyard), int(first))
         self.hands0 = [list(h) for h in hands]
         self.boneyard0 = list(boneyard)
         self.first = first
@@ -123,7 +123,9 @@ class DealState:
 
     @classmethod
     def dealt(cls, rules: Rules, seed: int, deal: int) -> "DealState":
-        """Deal number ``deal`` of the run with root ``seed``, as the batch kernel deals it."""
+        """Deal number ``deal`` of the run with root ``seed``, as the batch kernel deals it (ValueError for a
+        deal number outside 0 .. 2^63 - 1)."""
+        deal = deal_number(deal)
         work = make_work(rules.n_tiles)
         St, bone, perm, rng = work[L.W_ST], work[L.W_BONE], work[L.W_PERM], work[L.W_RNG]
         _steps().new_deal(compile_rules(rules), St, bone, perm, rng, root_key(seed), deal)
@@ -238,7 +240,7 @@ class DealState:
             raise ValueError(f"seat {self.turn}: {tile_name(tile, mp)} {End(end).label} is not a legal move; "
                              f"allowed: {allowed}")
         s = self.turn
-        pts, bonus, k, ssum = _steps().step_place(self._G, self._St, s, tile, int(end))
+        pts, bonus, k, ssum = _steps().step_place(self._G, self._St, s, int(tile), int(end))
         self._rec[self._nrec] = (0, s, Act.PLAY, tile, int(end), pts, bonus, k, ssum)
         self._nrec += 1
         self._log(self._nrec - 1)
@@ -331,6 +333,7 @@ class DealState:
         """Continue to the end of the deal with the given policies (policy streams from seed, deal). With a
         Python policy among them (simdom/engine/pypolicy.py) the deal is stepped from Python (pyloop.py)."""
         pols = py_seat_policies(policies, self.rules.players)
+        deal = deal_number(deal)
         if has_python(pols):
             play_python(self, pols, deal_streams(root_key(seed), deal))
             self.settle()
@@ -423,7 +426,7 @@ class LayoutState:
 
     def place(self, tile: int, end: int) -> None:
         """``tile`` goes on ``end`` (where :meth:`ends_for` allows it)."""
-        _steps().step_place(self._G, self._St, self._SEAT, tile, int(end))
+        _steps().step_place(self._G, self._St, self._SEAT, int(tile), int(end))
 
 
 def trace(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int) -> dict[str, Any]:

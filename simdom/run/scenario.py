@@ -39,6 +39,7 @@ from ..safeio import InputError, check_depth, loads_toml, not_a_file
 from ..engine.pyloop import has_python
 from ..engine.pypolicy import seat_policies as py_seat_policies
 from ..policies import PolicyError, policy_cost
+from ..present import MAX_SEED
 from ..results import Unit
 from ..results.seating import seating_of
 from ..rules import Rules, RulesError, Teams, preset
@@ -101,8 +102,8 @@ class Scenario:
             return self
         if deals is not None and not 1 <= deals <= MAX_DEALS:
             raise ScenarioError(f"--deals {deals} is invalid; allowed: an integer from 1 to {MAX_DEALS}")
-        if seed is not None and not 0 <= seed < 2**63:
-            raise ScenarioError(f"--seed {seed} is invalid; allowed: an integer from 0 to {2**63 - 1}")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise ScenarioError(f"--seed {seed} is invalid; allowed: an integer from 0 to {MAX_SEED}")
         src = dict(self.source)
         if deals is not None:
             src["deals"] = deals

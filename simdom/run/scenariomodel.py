@@ -6,7 +6,9 @@ from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..present import MAX_SEED
 from ..results.seating import ROTATION_DOC
+from ..safeio import shown as cut
 from ..rules import PARAMETERS, PRESETS
 
 #: Deals played in one chunk (deals x arms x rotations) aimed at when chunk_size is not given.
@@ -18,6 +20,9 @@ MAX_DEALS = 10**12
 MAX_CHUNK_PLAYS = 2_000_000
 #: the most deals a match of a run may last (max_deals): a worker holds a whole match's rows
 MAX_MATCH_DEALS = 10_000
+#: the longest description of a scenario or an arm: it is printed with the summary and kept in the manifest
+#: (a 5 MB one made a 10 MB manifest that every reader of the folder parses)
+MAX_DESCRIPTION = 4_000
 
 
 class ScenarioError(ValueError):
@@ -35,7 +40,7 @@ class ArmModel(BaseModel):
     name: str = Field(pattern=NAME_RE, max_length=64)
     policies: Optional[Union[str, list[str]]] = None
     rules: dict[str, Any] = Field(default_factory=dict)
-    description: str = ""
+    description: str = Field(default="", max_length=MAX_DESCRIPTION)
 
 
 class ScenarioModel(BaseModel):
@@ -43,14 +48,14 @@ class ScenarioModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(pattern=NAME_RE, max_length=64)
-    description: str = ""
+    description: str = Field(default="", max_length=MAX_DESCRIPTION)
     rules: dict[str, Any] = Field(default_factory=lambda: {"preset": "threes"})
     players: int = Field(ge=2, le=4)
     policies: Union[str, list[str]] = "greedy"
     arms: list[ArmModel] = Field(default_factory=list)
     rotation: Union[bool, Literal["all"]] = False
     deals: int = Field(ge=1, le=MAX_DEALS)
-    seed: int = Field(ge=0, lt=2**63)
+    seed: int = Field(ge=0, le=MAX_SEED)
     chunk_size: Optional[int] = Field(default=None, ge=1, le=10_000_000)
     sweep: Optional[dict[str, Any]] = None
 
@@ -89,7 +94,7 @@ _HINTS = {
     "rules": RULES_DOC,
     "arms": "a list of [[arms]] tables with name and policies and/or rules",
     "sweep": "a table of parameter = [values] (a rule parameter, players, policies, policy_N), mode and baseline",
-    "description": "a string",
+    "description": f"a string of at most {MAX_DESCRIPTION:,} characters",
 }
 
 
@@ -112,7 +117,7 @@ def pydantic_message(path: str, exc: ValidationError) -> str:
             continue
         leaf = next((str(p) for p in reversed(err["loc"]) if isinstance(p, str) and p in _HINTS), key)
         value = err.get("input")
-        shown = f" = {value!r}" if not isinstance(value, (dict, list)) or len(repr(value)) < 80 else ""
+        shown = f" = {cut(value)}" if not isinstance(value, (dict, list)) or len(repr(value)) < 80 else ""
         why = "" if leaf == "rotation" else f" ({err['msg']})"   # a union: pydantic names only its first branch
         lines.append(f"{path}: field {where!r}{shown} is invalid{why}; "
                      f"allowed: {_HINTS.get(leaf, 'see docs/scenarios.md')}")

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..engine.api import simulate_deals
 from ..policies import Policy
-from ..present import Answer, OptionError, check_out
+from ..present import MAX_SEED, Answer, OptionError, check_out
 from ..results import Unit
 from ..rules import Rules
 from ..stats.estimate.skill import SkillEstimate, skill_share
@@ -26,8 +26,6 @@ from ..stats.views.skill import BEGINNERS, skill_answer
 from .parallel import check_parallel, deal_blocks, n_workers, run_blocks, size_text
 
 Status = Callable[[str], ContextManager[Any]]
-#: the root seed at most
-MAX_SEED = 2**63 - 1
 
 
 def _quiet(_: str) -> ContextManager[Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ContextManager, List
 
-from ..present import Answer, OptionError
+from ..present import MAX_SEED, Answer, OptionError
 from ..results import Unit
 from ..stats.views.skill import ladder_answer_of
 
@@ -17,8 +17,6 @@ MAX_GAMES = 5_000_000
 ANCHOR_RATING = 1000.0
 #: bootstrap replicates over deals
 BOOTSTRAP = 200
-#: the root seed at most
-MAX_SEED = 2**63 - 1
 
 
 def ladder(policy: List[str], *, deals: int, seed: int, players: int, rules: Callable[[], Any], shown: str,

@@ -125,8 +125,9 @@ def _types(**arrays):
     from . import layout as L
     from .tables import build_game
 
-    base = {"G": build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ()), "ids": np.zeros(4, np.int64),
-            "par": np.zeros((4, L.N_PARAMS), np.float64)}
+    with np.errstate(divide="ignore"):  # all-zero rules divide by bonus_round_to = bonus_divisor = 0: only
+        G = build_game(np.zeros(L.R_SIZE, np.int64), 6, (3,), ())  # G's type is read, never its values
+    base = {"G": G, "ids": np.zeros(4, np.int64), "par": np.zeros((4, L.N_PARAMS), np.float64)}
     return {k: typeof(v) for k, v in {**base, **arrays}.items()}
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ import polars as pl
 from simdom import results as fmt
 from simdom.results import ResultsError, Unit
 from simdom.results.seating import player_expr
+from simdom.stats.read import PLAYING
 
 __all__ = ["ResultFrames", "ResultsError", "move_view", "open_frames", "open_selection", "seat_view"]
 
@@ -220,6 +222,17 @@ def move_view(lf: pl.LazyFrame, manifest: fmt.Manifest) -> pl.LazyFrame:
         policies.lazy(), on=["arm", "player"], how="left")
 
 
+def version_note(root: Path, version: int) -> str | None:
+    """One line on a folder played by behaviour version ``version`` when this process plays another (PLAYING,
+    when the caller has said it), else None: its numbers are those of its version, which a run today may not
+    give (simdom.engine.api.SIM_VERSION: the same rules, policies and seed give other results)."""
+    playing = PLAYING["sim_version"]
+    if playing is None or version == playing:
+        return None
+    return (f"Note: {root} was played by behaviour version {version}, this simdom plays version {playing}: its numbers "
+            f"are version {version}'s (simdom run SCENARIO --out {root} --overwrite plays it again)")
+
+
 def open_frames(path: str | Path) -> ResultFrames:
     """Validate a results folder and return lazy frames over its rows.
 
@@ -237,8 +250,13 @@ def open_frames(path: str | Path) -> ResultFrames:
         raise ResultsError(f"{root}: empty folder; not a simdom results folder (write one with `simdom run`)")
     m = fmt.read_manifest(root)
     if not m.complete:
-        raise ResultsError(f"{root}: half-written ({len(m.chunks_done)} of {m.n_chunks} chunks done): "
-                           "run `simdom run` again to finish")
+        done = len(m.chunks_done)
+        raise ResultsError(f"{root}: " + (f"half-written ({done} of {m.n_chunks} chunks done)" if done < m.n_chunks else
+                                          f"all {m.n_chunks} chunks written, but the run stopped before it marked "
+                                          "the folder complete") + ": run `simdom run` again to finish")
+    note = version_note(root, m.sim_version)
+    if note is not None:
+        print(note, file=sys.stderr, flush=True)
     for t in m.tables:
         folder = root / t
         found = {p.name for p in folder.glob("*.parquet")} if folder.is_dir() else set()
