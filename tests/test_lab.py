@@ -291,3 +291,24 @@ def test_paired_difference_doctest():
     import simdom.stats.estimate.paired as paired
     result = doctest.testmod(paired, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_the_scorecard_from_the_deals_table_equals_the_long_views(study):
+    """The scorecard sums the deals table as written (a row per deal and rotation); the long view (a row per
+    seat, what an in-memory folder gives) gives the same figures, intervals and tests."""
+    import dataclasses
+
+    from simdom.stats.read.folder import open_selection
+    from simdom.stats.tables.balance import scorecard
+    for n in (2, 4):
+        res = open_selection(str(study / f"{n}p"))
+        a, b = scorecard(res), scorecard(dataclasses.replace(res, wide=None))  # no deals table: the long view
+        for arm, ms in b.measures.items():
+            for m, e in ms.items():
+                assert a.measures[arm][m] == pytest.approx(e, nan_ok=True, abs=1e-12), (arm, m)
+                if arm in b.vs:
+                    got = {k: a.vs[arm][m][k] for k in ("value", "low", "high", "p")}
+                    assert got == pytest.approx({k: b.vs[arm][m][k] for k in got}, nan_ok=True, abs=1e-12), (arm, m)
+        for arm, t in b.seat_test.items():
+            assert a.seat_test[arm] == pytest.approx(t, rel=1e-9), arm
+        assert a.quantiles == b.quantiles

@@ -208,6 +208,34 @@ def _tension(res: ResultFrames, names: list[str]) -> pl.DataFrame:
     return pl.concat(out)
 
 
+def _deal_sums(res: ResultFrames, arms: list[dict], P: int) -> pl.DataFrame:
+    """The scorecard's cluster sums from the deals table as written (a row per arm, deal and rotation), each the
+    sum over the seats of the long view's quantity (simdom.stats.read.folder.seat_view): a fraction of the rows.
+    The win share by turn order is summed by seat and first seat, then turned (seat = first seat + turn)."""
+    from simdom.stats.read.folder import _by_arm, _tier
+    pts = [pl.col(f"points_{s}") for s in range(P)]
+    top = pl.max_horizontal(pts)
+    ties = pl.sum_horizontal([(p == top).cast(pl.Float64) for p in pts])
+    tier = _by_arm(arms, lambda a: _tier(pl.col("first_double_move"), (a.get("rules") or {}).get(
+        "first_double_bonus", [])))
+    fd = pl.col("first_double_move")
+    one = (pl.col("deal") >= 0).cast(pl.Float64)  # a row (a literal would be summed once per group)
+    q = {"deals": one, "plays": pl.sum_horizontal([pl.col(f"plays_{s}") for s in range(P)]),
+         "scoring": pl.sum_horizontal([pl.col(f"scoring_plays_{s}") for s in range(P)]),
+         "points": pl.sum_horizontal(pts), "blocked": pl.col("end") == "blocked", "ties": ties > 1,
+         "tiles": pl.col("tiles_placed"), "fd": fd.is_not_null(), "fd_move": fd.fill_null(0),
+         "bonus": pl.when(pl.col("first_double_seat").fill_null(-1) >= 0).then(tier).otherwise(0),
+         **{f"_win{s}": (pts[s] == top).cast(pl.Float64) / ties for s in range(P)}}
+    sums = cluster_sums(res.wide, ["arm", "first_seat"], q, res.block)
+    first = pl.col("first_seat").cast(pl.Int64)
+    turned = {f"w_t{t}": pl.sum_horizontal([pl.when((first + t) % P == s).then(pl.col(f"_win{s}")).otherwise(0.0)
+                                            for s in range(P)]) for t in range(P)}
+    zero = {k: pl.lit(0.0) for k in ("g_win", "g_n", "r_win", "r_n")}  # greedy beside random: the long view's
+    return sums.with_columns(**turned, win0=turned["w_t0"], **{f"n_t{t}": pl.col("deals") for t in range(P)}).group_by(
+        "arm", "_blk").agg(pl.exclude("first_seat", *(f"_win{s}" for s in range(P))).sum()).with_columns(
+        **zero, **{ROWS: pl.col(ROWS) * P})  # the long view's rows: one per seat
+
+
 def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
     """The scorecard of one results folder (or a selection of its arms): every arm's measures and its
     paired differences against the first arm, Holm-adjusted over the folder's family."""
@@ -232,8 +260,10 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
     for t in range(P):
         q[f"n_t{t}"] = f(turn == t)
         q[f"w_t{t}"] = win * f(turn == t)
-    sums = cluster_sums(res.deals, ["arm"], q, res.block)
-    W = _wide_all(sums, names, [ROWS, *q])
+    if res.wide is not None and not res.unit.is_match and not has_random:  # the same sums, a row per deal
+        W = _wide_all(_deal_sums(res, arms, P), names, [ROWS, *q])
+    else:
+        W = _wide_all(cluster_sums(res.deals, ["arm"], q, res.block), names, [ROWS, *q])
     missing: dict[str, str] = {}
     draw_q: dict[str, dict] = {}
     if res.course is not None and res.wide is not None:
@@ -348,7 +378,7 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         bound = threshold / 100 if m in PERCENT else abs(base) * threshold / 100
         e["flag"] = bool(np.isfinite(ph) and ph < ALPHA and abs(e["value"]) > bound)
     presets = sorted({str(a.get("preset")) for a in arms})
-    qs = res.deals.filter(pl.col("turn") == 0).group_by("arm").agg(
+    qs = (res.deals.filter(pl.col("turn") == 0) if res.wide is None or res.unit.is_match else res.wide).group_by("arm").agg(
         **{f"p{int(100 * q)}": pl.col("tiles_placed").quantile(q, "lower") for q in QUANTILES}).collect()
     quant = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in qs.iter_rows(named=True)}
     return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test,
