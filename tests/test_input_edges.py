@@ -74,7 +74,7 @@ def test_replay_of_a_fifo_that_no_process_writes_is_refused_at_once(tmp_path):
     os.mkfifo(tmp_path / "f.jsonl")
     r = subprocess.run([SIMDOM, "replay", "f.jsonl"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
-    assert r.stderr.strip().splitlines() == [f"Error: f.jsonl is a FIFO that no process writes; allowed: a JSON "
+    assert r.stderr.strip().splitlines() == ["Error: f.jsonl is a FIFO that no process writes; allowed: a JSON "
                                              "Lines trace file, or a pipe a process writes: <(simdom trace ...)"]
 
 
