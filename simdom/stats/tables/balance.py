@@ -129,15 +129,13 @@ def _wide_all(sums: pl.DataFrame, names: list[str], cols: list[str]) -> dict[str
     """:func:`simdom.stats.estimate.moments.wide` of every column at once, vectorised: {column: (clusters,
     arms)}, the arms in ``names``' order (the same matrices, in one pass over the rows)."""
     blks, rows = np.unique(sums["_blk"].to_numpy(), return_inverse=True)
-    col = {a: j for j, a in enumerate(names)}
-    arm = np.array([col.get(a, -1) for a in sums["arm"].to_list()], dtype=np.int64)
+    arm = sums["arm"].cast(pl.String).replace_strict(names, list(range(len(names))), default=-1,
+                                                      return_dtype=pl.Int64).to_numpy()
     keep = arm >= 0
-    out = {}
-    for c in cols:
-        m = np.zeros((len(blks), len(names)))
-        np.add.at(m, (rows[keep], arm[keep]), sums[c].to_numpy().astype(float)[keep])
-        out[c] = m
-    return out
+    cell = rows.ravel()[keep] * len(names) + arm[keep]  # (cluster, arm), summed where it repeats
+    size = len(blks) * len(names)
+    return {c: np.bincount(cell, weights=sums[c].to_numpy().astype(float)[keep], minlength=size).reshape(
+        len(blks), len(names)) for c in cols}
 
 
 def _ratio(W: dict[str, np.ndarray], y: str, n: str) -> tuple[np.ndarray, np.ndarray]:
