@@ -161,14 +161,17 @@ def serve_once(cmd: list[str], cwd: Path, env: dict) -> None:
         cmd[cmd.index("--port") + 1] = str(port)
     else:
         cmd = [*cmd, "--port", str(port)]
+    from http.cookiejar import CookieJar
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
-        url = f"http://127.0.0.1:{port}/"
+        url = f"http://127.0.0.1:{port}/?token="   # the address with the server's secret (docs/table.md)
         assert url in line, (cmd, line)
+        url = re.search(r"http://\S+", line).group(0)
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
         for _ in range(100):
             try:
-                page = urllib.request.urlopen(url, timeout=5).read().decode()
+                page = browser.open(url, timeout=5).read().decode()
                 break
             except OSError:
                 time.sleep(0.1)

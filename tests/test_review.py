@@ -246,3 +246,27 @@ def test_a_deal_trace_or_no_trace_given_to_match_is_refused(tmp_path):
                         (["--script", SEED_GAME], "--match with --script")):
         res = run("review", *args, "--match", 0)
         assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output, res.output
+
+
+def test_a_review_by_win_values_every_decision_as_analyze_by_win_does():
+    """--by win: each decision's value and error are the chance to win the deal (analyze's by="win", the
+    same rollouts and seed), the best move is the one with the most wins, the marks in winning chances."""
+    from simdom.analyze.evaluate import evaluate
+    from simdom.analyze.review import MARKS_BY
+    deal = from_script(SEED_GAME)
+    r = review(deal, rollouts=600, luck_rollouts=20, seed=5, by="win")
+    assert r.by == "win" and len(r.decisions) == len(deal.plays)
+    for d, p in zip(r.decisions, deal.positions()):
+        a = evaluate(p, seed=5, rollouts=None if d.forced else 600, by="win")
+        played, best = a.row(p.played), a.best
+        assert d.played[2] == played.win_rate and d.best[2] == best.win_rate == max(x.win_rate for x in a.rows)
+        if not d.forced and played is not best:
+            assert d.error == pytest.approx(-played.win_diff_vs_best)
+        expected = None if d.forced or not d.error_lo > 0 else \
+            next((n for n, at in MARKS_BY["win"] if d.error >= at), None)
+        assert d.mark == expected
+    out = run("review", "--script", SEED_GAME, "--by", "win", "--rollouts", 300, "--luck-rollouts", 20)
+    assert out.exit_code == 0, out.output
+    assert "percentage points of winning chances" in out.output.splitlines()[0]
+    bad = run("review", "--script", SEED_GAME, "--by", "wins")
+    assert bad.exit_code == 2 and "points, margin, win" in bad.output.replace("'", "")

@@ -95,7 +95,7 @@ def _positions(script, trace_file, position, hand, seen, seat, deal, move, every
 def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional[int], match: Optional[int],
            position: Optional[Path], then: List[str], rollouts: Optional[int], luck_rollouts: Optional[int],
            seed: int, names: Optional[str], fmt: str, out: Optional[Path], overwrite: bool,
-           status: Status = _quiet) -> tuple[Any, str]:
+           status: Status = _quiet, by: str = "points") -> tuple[Any, str]:
     """simdom review: (the answer, what was reviewed: "the review of DEAL" or "the review of match K (N
     hands)"), every decision rated and the luck of every chance event; ``fmt`` csv: the answer's data is
     the csv rows; ``fmt`` html: instead of the answer, the page's contents (a dict of answers, see
@@ -113,12 +113,14 @@ def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional
     kw = dict(then=then, rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt,
               status=status)
     if match is not None:
+        if by != "points":
+            raise _bad(f"--by {by} with --match; allowed: --by points for a match's hands (each valued per deal)")
         return _review_match(trace_file, match, deal, script, position, **kw)
-    return _review_deal(script, trace_file, deal, position, **kw)
+    return _review_deal(script, trace_file, deal, position, by=by, **kw)
 
 
 def _review_deal(script, trace_file, deal, position, *, then, rollouts, luck_rollouts, seed, names, fmt,
-                 status) -> tuple[Answer, str]:
+                 status, by="points") -> tuple[Answer, str]:
     from ..engine.pypolicy import seat_policies
     from ..policies import PolicyError
     from .position import PositionError, load_deal
@@ -149,7 +151,7 @@ def _review_deal(script, trace_file, deal, position, *, then, rollouts, luck_rol
         raise _bad(f"{d.label} has no placements; allowed: a deal with at least one move to review")
     with status(f"reviewing {len(d.plays)} moves ..."):
         r = review_deal(d, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
-                        luck_rollouts=luck_rollouts, names=listed, viewer=viewer)
+                        luck_rollouts=luck_rollouts, names=listed, viewer=viewer, by=by)
     if fmt == "html":  # the page's contents; simdom.report.review (above this layer) writes it
         return {"label": d.label, "answer": answer(r), "boards": boards(d, r)}, f"the review of {d.label}"
     ans = answer(r)

@@ -21,7 +21,7 @@ the position where the event happens by the ``then`` policy for every seat (the 
 record after that point are not replayed: the expectation is that of the continuation policy).
 
 From a one-seat file (``viewer``): only the viewer's decisions, and the luck of its own draws from
-what it knew (:func:`_viewer_luck`).
+what it knew (analyze/luck.py).
 """
 from __future__ import annotations
 
@@ -31,34 +31,38 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-import numpy as np
 
-from ..engine.state import DealState
-from ..stats.inference import t_interval
-from ..tiles import parse_tile, tile_name
-from .evaluate import LEVEL, evaluate
+from ..tiles import tile_name
+from .evaluate import evaluate
+from .luck import LUCK_ROLLOUTS, Luck, chance_luck, viewer_luck
 from .position import Deal, Position
 
 #: the marks, worst first: a move's error must reach the threshold (points) with its interval above 0
 MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 0.5))
+#: ... by the currency the decisions are valued in (``by``): the win's as a share of deals won (0.05: 5
+#: percentage points of wins, backgammon's "bad" move in equity is about 0.08)
+MARKS_BY = {"points": MARKS, "margin": MARKS, "win": (("blunder", 0.10), ("mistake", 0.05), ("inaccuracy", 0.02))}
 ROLLOUTS = 4000
-LUCK_ROLLOUTS = 1000
-#: the luck rollouts' streams (apart from the analysis's and the deals' own)
-LUCK_SALT = 0x10C4_2BAD
 
 
-def mark(error: float, lo: float) -> str | None:
+def mark(error: float, lo: float, by: str = "points") -> str | None:
     """The mark of an error whose 95% interval starts at ``lo``: none unless the interval excludes 0."""
     if not lo > 0:
         return None
-    return next((name for name, at in MARKS if error >= at), None)
+    return next((name for name, at in MARKS_BY[by] if error >= at), None)
+
+
+def amount(x: float, by: str) -> str:
+    """An error or a value in its currency, as the answers say it."""
+    return f"{100 * x:.1f} percentage points of winning chances" if by == "win" else \
+        f"{x:.1f} points" + (" of margin" if by == "margin" else "")
 
 
 @dataclass
 class Decision:
     move: int
     seat: int
-    played: tuple[str, str, float]   #: tile, end, mean final points
+    played: tuple[str, str, float]   #: tile, end, its value (mean final points, margin or win rate: ``by``)
     best: tuple[str, str, float]
     error: float
     error_lo: float
@@ -66,21 +70,6 @@ class Decision:
     mark: str | None
     forced: bool
     margin: float = float("nan")     #: the played move's expected final margin for the mover
-
-
-@dataclass
-class Luck:
-    event: str                       #: "deal" or "draw 5-6"
-    move: int                        #: the placement the event comes before (0: the deal)
-    seat: int | None                 #: who drew (None for the deal)
-    luck: list[float]                #: per seat
-    lo: list[float]
-    hi: list[float]
-    before: list[float] = field(default_factory=list)     #: the expectation just before, per seat
-    after: list[float] = field(default_factory=list)      #: ... and just after
-    before_se: list[float] = field(default_factory=list)  #: their standard errors
-    after_se: list[float] = field(default_factory=list)
-    extra_counts: tuple = ()         #: one-seat review: worlds before and after the draw
 
 
 @dataclass
@@ -109,6 +98,7 @@ class Review:
     seed: int
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    by: str = "points"               #: the currency of the values and errors: points, margin or win
 
 
 def check_options(*, rollouts: int, luck_rollouts: int, seed: int, names: "str | Sequence[str] | None",
@@ -142,156 +132,31 @@ def script_names(label: str, players: int) -> list[str] | None:
     return parts if len(parts) == players and all(parts) else None
 
 
-def _decision(p: Position, then, seed: int, rollouts: int, progress=None) -> Decision:
+def _decision(p: Position, then, seed: int, rollouts: int, progress=None, by: str = "points") -> Decision:
     mp = p.rules.max_pip
     forced = len(p.moves) == 1
-    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts, progress=progress)
+    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts, progress=progress, by=by)
     best = a.best
     pl = a.row(p.played)
-    cell = lambda r: (tile_name(r.tile, mp), r.end.label, r.mean_points)  # noqa: E731
+    value, diff = {"points": ("mean_points", "diff_vs_best"), "margin": ("mean_margin", "margin_diff_vs_best"),
+                   "win": ("win_rate", "win_diff_vs_best")}[by]
+    cell = lambda r: (tile_name(r.tile, mp), r.end.label, getattr(r, value))  # noqa: E731
     if forced or pl is best:
         err, lo, hi = 0.0, 0.0, 0.0
     else:
-        err, lo, hi = -pl.diff_vs_best, -pl.diff_vs_best_hi, -pl.diff_vs_best_lo
-    return Decision(p.move, p.seat, cell(pl), cell(best), err, lo, hi, None if forced else mark(err, lo), forced,
+        err, lo, hi = -getattr(pl, diff), -getattr(pl, diff + "_hi"), -getattr(pl, diff + "_lo")
+    return Decision(p.move, p.seat, cell(pl), cell(best), err, lo, hi, None if forced else mark(err, lo, by), forced,
                     pl.mean_margin)
-
-
-def _chance_points(deal: Deal) -> list[tuple[str, int, int | None, DealState, list[int], int]]:
-    """The deal's chance events: (event, move, seat, state to play from, tiles fixed on top of the
-    boneyard before the event, how many of them after). The state is the one just after the previous
-    placement (its forced draws not yet made)."""
-    out = []
-    st = deal.start()
-    out.append(("deal", 0, None, st.copy(), [], 0))
-    for i, (t, e) in enumerate(deal.plays):
-        before = st.copy()
-        n0 = len(st.actions)
-        st.advance()
-        drawn = [a for a in st.actions[n0:] if a["act"] == "draw"]
-        tiles = [parse_tile(a["tile"], deal.rules.max_pip) for a in drawn]
-        for k, a in enumerate(drawn):
-            out.append((f"draw {a['tile']}", i + 1, a["seat"], before, tiles[:k], k + 1))
-        st.play(t, e)
-    # draws after the last placement (a blocked end): not scored, the deal's result is then fixed
-    return out
-
-
-def _boneyard(st: DealState) -> list[int]:
-    """The tiles still to draw, top first (the deal's boneyard is drawn from its top, in order)."""
-    left = st.boneyard_left
-    return [int(x) for x in st.boneyard0[len(st.boneyard0) - left:]]
-
-
-def _luck(deal: Deal, then, seed: int, rollouts: int, tick: Callable[[int], None]) -> tuple[list[Luck], list[float]]:
-    n = deal.rules.players
-    out, start = [], [0.0] * n
-    for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
-        rng = np.random.default_rng(np.random.SeedSequence([seed, LUCK_SALT, idx]))
-        vb = np.zeros((rollouts, n))
-        va = np.zeros((rollouts, n))
-        if event == "deal":
-            hands = [list(h) for h in deal.hands]
-            sizes = [len(h) for h in hands]
-            pool = [t for h in hands for t in h] + list(deal.boneyard)
-            for j in range(rollouts):
-                if j % 256 == 0:
-                    tick(idx)
-                perm = list(rng.permutation(pool))
-                w, k = {}, 0
-                for s in range(n):
-                    w[s] = [int(x) for x in perm[k:k + sizes[s]]]
-                    k += sizes[s]
-                b = st.copy()
-                b.set_hidden(w, [int(x) for x in perm[k:]])
-                b.play_out(then, seed ^ LUCK_SALT, j)
-                vb[j] = b.totals()
-                bone = [int(x) for x in perm if int(x) in set(deal.boneyard)]
-                a = st.copy()
-                a.set_hidden({}, bone)
-                a.play_out(then, seed ^ LUCK_SALT, j)
-                va[j] = a.totals()
-        else:
-            bone = _boneyard(st)
-            k0 = len(fixed)
-            drawn = bone[k0]
-            rest = bone[k0:]
-            for j in range(rollouts):
-                if j % 256 == 0:
-                    tick(idx)
-                perm = [int(x) for x in rng.permutation(rest)]
-                b = st.copy()
-                b.set_hidden({}, bone[:k0] + perm)
-                b.play_out(then, seed ^ LUCK_SALT, j)
-                vb[j] = b.totals()
-                a = st.copy()
-                a.set_hidden({}, bone[:k0] + [drawn] + [x for x in perm if x != drawn])
-                a.play_out(then, seed ^ LUCK_SALT, j)
-                va[j] = a.totals()
-        if event == "deal":
-            start = [float(x) for x in vb.mean(axis=0)]
-        d = va - vb
-        mu = d.mean(axis=0)
-        se = d.std(axis=0, ddof=1) / np.sqrt(rollouts) if rollouts > 1 else np.zeros(n)
-        lo, hi = t_interval(mu, se, max(1, rollouts - 1), LEVEL)
-        sd = (lambda v: v.std(axis=0, ddof=1) / np.sqrt(rollouts)) if rollouts > 1 else (lambda v: np.zeros(n))
-        fl = lambda v: [float(x) for x in np.asarray(v)]  # noqa: E731
-        out.append(Luck(event, move, seat, fl(mu), fl(lo), fl(hi), fl(vb.mean(axis=0)), fl(va.mean(axis=0)),
-                        fl(sd(vb)), fl(sd(va))))
-    return out, start
-
-
-def _viewer_luck(deal: Deal, viewer: int, then, seed: int, rollouts: int) -> list[Luck]:
-    """The luck of the viewer's own draws, from what the viewer knew: worlds re-dealt as the viewer saw
-    the deal at its turn (engine/analysis.py's sampler); before the draw, the worlds with the viewer's
-    earlier draws of the turn in the boneyard, moved to its top; after, those with this draw too. The
-    boneyard's order is uniform given its tiles, so the moves keep each world's chance; the luck is the
-    difference of the two means (unpaired: a world may count before and not after)."""
-    from ..engine.analysis import sample_hidden
-    n = deal.rules.players
-    out = []
-    for idx, (event, move, seat, st, fixed, n_after) in enumerate(_chance_points(deal)):
-        if seat != viewer:
-            continue
-        drawn = _boneyard(st)[:n_after]          # the viewer's draws of this turn so far, top first
-        worlds = sample_hidden(st, seed ^ LUCK_SALT, idx * rollouts, rollouts, salt=LUCK_SALT)
-        vb, va = [], []
-        for j, w in enumerate(worlds):
-            vals = []
-            for k in (n_after - 1, n_after):      # before: the earlier draws fixed; after: this one too
-                bone = list(w.boneyard)
-                if any(t not in bone for t in drawn[:k]):
-                    vals.append(None)
-                    continue
-                for i, t in enumerate(drawn[:k]):  # the order of the boneyard is uniform given its tiles
-                    p = bone.index(t)
-                    bone[i], bone[p] = bone[p], bone[i]
-                b = st.copy()
-                b.set_hidden(w.hands, bone)
-                b.play_out(then, seed ^ LUCK_SALT, j)
-                vals.append(b.totals()[viewer])
-            if vals[0] is not None:
-                vb.append(vals[0])
-            if vals[1] is not None:
-                va.append(vals[1])
-        vb, va = np.array(vb, float), np.array(va, float)
-        mu = float(va.mean() - vb.mean()) if len(va) and len(vb) else float("nan")
-        se = float(np.sqrt(va.var(ddof=1) / len(va) + vb.var(ddof=1) / len(vb))) if len(va) > 1 and len(vb) > 1 \
-            else float("nan")
-        per: list = [None] * n
-        lo: list = [None] * n
-        hi: list = [None] * n
-        per[viewer], lo[viewer], hi[viewer] = mu, mu - 1.96 * se, mu + 1.96 * se
-        out.append(Luck(event, move, seat, per, lo, hi, extra_counts=(len(vb), len(va))))
-    return out
 
 
 def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int = ROLLOUTS,
            luck_rollouts: int = LUCK_ROLLOUTS, names: Sequence[str] | None = None,
-           viewer: int | None = None, progress: "Callable[[int, int], None] | None" = None) -> Review:
+           viewer: int | None = None, progress: "Callable[[int, int], None] | None" = None,
+           by: str = "points") -> Review:
     """Review every decision and chance event of ``deal`` (module doc); with ``viewer`` (a one-seat file,
     ``deal`` one full deal consistent with it), only that seat's decisions and its own draws, each
-    valued from what it knew; ``progress(done, planned)`` hears of its steps (an exception it raises stops it)."""
+    valued from what it knew; ``progress(done, planned)`` hears of its steps (an exception it raises stops it);
+    ``by`` the currency of the decisions (points, margin or win: the share of deals won)."""
     t0 = time.perf_counter()
     n = deal.rules.players
     names = check_options(rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, players=n)
@@ -299,12 +164,12 @@ def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, roll
     mine = [p for p in deal.positions() if viewer is None or p.seat == viewer]
     steps = len(mine) + (len(deal.plays) + 1 if viewer is None else 0)
     report = progress or (lambda done, planned: None)
-    decisions = [_decision(p, then, seed, rollouts, progress and (lambda d, m, k=k: report(k, steps)))
+    decisions = [_decision(p, then, seed, rollouts, progress and (lambda d, m, k=k: report(k, steps)), by)
                  for k, p in enumerate(mine)]
     if viewer is None:
-        luck, start = _luck(deal, then, seed, luck_rollouts, lambda idx: report(len(mine) + idx, steps))
+        luck, start = chance_luck(deal, then, seed, luck_rollouts, lambda idx: report(len(mine) + idx, steps))
     else:
-        luck, start = _viewer_luck(deal, viewer, then, seed, luck_rollouts), [float("nan")] * n
+        luck, start = viewer_luck(deal, viewer, then, seed, luck_rollouts), [float("nan")] * n
     st = deal.start()
     for t, e in deal.plays:
         st.play(t, e)
@@ -324,14 +189,14 @@ def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, roll
                               points[s] - lk))
     then_text = then if isinstance(then, str) else ", ".join(then)
     return Review(deal, names, decisions, luck, players, start, then_text, rollouts, luck_rollouts, seed,
-                  time.perf_counter() - t0, extra)
+                  time.perf_counter() - t0, extra, by)
 
 
 def to_json(r: Review) -> dict:
     """The review as docs/analysis.md (Review) documents it."""
     return {
         "deal": r.deal.label, "then": r.then, "rollouts": r.rollouts, "luck_rollouts": r.luck_rollouts,
-        "seed": r.seed,
+        "seed": r.seed, "by": r.by,
         "decisions": [{"move": d.move, "seat": d.seat,
                        "played": dict(zip(("tile", "end", "value"), d.played)),
                        "best": dict(zip(("tile", "end", "value"), d.best)),
@@ -383,8 +248,9 @@ def summary(r: Review) -> list[str]:
         out.append(f"Every one of the {len(counted)} decisions rated was the best move found.")
     else:
         top = max((d for d in counted if d.seat == worst.seat), key=lambda d: d.error)
-        out.append(f"{worst.name} lost {worst.error_total:.1f} points to errors, {top.error:.1f} of them at move "
-                   f"{top.move} ({_move_text(top.played)} instead of {_move_text(top.best)}).")
+        out.append(f"{worst.name} lost {amount(worst.error_total, r.by)} to errors, "
+                   f"{(100 if r.by == 'win' else 1) * top.error:.1f} of them at move {top.move} "
+                   f"({_move_text(top.played)} instead of {_move_text(top.best)}).")
     if len(r.players) == 1:
         me = r.players[0]
         out[-1] = out[-1][:-1] + f"; {me.name}'s luck in their own draws: {me.luck_total:+.1f} (measured against " \
@@ -406,12 +272,13 @@ def summary(r: Review) -> list[str]:
 def answer(r: Review):
     from .. import present as P
     rows = []
+    k, unit = (100, "percentage points of winning chances") if r.by == "win" else (1, "points")  # wins in %
     for d in r.decisions:
         rows.append({"move": d.move, "player": r.names[d.seat], "played": _move_text(d.played),
-                     "value": d.played[2], "best": "" if d.played[:2] == d.best[:2] else _move_text(d.best),
-                     "best_value": d.best[2],
-                     "error": "forced" if d.forced else
-                     P.est(d.error, d.error_lo, d.error_hi) if d.error_hi > d.error_lo else f"{d.error:.1f}",
+                     "value": k * d.played[2], "best": "" if d.played[:2] == d.best[:2] else _move_text(d.best),
+                     "best_value": k * d.best[2],
+                     "error": "forced" if d.forced else P.est(k * d.error, k * d.error_lo, k * d.error_hi)
+                     if d.error_hi > d.error_lo else f"{k * d.error:.1f}",
                      "mark": d.mark or ""})
     dcols = [P.Col("move", kind="int"), P.Col("player"), P.Col("played"), P.Col("value", kind="num"),
              P.Col("best"), P.Col("best_value", "value", kind="num"),
@@ -425,8 +292,8 @@ def answer(r: Review):
         lrows.append(row)
     lcols = [P.Col("event"), P.Col("move", kind="int"), P.Col("by")] + \
             [P.Col(f"s{s}", r.names[s][:10], align="right") for s in range(len(r.names))]
-    prows = [{"player": p.name, "decisions": p.decisions, "error": f"{p.error_total:.1f}",
-              "per": "" if p.error_per_decision is None else f"{p.error_per_decision:.2f}",
+    prows = [{"player": p.name, "decisions": p.decisions, "error": f"{k * p.error_total:.1f}",
+              "per": "" if p.error_per_decision is None else f"{k * p.error_per_decision:.2f}",
               "luck": f"{p.luck_total:+.1f}", "points": p.points, "adjusted": f"{p.adjusted_points:.1f}"}
              for p in r.players]
     pcols = [P.Col("player"), P.Col("decisions", kind="int"), P.Col("error", align="right"),
@@ -434,10 +301,11 @@ def answer(r: Review):
              P.Col("points", kind="int"), P.Col("adjusted", "points - luck", align="right")]
     ans = P.Answer(summary(r), data=to_json(r))
     ans.add(P.Table("Players", prows, pcols))
-    ans.add(P.Table("Decisions (value: expected final points of the mover)", rows, dcols, keys=2))
+    what = {"points": "expected final points", "margin": "expected final margin", "win": "chance to win the deal, %"}
+    ans.add(P.Table(f"Decisions (value: {what[r.by]} of the mover)", rows, dcols, keys=2))
     ans.add(P.Table("Luck of each chance event (expected final points after minus before)", lrows, lcols))
     ans.notes.append("Marks (error with its 95% interval above 0): " +
-                     ", ".join(f"{n} >= {at:g}" for n, at in MARKS) + " points.")
+                     ", ".join(f"{n} >= {k * at:g}" for n, at in MARKS_BY[r.by]) + f" {unit}.")
     return ans
 
 
