@@ -390,7 +390,7 @@ def balance(
     from simdom.stats.views.balance import balance_answer
     from simdom.stats.views.glance import glance_answer
     f, picked = _balance_options(threshold, measures, full, skill, skill_deals, workers, fmt, out, force)
-    ss = studies(results, threshold)
+    ss = studies(results, threshold, quantiles=full or f in ("json", "csv", "parquet"))  # the one screen: none
     if skill:
         from simdom.run.skill import balance_skill
         for s in ss:

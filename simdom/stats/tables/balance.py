@@ -234,9 +234,10 @@ def _deal_sums(res: ResultFrames, arms: list[dict], P: int) -> pl.DataFrame:
         **zero, **{ROWS: pl.col(ROWS) * P})  # the long view's rows: one per seat
 
 
-def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
+def scorecard(res: ResultFrames, threshold: float = THRESHOLD, quantiles: bool = True) -> Study:
     """The scorecard of one results folder (or a selection of its arms): every arm's measures and its
-    paired differences against the first arm, Holm-adjusted over the folder's family."""
+    paired differences against the first arm, Holm-adjusted over the folder's family; ``quantiles`` False
+    leaves out the placements' and draws' quantiles (the one screen shows none)."""
     arms = res.arms
     names = [a["name"] for a in arms]
     P = res.players
@@ -278,7 +279,8 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         W |= _wide_all(cluster_sums(c, ["arm"], cq, res.block), names, list(cq))
         W["s_deals"] = W["t_n"]
         dq = res.course.group_by("arm").agg(
-            **{f"p{int(100 * q)}": pl.col("draws").quantile(q, "lower") for q in QUANTILES}).collect()
+            **{f"p{int(100 * q)}": pl.col("draws").quantile(q, "lower") for q in QUANTILES}).collect() \
+            if quantiles else pl.DataFrame()
         draw_q = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in dq.iter_rows(named=True)}
     elif res.moves is not None:
         t = _tension(res, names).lazy().with_columns(one=pl.lit(1.0))
@@ -376,19 +378,20 @@ def scorecard(res: ResultFrames, threshold: float = THRESHOLD) -> Study:
         bound = threshold / 100 if m in PERCENT else abs(base) * threshold / 100
         e["flag"] = bool(np.isfinite(ph) and ph < ALPHA and abs(e["value"]) > bound)
     presets = sorted({str(a.get("preset")) for a in arms})
-    qs = (res.deals.filter(pl.col("turn") == 0) if res.wide is None or res.unit.is_match else res.wide).group_by("arm").agg(
-        **{f"p{int(100 * q)}": pl.col("tiles_placed").quantile(q, "lower") for q in QUANTILES}).collect()
+    qs = (res.deals.filter(pl.col("turn") == 0) if res.wide is None or res.unit.is_match else res.wide).group_by(
+        "arm").agg(**{f"p{int(100 * q)}": pl.col("tiles_placed").quantile(q, "lower") for q in QUANTILES}).collect() \
+        if quantiles else pl.DataFrame()
     quant = {r.pop("arm"): {k: int(v) for k, v in r.items()} for r in qs.iter_rows(named=True)}
     return Study(res.name, str(res.path), P, "/".join(presets), res.unit, arms, measures, vs, missing, seat_test,
                  quant, draw_q, match_q, res.manifest.seed)
 
 
-def studies(paths: list[str], threshold: float = THRESHOLD) -> list[Study]:
+def studies(paths: list[str], threshold: float = THRESHOLD, quantiles: bool = True) -> list[Study]:
     """The scorecards of the arguments (a study folder stands for its player counts)."""
     out = []
     for p in expand(paths):
         res = open_selection(p)
-        out.append(scorecard(res, threshold))
+        out.append(scorecard(res, threshold, quantiles))
     if not out:
         raise ResultsError("no results given; allowed: results folders written by simdom run")
     return out
