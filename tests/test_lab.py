@@ -312,3 +312,15 @@ def test_the_scorecard_from_the_deals_table_equals_the_long_views(study):
         for arm, t in b.seat_test.items():
             assert a.seat_test[arm] == pytest.approx(t, rel=1e-9), arm
         assert a.quantiles == b.quantiles
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--bins", "5"], ["--bins", "--table equity"]),
+    (["--moves", "--table", "paired"], ["--table paired and --moves", "one of them"]),
+])
+def test_stats_refuses_an_option_of_another_answer(study, args, words):
+    res = _cli("stats", study / "2p", *args)
+    msg = res.output.strip()
+    assert res.exit_code == 2 and len(msg.splitlines()) == 1, msg
+    for w in words:
+        assert w in msg, (w, msg)

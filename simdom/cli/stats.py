@@ -51,7 +51,8 @@ def stats(
                                         "(paired: arms against the baseline arm, Holm-adjusted; default groups); "
                                         f"for match results: {', '.join(MATCH_TABLES)} (--by for wins: "
                                         f"{', '.join(MATCH_BY_COLUMNS)})"),
-    bins: int = typer.Option(10, "--bins", help="match results, --table equity: score bins per axis (2 to 50)"),
+    bins: Optional[int] = typer.Option(None, "--bins", help="match results, --table equity: score bins per axis "
+                                       "(2 to 50, default 10)"),
     fmt: Optional[StatsFormat] = FORMAT_OPT,
     out: Optional[Path] = OUT_OPT,
     force: bool = FORCE_OPT,
@@ -85,10 +86,15 @@ def stats(
     from simdom.stats.views.stats import moves_answer, stats_answer
     f = resolve_format(fmt and fmt.value, out)
     check_writable(out, force)
+    if bins is not None and table != "equity":  # an option of another mode: refused, not ignored
+        raise InputError("--bins sets the score bins of the match-equity table; allowed: --bins with --table equity")
+    if moves and table is not None:
+        raise InputError(f"--table {table} and --moves are two answers; allowed: one of them (--moves: the scoring "
+                         "rate by move number)")
     res = _open(results)
     if any(r.unit.is_match for r in res) and not moves:
         from .matchstats import stats_matches
-        return stats_matches(res, by, table, bins, f, out)
+        return stats_matches(res, by, table, 10 if bins is None else bins, f, out)
     table = table or "groups"
     if table not in STATS_TABLES:
         raise InputError(f"bad --table {table!r}; allowed: {', '.join(STATS_TABLES)} (match tables "
