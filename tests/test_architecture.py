@@ -180,7 +180,7 @@ STATS_LAYERS = [
     ("primitives", {"inference", "names"}),
     ("read", {"read"}),
     ("estimate", {"estimate"}),
-    ("tables", {"tables", "matches.tables", "matches.equity", "matches.met", "decisions.tables"}),
+    ("tables", {"tables", "matches.tables", "matches.equity", "matches.met", "matches.metdp", "decisions.tables"}),
     ("views", {"views", "matches.views", "matches.metview", "decisions.views"}),
 ]
 

@@ -324,3 +324,15 @@ def test_stats_refuses_an_option_of_another_answer(study, args, words):
     assert res.exit_code == 2 and len(msg.splitlines()) == 1, msg
     for w in words:
         assert w in msg, (w, msg)
+
+
+@pytest.mark.slow
+def test_one_screen_with_skill_shares(study):
+    """--skill adds the skill share column (each variant's own figure, played anew) and says on how many deals."""
+    res = _cli("balance", study / "2p:first_double_bonus=4.2-8.4-8+min_ends=3,first_double_bonus=none+min_ends=3",
+               "--skill", "--skill-deals", "2", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    head = next(x for x in res.output.splitlines() if x.lstrip().startswith("variant"))
+    assert head.split()[-2:] == ["skill", "%"]
+    assert "skill %: each variant's own skill share by wins (simdom skill) on 2 deals" in " ".join(
+        res.output.split())

@@ -154,7 +154,11 @@ def glance_answer(ss: list[Study], threshold: float, measures: tuple[str, ...] |
         ans.notes.append("spread %: the widest gap between the win rates of two turn positions (1 - balance).")
     if long_key:
         ans.notes.append(f"variant: {header}.")
-    why = {m: w for s in ss for m, w in s.missing.items() if m in shown}
-    ans.notes += [f"{m}: {w}." for m, w in why.items()]
+    why = {m: w for s in ss for m, w in s.missing.items() if m in measures}
+    ans.notes += [f"{m}: {'' if m in shown else 'left out, '}{w}." for m, w in why.items()]
+    if "skill" in shown:
+        n = next(s.measures[s.baseline]["skill"]["deals"] for s in ss if "skill" in s.measures[s.baseline])
+        ans.notes.append(f"skill %: each variant's own skill share by wins (simdom skill) on {n:,} deals in every "
+                         "rotation, not compared; its interval: --format json.")
     ans.notes.append("Every measure, each difference with its interval: --full; every figure: --format json.")
     return ans
