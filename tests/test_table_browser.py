@@ -142,19 +142,21 @@ def _state(page) -> dict:
     return js
 
 
-def _hint(page, rollouts: int | None, seed: int) -> list[tuple[str, float]]:
-    """The page's hint (rollouts None: the field left empty, simdom analyze's stopping rule)."""
+def _hint(page, rollouts: int | None, seed: int, by: str = "points") -> list[tuple[str, float]]:
+    """The page's hint (rollouts None: the field left empty, simdom analyze's stopping rule), its moves
+    ranked by ``by`` (the page's *Value by*): (move, expected points) best first."""
     page.fill("#rollouts", "" if rollouts is None else str(rollouts))
     page.fill("#hint-seed", str(seed))
+    page.select_option("#by", by)
     page.click("#hint")
-    key = f"{rollouts or 'auto'}/{seed}/greedy"
+    key = f"{rollouts or 'auto'}/{seed}/greedy/{by}"
     page.wait_for_selector(f"#hint-out[data-done='1'][data-key='{key}']", timeout=30_000)
     rows = page.query_selector_all("#hint-out tr.hint-row")
     return [(r.get_attribute("data-move"), float(r.get_attribute("data-points"))) for r in rows]
 
 
-def _analyze(position: Path, rollouts: int | None, seed: int) -> list[tuple[str, float]]:
-    more = [] if rollouts is None else ["--rollouts", str(rollouts)]
+def _analyze(position: Path, rollouts: int | None, seed: int, by: str = "points") -> list[tuple[str, float]]:
+    more = ([] if rollouts is None else ["--rollouts", str(rollouts)]) + ["--by", by]
     out = json.loads(_cli("analyze", "--position", str(position), *more, "--seed", str(seed), "--format", "json"))
     return [(f"{m['tile']} {m['end']}", m["mean_points"]) for m in out["moves"]]
 
@@ -188,14 +190,14 @@ def test_a_whole_deal_against_greedy_ends_with_the_totals_of_simdom_trace(server
     # ... and its hint: simdom analyze of the exported deal at that move
     page.fill("#rollouts", "300")
     page.click("#rv-hint-go")
-    page.wait_for_selector("#rv-hint[data-done='1'][data-key='300/1/greedy']", timeout=30_000)
+    page.wait_for_selector("#rv-hint[data-done='1'][data-key='300/1/greedy/win']", timeout=30_000)
     shown = [(r.get_attribute("data-move"), float(r.get_attribute("data-points")))
              for r in page.query_selector_all("#rv-hint tr.hint-row")]
     gid = page.get_attribute("body", "data-game")
     script = tmp_path / "deal.toml"
     script.write_text(page.request.get(server + f"api/game/{gid}/export/script").text())
     out = json.loads(_cli("analyze", "--script", str(script), "--move", "3", "--rollouts", "300", "--seed", "1",
-                          "--format", "json"))
+                          "--by", "win", "--format", "json"))   # the page's default currency
     assert [m for m, _ in shown] == [f"{m['tile']} {m['end']}" for m in out["moves"]]
     assert [v for _, v in shown] == pytest.approx([m["mean_points"] for m in out["moves"]], abs=1e-9)
     # next error: the next marked move after the one shown (or, with none marked, the page says so)
@@ -365,6 +367,11 @@ def test_the_seed_game_followed_from_marias_seat_gives_analyzes_hint_at_move_10(
     # the hint with the rollouts left empty is simdom analyze's with its defaults (the stopping rule)
     auto = _hint(page, None, 1)
     assert auto == [(m, pytest.approx(v, abs=1e-9)) for m, v in _analyze(maria, None, 1)]
+    # ... and ranked by the chance to win the deal (the page's default currency), simdom analyze --by win's
+    by_win = _hint(page, None, 1, by="win")
+    assert by_win == [(m, pytest.approx(v, abs=1e-9)) for m, v in _analyze(maria, None, 1, by="win")]
+    assert "ranked by the chance to win the deal, assuming every seat plays greedy from here" in \
+        page.inner_text("#hint-out")
     # the board at move 10: the spinner 4-4 with its four arms, each open end drawn where its arm ends
     board = page.locator("#board svg")
     arms = {e: page.get_attribute(f"#board g.end[data-end='{e}']", "data-value") for e in "LRUD"}

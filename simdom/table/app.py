@@ -182,14 +182,14 @@ def tutor_warning(store: Store, g: G.Game, data: dict) -> str | None:
     if g.tutor is None or not g.my_turn():
         return None
     job = g.jobs.get("hint")
-    if job is not None and job.finished and job.result and job.key == g.version:
+    if job is not None and job.finished and job.result and job.key == g.version and job.result["by"] == g.by:
         hint = job.result
     else:
         cancel_all(g.jobs)
         job = Job("hint", g.version)
         store.pool.track(job)
         try:
-            hint = g.hint(G.HINT_ROLLOUTS, 1, "greedy", job.progress)
+            hint = g.hint(G.HINT_ROLLOUTS, 1, "greedy", job.progress, by=g.by)   # quick: greedy plays on
         finally:
             store.pool.done(job)
         job.result, job.done, job.planned, job.finished = hint, hint["rollouts"], hint["rollouts"], True
@@ -197,11 +197,14 @@ def tutor_warning(store: Store, g: G.Game, data: dict) -> str | None:
     t, e = inputs.parse_move(data.get("tile"), data.get("end"), g.rules)
     name = f"{G.tile_name(t, g.rules.max_pip)} {e.label}"
     row = next((r for r in hint["rows"] if r["move"] == name), None)
-    if row is None or row["loss"] <= g.tutor:
+    if row is None:
         return None
-    best = hint["rows"][0]
-    return (f"{name} loses {row['loss']:.2f} points against {best['move']} ({row['loss_lo']:.2f} to "
-            f"{row['loss_hi']:.2f}), more than your threshold {g.tutor:g}; play it anyway?")
+    best, k = hint["rows"][0], 100 if g.by == "win" else 1
+    unit = {"win": "percentage points of winning chances", "points": "points", "margin": "points of margin"}[g.by]
+    if k * row["loss"] <= g.tutor:
+        return None
+    return (f"{name} loses {k * row['loss']:.2f} {unit} against {best['move']} ({k * row['loss_lo']:.2f} to "
+            f"{k * row['loss_hi']:.2f}), more than your threshold {g.tutor:g}; play it anyway?")
 
 
 def next_deal(store: Store, g: G.Game, data: dict, request: Request) -> Response:
@@ -218,9 +221,11 @@ def undo(store: Store, g: G.Game, data: dict, request: Request) -> Response:
 def tutor(store: Store, g: G.Game, data: dict, request: Request) -> Response:
     v = data.get("threshold")
     if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 100):
-        raise inputs.TableError(f"threshold {inputs.shown(v)}; allowed: points from 0 to 100, or null (tutor off)")
+        raise inputs.TableError(f"threshold {inputs.shown(v)}; allowed: from 0 to 100 (points, or percentage "
+                                "points of winning chances with by win), or null (tutor off)")
+    by = inputs.currency(data.get("by", g.by))
     with g.lock:
-        g.tutor = None if v is None else float(v)
+        g.tutor, g.by = (None if v is None else float(v)), by
     return state(g)
 
 
@@ -236,7 +241,8 @@ def hint(store: Store, g: G.Game, data: dict, request: Request) -> Response:
     auto = data.get("rollouts") in (None, "", 0)
     rollouts = None if auto else inputs.integer(data, "rollouts", G.HINT_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
     seed = inputs.integer(data, "seed", 1, 0, inputs.MAX_SEED)
-    then = inputs.policy(data.get("then"), "then")
+    then = inputs.policy(data["then"], "then") if data.get("then") else g.default_then()
+    by = inputs.currency(data.get("by"))
     move = data.get("move")
     with g.lock:
         if move is not None:   # a move of the review: the position before it, from the mover's information
@@ -246,7 +252,7 @@ def hint(store: Store, g: G.Game, data: dict, request: Request) -> Response:
         else:
             pos = g.position()  # taken now: a move made meanwhile drops this hint, not mixes it
     return start_job(store, g, "hint" if move is None else "move-hint",
-                     lambda job: g.hint(rollouts, seed, then, job.progress, pos))
+                     lambda job: g.hint(rollouts, seed, then, job.progress, pos, by))
 
 
 def solve(store: Store, g: G.Game, data: dict, request: Request) -> Response:
@@ -263,13 +269,14 @@ def review(store: Store, g: G.Game, data: dict, request: Request) -> Response:
     rollouts = inputs.integer(data, "rollouts", G.REVIEW_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
     luck = inputs.integer(data, "luck_rollouts", G.REVIEW_LUCK_ROLLOUTS, 2, G.MAX_HINT_ROLLOUTS)
     seed = inputs.integer(data, "seed", 1, 0, inputs.MAX_SEED)
-    then = inputs.policy(data.get("then"), "then")
+    then = inputs.policy(data["then"], "then") if data.get("then") else g.default_then()
+    by = inputs.currency(data.get("by"))
     with g.lock:
         deal, viewer = G.review_subject(g)
         if not deal.plays:
             raise inputs.TableError("no placement to review yet; allowed: the review after a move")
     return start_job(store, g, "review",
-                     lambda job: G.review_json(g, deal, viewer, rollouts, luck, seed, then, job.progress))
+                     lambda job: G.review_json(g, deal, viewer, rollouts, luck, seed, then, job.progress, by))
 
 
 def board(store: Store, g: G.Game, data: dict, request: Request) -> Response:

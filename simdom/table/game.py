@@ -55,6 +55,7 @@ class Game:
         self.lock = threading.RLock()
         self.jobs: dict[str, Job] = {}
         self.tutor: float | None = None
+        self.by = "win"    # the tutor's currency (inputs.CURRENCIES)
         self.version = 0   # changes with every accepted action (a job's result is kept for its version)
 
     # -- to be given by each mode --------------------------------------------------------------------
@@ -89,19 +90,35 @@ class Game:
             raise TableError(f"move {move} is seat {pos.seat}'s, whose hand you did not see; allowed: your own moves")
         return pos
 
-    def hint(self, rollouts: int | None, seed: int, then: str, progress: Callable[[int, int], None],
-             pos=None) -> dict[str, Any]:
+    def default_then(self) -> "str | list[str]":
+        """Who plays on in a hint or a review by default: the players at the table (play mode: each bot as
+        itself, your seat as the bots play when they all play alike, else greedy; one policy when every
+        seat plays alike); greedy where the players are not known (follow mode)."""
+        return "greedy"
+
+    def then_words(self, then: "str | list[str]") -> str:
+        """Who is assumed to play on, in words."""
+        if isinstance(then, str):
+            return f"every seat plays {then} from here"
+        return "from here " + ", ".join(f"{self.names[s]} plays {p}" for s, p in enumerate(then))
+
+    def hint(self, rollouts: int | None, seed: int, then: "str | list[str]", progress: Callable[[int, int], None],
+             pos=None, by: str = "points") -> dict[str, Any]:
         """Every legal move of the position (default: yours now) valued as simdom analyze does (``rollouts``
-        None: its stopping rule, as ``simdom analyze`` without --rollouts)."""
+        None: its stopping rule, as ``simdom analyze`` without --rollouts), ranked by ``by`` (points,
+        margin or win); its loss against the best move in that currency."""
         pos = self.position() if pos is None else pos
-        a = evaluate(pos, then=then, seed=seed, rollouts=rollouts, progress=progress)
+        a = evaluate(pos, then=then, seed=seed, rollouts=rollouts, progress=progress, by=by)
+        diff = {"points": "diff_vs_best", "margin": "margin_diff_vs_best", "win": "win_diff_vs_best"}[by]
         rows = []
         for r in a.rows:
             rows.append({"move": r.name, "tile": tile_name(r.tile, self.rules.max_pip), "end": r.end.label,
                          "points": r.mean_points, "points_lo": r.mean_points_lo, "points_hi": r.mean_points_hi,
-                         "loss": -r.diff_vs_best, "loss_lo": -r.diff_vs_best_hi, "loss_hi": -r.diff_vs_best_lo,
-                         "margin": r.mean_margin, "win": r.win_rate})
+                         "loss": -getattr(r, diff), "loss_lo": -getattr(r, diff + "_hi"),
+                         "loss_hi": -getattr(r, diff + "_lo"), "margin": r.mean_margin, "win": r.win_rate,
+                         "win_lo": r.win_rate_lo, "win_hi": r.win_rate_hi})
         return {"move": pos.move, "seat": pos.seat, "rollouts": a.rollouts, "seed": seed, "then": a.then,
+                "assumes": self.then_words(then), "by": by,
                 "stopped": a.stopped, "asked": rollouts, "rows": rows}
 
     def base_json(self) -> dict[str, Any]:
@@ -109,7 +126,7 @@ class Game:
         mp = self.rules.max_pip
         return {"id": self.id, "mode": self.mode, "rules": self.rules.preset, "players": self.rules.players,
                 "seat": self.seat, "names": self.names, "board": state_svg(st, "the layout"),
-                "tutor": self.tutor, "version": self.version,
+                "tutor": self.tutor, "by": self.by, "version": self.version,
                 "max_pip": mp, "ends": [e for e in st.ends()] if st.played() else ["lead"],
                 "jobs": {k: j.as_json() for k, j in self.jobs.items()}}
 
@@ -168,6 +185,12 @@ class PlayGame(Game):
         self.st = DealState.dealt(rules, seed, deal)
         self.streams = deal_streams(root_key(seed), deal)
         self._bots()
+
+    def default_then(self) -> "str | list[str]":
+        others = [b for s, b in enumerate(self.bots) if s != self.seat]
+        pols = [b if s != self.seat else (others[0] if len(set(others)) == 1 else "greedy")
+                for s, b in enumerate(self.bots)]
+        return pols[0] if len(set(pols)) == 1 else pols
 
     def _start_hand(self) -> None:
         """The match's next deal, as the match kernel deals it (engine/matches.py, trace_match_python)."""
@@ -382,14 +405,15 @@ def review_subject(game: Game) -> tuple[Deal, int | None]:
 
 
 def review_json(game: Game, deal: Deal, viewer: int | None, rollouts: int, luck_rollouts: int, seed: int,
-                then: str, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                then: "str | list[str]", progress: Callable[[int, int], None] | None = None,
+                by: str = "points") -> dict[str, Any]:
     """``simdom review`` of ``deal`` (from :func:`review_subject`; with a viewer as ``simdom review
     --position``), with the board before every move and the graph's points."""
     from ..analyze.review import review, to_json
     if not deal.plays:
         raise TableError("no placement to review yet; allowed: the review after a move")
     r = review(deal, then=then, seed=seed, rollouts=rollouts, luck_rollouts=luck_rollouts, names=game.names,
-               viewer=viewer, progress=progress)
+               viewer=viewer, progress=progress, by=by)
     js = to_json(r)
     boards = []
     for p in deal.positions():
@@ -406,6 +430,7 @@ def review_json(game: Game, deal: Deal, viewer: int | None, rollouts: int, luck_
         elif game.rules.players == 2 and not math.isnan(m):
             graph.append({"move": d.move, "margin": -m})
     js["boards"] = boards
+    js["assumes"] = game.then_words(then)
     js["graph"] = graph
     js["names"] = game.names
     js["marks"] = [d["move"] for d in js["decisions"] if d["mark"]]

@@ -78,6 +78,19 @@ def policy(value: Any, what: str, default: str = "greedy") -> str:
         raise TableError(f"{what}: {e}") from None
 
 
+#: the currencies a hint, the tutor and the review value moves in (simdom analyze --by)
+CURRENCIES = ("win", "points", "margin")
+
+
+def currency(value: Any) -> str:
+    """The currency of a hint, the tutor or a review: the chance to win the deal (the default), its
+    points, or its margin."""
+    value = "win" if value in (None, "") else value
+    if value not in CURRENCIES:
+        raise TableError(f"by {shown(value)}; allowed: {', '.join(CURRENCIES)}")
+    return value
+
+
 def bots(value: Any, players: int) -> list[str]:
     """The bots' policies: one for every seat, or one per seat, each checked by :func:`policy`."""
     value = value or ["greedy"]

@@ -128,17 +128,23 @@ function showMoveHint(j) {
   if (j && j.finished && j.result && j.result.move !== cur) { out.innerHTML = ""; out.dataset.done = ""; return; }
   hintTable(out, j);
 }
+const CURRENCY = {win: "chance to win the deal", points: "expected points", margin: "expected margin"};
+const pct = (x) => (100 * x).toFixed(1);
 function hintTable(out, j) {
   if (!j || !j.finished || !j.result) { out.innerHTML = ""; out.dataset.done = ""; return; }
-  const h = j.result;
+  const h = j.result, byWin = h.by === "win", loss = (x) => byWin ? pct(x) : f2(x);
   const how = h.asked === null ? ` (${h.stopped === "separated" ? "until the best move was separated" : h.stopped === "forced" ? "a forced move" : "the budget"}, as simdom analyze)` : "";
-  out.innerHTML = `<div>Move ${h.move}, seat ${h.seat}: ${h.rollouts} rollouts${how}, seed ${h.seed}, then ${esc(h.then)}. Loss against the best with its 95% interval.</div>` +
-    table([["move"], ["expected points", 1], ["95% interval", 1], ["loss", 1], ["loss 95% interval", 1], ["margin", 1], ["win", 1]],
-      h.rows.map((r) => [r.move, f2(r.points), `${f2(r.points_lo)} to ${f2(r.points_hi)}`, f2(r.loss),
-        `${f2(r.loss_lo)} to ${f2(r.loss_hi)}`, f2(r.margin), (100 * r.win).toFixed(1) + "%"]),
-      (i) => `class="hint-row" data-move="${h.rows[i].move}" data-points="${h.rows[i].points}" data-loss="${h.rows[i].loss}"`);
+  const unit = byWin ? "percentage points of winning chances" : h.by === "margin" ? "points of margin" : "points";
+  const head = byWin ? [["move"], ["win", 1], ["95% interval", 1], ["loss", 1], ["loss 95% interval", 1], ["points", 1], ["margin", 1]]
+    : [["move"], ["expected points", 1], ["95% interval", 1], ["loss", 1], ["loss 95% interval", 1], ["margin", 1], ["win", 1]];
+  const cells = (r) => byWin ? [r.move, pct(r.win) + "%", `${pct(r.win_lo)} to ${pct(r.win_hi)}`, loss(r.loss), `${loss(r.loss_lo)} to ${loss(r.loss_hi)}`, f2(r.points), f2(r.margin)]
+    : [r.move, f2(r.points), `${f2(r.points_lo)} to ${f2(r.points_hi)}`, f2(r.loss), `${f2(r.loss_lo)} to ${f2(r.loss_hi)}`, f2(r.margin), pct(r.win) + "%"];
+  out.innerHTML = `<div>Move ${h.move}, ${esc(G.names[h.seat])}: moves ranked by the ${CURRENCY[h.by]}, assuming ${esc(h.assumes)}; ` +
+    `${h.rollouts} rollouts${how}, seed ${h.seed}. Loss against the best in ${unit}, with its 95% interval.</div>` +
+    table(head, h.rows.map(cells),
+      (i) => `class="hint-row" data-move="${h.rows[i].move}" data-points="${h.rows[i].points}" data-win="${h.rows[i].win}" data-loss="${h.rows[i].loss}"`);
   out.dataset.done = "1";
-  out.dataset.key = `${h.asked === null ? "auto" : h.rollouts}/${h.seed}/${h.then}`;
+  out.dataset.key = `${h.asked === null ? "auto" : h.rollouts}/${h.seed}/${h.then}/${h.by}`;
 }
 function showSolve(j) {
   const out = $("solve-out");
@@ -168,11 +174,15 @@ function showReview(j) {
   if (reviewShown && reviewShown.stamp === j.stamp) return;   // drawn already (each poll parses a new copy)
   reviewShown = j.result;
   reviewShown.stamp = j.stamp;
-  const r = j.result, names = r.names;
-  let h = "<div class='scroll'>" + table([["move", 1], ["player"], ["played"], ["value", 1], ["best"], ["error", 1], ["95% interval", 1], ["mark"]],
-    r.decisions.map((d) => [d.move, esc(names[d.seat]), `${d.played.tile} ${d.played.end}`, f2(d.played.value),
+  const r = j.result, names = r.names, byWin = r.by === "win";
+  const val = (x) => byWin ? pct(x) + "%" : f2(x), err = (x) => byWin ? pct(x) : f2(x);
+  const unit = byWin ? "percentage points of winning chances" : r.by === "margin" ? "points of margin" : "points";
+  let h = `<p class="explain" id="rv-what">Each decision valued by the ${CURRENCY[r.by]} of the mover, assuming ${esc(r.assumes)}; ` +
+    `the error is the best move's value minus the played move's, in ${unit}, with its 95% interval.</p>`;
+  h += "<div class='scroll'>" + table([["move", 1], ["player"], ["played"], [byWin ? "win" : "value", 1], ["best"], ["error", 1], ["95% interval", 1], ["mark"]],
+    r.decisions.map((d) => [d.move, esc(names[d.seat]), `${d.played.tile} ${d.played.end}`, val(d.played.value),
       d.best.tile + " " + d.best.end === d.played.tile + " " + d.played.end ? "" : `${d.best.tile} ${d.best.end}`,
-      d.forced ? "forced" : f2(d.error), d.forced ? "" : `${f2(d.error_lo)} to ${f2(d.error_hi)}`,
+      d.forced ? "forced" : err(d.error), d.forced ? "" : `${err(d.error_lo)} to ${err(d.error_hi)}`,
       d.mark ? `<span class="mark">${{blunder: "??", mistake: "?", inaccuracy: "?!"}[d.mark]} ${d.mark}</span>` : ""]),
     (i) => `class="rv-row clk" data-move="${r.decisions[i].move}" data-mark="${r.decisions[i].mark || ""}"`) + "</div>";
   h += "<h2>Luck</h2><p class='explain'>Each chance event (the deal, each draw) changed each player's expected final points by the figure shown: the points expected just after it minus just before it, the rest played by " + esc(r.then) + ". Points, not the margin: a deal rich in scoring can favour every seat at once.</p>" +
@@ -185,7 +195,7 @@ function showReview(j) {
   $("next-error").hidden = false;
   out.querySelectorAll(".rv-row").forEach((tr) => tr.addEventListener("click", () => pick(+tr.dataset.move)));
   $("rv-hint-go").addEventListener("click", () => post("hint", {move: cur, rollouts: $("rollouts").value.trim() === "" ? null : Number($("rollouts").value),
-    seed: Number($("hint-seed").value), then: $("then").value}));
+    seed: Number($("hint-seed").value), then: $("then").value.trim(), by: $("by").value}));
   cur = 0;
 }
 function pick(move) {
@@ -196,7 +206,9 @@ function pick(move) {
   $("rv-hint").innerHTML = ""; $("rv-hint").dataset.done = "";
   $("rv-hint-go").hidden = !r.decisions.some((x) => x.move === move);
   const d = r.decisions.find((x) => x.move === move);
-  $("rv-detail").textContent = d ? `Move ${move} (${r.names[d.seat]}): played ${d.played.tile} ${d.played.end}, expected ${f2(d.played.value)} points; best ${d.best.tile} ${d.best.end}, ${f2(d.best.value)}; error ${f2(d.error)} (${f2(d.error_lo)} to ${f2(d.error_hi)})${d.mark ? ", " + d.mark : ""}.` : `Move ${move}: not a decision of yours.`;
+  const v = (x) => r.by === "win" ? pct(x) + "% to win" : f2(x) + (r.by === "margin" ? " margin" : " points");
+  const e = (x) => r.by === "win" ? pct(x) : f2(x);
+  $("rv-detail").textContent = d ? `Move ${move} (${r.names[d.seat]}): played ${d.played.tile} ${d.played.end}, ${v(d.played.value)}; best ${d.best.tile} ${d.best.end}, ${v(d.best.value)}; error ${e(d.error)} (${e(d.error_lo)} to ${e(d.error_hi)})${d.mark ? ", " + d.mark : ""}.` : `Move ${move}: not a decision of yours.`;
 }
 async function refresh() { const g = await api(`/api/game/${gid}`); if (g) show(g); }
 async function post(path, body) { const g = await api(`/api/game/${gid}/${path}`, body || {}); if (g) { if (!g.warning) msg(""); show(g); } return g; }
@@ -260,15 +272,17 @@ function wire() {
   $("nf-go").addEventListener("click", () => { reviewShown = null;
     post("next", {hand: $("nf-hand").value, first: Number($("nf-first").value), scores: $("nf-scores").value}); });
   const rollouts = () => $("rollouts").value.trim() === "" ? null : Number($("rollouts").value);
-  $("hint").addEventListener("click", () => post("hint", {rollouts: rollouts(), seed: Number($("hint-seed").value), then: $("then").value}));
+  $("hint").addEventListener("click", () => post("hint", {rollouts: rollouts(), seed: Number($("hint-seed").value), then: $("then").value.trim(), by: $("by").value}));
   $("solve").addEventListener("click", () => post("solve"));
-  $("review").addEventListener("click", () => post("review", {rollouts: Number($("rv-rollouts").value), luck_rollouts: Number($("rv-luck").value)}));
+  $("review").addEventListener("click", () => post("review", {rollouts: Number($("rv-rollouts").value), luck_rollouts: Number($("rv-luck").value),
+    then: $("then").value.trim(), by: $("by").value}));
   $("next-error").addEventListener("click", () => {
     const r = reviewShown; if (!r) return;
     const nxt = r.decisions.find((d) => d.mark && d.move > cur) || r.decisions.find((d) => d.mark);
     if (nxt) pick(nxt.move); else msg("no marked error in this deal", "info");
   });
-  const tut = () => post("tutor", {threshold: tutorValue()});
+  const tut = () => post("tutor", {threshold: tutorValue(), by: $("by").value});
+  $("by").addEventListener("change", () => { $("tutor-unit").textContent = {win: "percentage points of winning chances", points: "points", margin: "points of margin"}[$("by").value]; if ($("tutor-on").checked) tut(); });
   $("tutor-on").addEventListener("change", tut);
   $("tutor-threshold").addEventListener("change", () => { if ($("tutor-on").checked) tut(); });
   // leaving or reloading the page cancels the game's unfinished work (a hint, the solver, a review)
