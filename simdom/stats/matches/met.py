@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit
 
 from simdom.rules import Rules
+from simdom.stats.matches.metdp import solve_any, solve_two, tie_values
 
 #: the most scores (positions times sides) a table may hold
 MAX_CELLS = 4_000_000
@@ -123,151 +123,6 @@ class EquityTable:
             for li, lead in enumerate(self.leads):
                 out.append({"scores": s, "lead": lead, "win": self.values[i, li].tolist()})
         return out
-
-
-# ---- the DP kernel ----------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _solve(R, N, mode, hi, lo, V, Vw, conds, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt, d_w, srt, e_off,
-           e_side, e_amt, tie):  # pragma: no cover - compiled (its Python twin is tested through it)
-    NC = Vw.shape[1]
-    stride = np.ones(N, np.int64)
-    for j in range(N - 2, -1, -1):
-        stride[j] = stride[j + 1] * R
-    k = np.zeros(N, np.int64)
-    r = np.zeros(N, np.int64)
-    run = np.zeros(N, np.int64)
-    b = np.zeros((NC, N))
-    A = np.zeros((NC, NC))
-    for f in range(hi - 1, lo - 1, -1):
-        rem = f
-        for j in range(N):
-            k[j] = rem // stride[j]
-            rem -= k[j] * stride[j]
-            r[j] = R - k[j]
-        b[:] = 0.0
-        A[:] = 0.0
-        for ci in conds:
-            for o in range(a_off[ci], a_off[ci + 1]):
-                far = True
-                zero = True
-                g = f
-                for j in range(N):
-                    c = a_c[o, j]
-                    if c >= r[j]:
-                        far = False
-                    if c != 0:
-                        zero = False
-                    g += c * stride[j]
-                w = a_w[o]
-                nx = a_nxt[o]
-                if far:
-                    if zero:
-                        A[ci, nx] += w
-                    else:
-                        for j in range(N):
-                            b[ci, j] += w * V[g, nx, j]
-                elif mode == 0:
-                    best = -1
-                    bv = -1
-                    ties = 0
-                    for j in range(N):
-                        v = k[j] + a_c[o, j]
-                        if v > bv:
-                            best, bv, ties = j, v, 1
-                        elif v == bv:
-                            ties += 1
-                    if ties == 1:
-                        b[ci, best] += w
-                    elif N == 2:
-                        for j in range(N):
-                            b[ci, j] += w * tie[nx, j]
-                    else:
-                        for j in range(N):
-                            if k[j] + a_c[o, j] == bv:
-                                b[ci, j] += w / ties
-            if mode == 0:
-                continue
-            w = d_w[ci]
-            for j in range(N):
-                for p in range(d_off[ci], d_off[ci + 1]):
-                    q = srt[j, p]
-                    if d_c[q, j] < r[j]:
-                        break
-                    dup = False
-                    for i in range(j):
-                        if d_c[q, i] >= r[i]:
-                            dup = True
-                    if dup:
-                        continue
-                    run[:] = 0
-                    won = -1
-                    dd = d_id[q]
-                    for e in range(e_off[dd], e_off[dd + 1]):
-                        s = e_side[e]
-                        x = e_amt[e]
-                        if mode == 1:
-                            run[s] += x
-                            if run[s] >= r[s]:
-                                won = s
-                                break
-                        elif run[s] + x <= r[s]:
-                            run[s] += x
-                            if run[s] == r[s]:
-                                won = s
-                                break
-                    if won >= 0:
-                        b[ci, won] += w
-                        continue
-                    g = f
-                    zero = True
-                    for i in range(N):
-                        g += run[i] * stride[i]
-                        if run[i] != 0:
-                            zero = False
-                    if zero:
-                        A[ci, d_nxt[q]] += w
-                    else:
-                        for i in range(N):
-                            b[ci, i] += w * V[g, d_nxt[q], i]
-        for ci in conds:
-            for j in range(N):
-                Vw[f, ci, j] = b[ci, j]
-        for _ in range(1_000_000):  # V = b + A V at this score (A: the deals that credit nothing; its columns
-            delta = 0.0            # are the real leads, in V: Vw is V but for the first deal's pseudo leads)
-            for ci in conds:
-                for j in range(N):
-                    v = b[ci, j]
-                    for c2 in range(V.shape[1]):
-                        if A[ci, c2] != 0.0:
-                            v += A[ci, c2] * V[f, c2, j]
-                    delta = max(delta, abs(v - Vw[f, ci, j]))
-                    Vw[f, ci, j] = v
-            if delta < 1e-16:
-                break
-
-
-def _tie_values(N: int, NC: int, a_off, a_c, a_nxt, a_w) -> np.ndarray:
-    """deal_end, 2 sides, tied at >= T: P(each side wins) by the lead of the next deal, solved exactly
-    (the side that gains more in a deal wins; an equal deal plays on)."""
-    W = np.full((NC, N), 0.5)
-    if N != 2:
-        return W
-    for _ in range(100_000):
-        new = np.zeros_like(W)
-        for ci in range(NC):
-            sl = slice(a_off[ci], a_off[ci + 1])
-            c, nx, w = a_c[sl], a_nxt[sl], a_w[sl]
-            if not len(w):
-                new[ci] = W[ci]
-                continue
-            new[ci, 0] += w[c[:, 0] > c[:, 1]].sum()
-            new[ci, 1] += w[c[:, 1] > c[:, 0]].sum()
-            eq = c[:, 0] == c[:, 1]
-            new[ci] += (w[eq, None] * W[nx[eq]]).sum(axis=0)
-        if np.abs(new - W).max() < 1e-15:
-            return new
-        W = new
-    return W
 
 
 def _step(sample: DealSample) -> int:
@@ -362,11 +217,13 @@ def solve_table(sample: DealSample, progress: Callable[[int, int], None] | None 
     a_nxt = np.concatenate(a_nxt).astype(np.int64)
     a_w = np.concatenate(a_w).astype(np.float64)
     a_off = np.array(a_off, np.int64)
+    order = np.lexsort((a_c[:, 0], np.repeat(np.arange(NC), np.diff(a_off))))  # by side 0's credit (_solve2)
+    a_c, a_nxt, a_w = a_c[order], a_nxt[order], a_w[order]
     work = R ** N * len(a_w)
     if work > MAX_WORK:
         raise ValueError(f"the table would take about {work:.1e} steps ({R ** N:,} scores times {len(a_w):,} distinct "
                          f"deal outcomes); allowed: fewer deals or a lower target")
-    tie = _tie_values(N, NC, a_off, a_c, a_nxt, a_w) if mode == 0 else np.zeros((NC, N))
+    tie = tie_values(N, NC, a_off, a_c, a_nxt, a_w) if mode == 0 else np.zeros((NC, N))
     if mode:
         seg = np.concatenate(members)
         d_off = np.array([0, *np.cumsum([len(m) for m in members])], np.int64)
@@ -393,19 +250,24 @@ def solve_table(sample: DealSample, progress: Callable[[int, int], None] | None 
     V = np.zeros((R ** N, nr, N))
     total = R ** N
     conds = np.arange(nr, dtype=np.int64)
-    block = max(1, total // 100)
-    hi = total
+    rows = R ** (N - 1)  # the scores of one row (side 0's score fixed)
+    block = max(1, R // 50)
+    hi = R
     while hi > 0:
         lo = max(0, hi - block)
-        _solve(R, N, mode, hi, lo, V, V, conds, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt, d_w, srt, e_off,
-               e_side, e_amt, tie)
+        if N == 2:
+            solve_two(R, mode, hi, lo, V, conds, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt, d_w, srt, e_off,
+                    e_side, e_amt, tie)
+        else:
+            solve_any(R, N, mode, hi * rows, lo * rows, V, V, conds, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt,
+                   d_w, srt, e_off, e_side, e_amt, tie)
         hi = lo
         if progress is not None:
-            progress(total - hi, total)
+            progress((R - hi) * rows, total)
     pseudo = np.array([nr + f for f in range(P) if counts[nr + f]], np.int64)
     W0 = np.zeros((1, NC, N))
     if len(pseudo):
-        _solve(R, N, mode, 1, 0, V, W0, pseudo, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt, d_w, srt, e_off,
+        solve_any(R, N, mode, 1, 0, V, W0, pseudo, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt, d_w, srt, e_off,
                e_side, e_amt, tie)
     first = {int(c - nr): W0[0, c].copy() for c in pseudo}
     return EquityTable(rules=rules, policy=sample.policy, seed=sample.seed, deals=sample.deals, step=g, size=R,
