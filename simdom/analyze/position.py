@@ -169,6 +169,7 @@ def from_seed(rules: Rules, policies: Sequence[Any], seed: int, deal: int) -> De
     play matches are refused (a match's deal depends on the match's score before it)."""
     if isinstance(deal, bool) or not 0 <= deal <= MAX_DEAL:  # the kernel counts deals in int64
         raise PositionError(f"--deal {deal}; allowed: an integer from 0 to {MAX_DEAL}")
+    deal = int(deal)
     if rules.is_match:
         raise PositionError(f"target = {rules.target}: the rules play matches (docs/rules.md 12), but a deal of a seed "
                             "is a single deal; allowed: target = 0 (no --set target), or a match's deals from its "

@@ -430,7 +430,10 @@ class LayoutState:
 
 
 def trace(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seed: int, deal: int) -> dict[str, Any]:
-    """Deal ``deal`` of the run with root ``seed``, played by the batch kernel, as a trace record."""
+    """Deal ``deal`` of the run with root ``seed``, played by the batch kernel, as a trace record (the seed and
+    the deal number as Python ints, whatever integers they were given as)."""
+    root_key(seed)  # ValueError for a seed that is not an integer >= 0
+    seed, deal = int(seed), deal_number(deal)
     st = DealState.dealt(rules, seed, deal)
     st.play_out(policies, seed, deal)
     return st.record(seed=seed, deal=deal)
