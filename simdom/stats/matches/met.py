@@ -36,7 +36,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdom.rules import Rules
-from simdom.stats.matches.metdp import solve_any, solve_two, tie_values
+from simdom.stats.matches.metdp import solve_any, solve_rows, tie_values
 
 #: the most scores (positions times sides) a table may hold
 MAX_CELLS = 4_000_000
@@ -217,8 +217,11 @@ def solve_table(sample: DealSample, progress: Callable[[int, int], None] | None 
     a_nxt = np.concatenate(a_nxt).astype(np.int64)
     a_w = np.concatenate(a_w).astype(np.float64)
     a_off = np.array(a_off, np.int64)
-    order = np.lexsort((a_c[:, 0], np.repeat(np.arange(NC), np.diff(a_off))))  # by side 0's credit (_solve2)
-    a_c, a_nxt, a_w = a_c[order], a_nxt[order], a_w[order]
+    # in each condition, the outcomes that credit only side N-1 first (metdp.solve_rows)
+    a_pz = ~(a_c[:, :N - 1] != 0).any(axis=1)
+    order = np.lexsort((~a_pz, np.repeat(np.arange(NC), np.diff(a_off))))
+    a_c, a_nxt, a_w, a_pz = a_c[order], a_nxt[order], a_w[order], a_pz[order]
+    a_poff = (a_c[:, :N - 1] * R ** np.arange(N - 2, -1, -1, dtype=np.int64)).sum(axis=1)
     work = R ** N * len(a_w)
     if work > MAX_WORK:
         raise ValueError(f"the table would take about {work:.1e} steps ({R ** N:,} scores times {len(a_w):,} distinct "
@@ -250,20 +253,16 @@ def solve_table(sample: DealSample, progress: Callable[[int, int], None] | None 
     V = np.zeros((R ** N, nr, N))
     total = R ** N
     conds = np.arange(nr, dtype=np.int64)
-    rows = R ** (N - 1)  # the scores of one row (side 0's score fixed)
-    block = max(1, R // 50)
-    hi = R
+    rows = R ** (N - 1)  # a row: the scores of sides 0 .. N-2; along it side N-1's
+    block = max(1, rows // 100)
+    hi = rows
     while hi > 0:
         lo = max(0, hi - block)
-        if N == 2:
-            solve_two(R, mode, hi, lo, V, conds, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt, d_w, srt, e_off,
-                    e_side, e_amt, tie)
-        else:
-            solve_any(R, N, mode, hi * rows, lo * rows, V, V, conds, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt,
+        solve_rows(R, N, mode, hi, lo, V, conds, a_off, a_c, a_nxt, a_w, a_pz, a_poff, d_off, d_id, d_c, d_nxt,
                    d_w, srt, e_off, e_side, e_amt, tie)
         hi = lo
         if progress is not None:
-            progress((R - hi) * rows, total)
+            progress((rows - hi) * R, total)
     pseudo = np.array([nr + f for f in range(P) if counts[nr + f]], np.int64)
     W0 = np.zeros((1, NC, N))
     if len(pseudo):

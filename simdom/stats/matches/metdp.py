@@ -1,6 +1,7 @@
 """The compiled steps of the match equity table's dynamic programming (simdom.stats.matches.met says what
-is computed): :func:`solve_any` for any number of sides, score by score; :func:`solve_two` for two sides,
-row by row (what the deals that change side 0's score bring summed along a row of contiguous memory); the
+is computed): :func:`solve_any` score by score (the first deal's leads at 0-0); :func:`solve_rows` row by
+row (what the deals that change the scores of sides 0 .. N-2 bring summed along a row of side N-1's
+scores, contiguous memory); the
 deals that can end the match replayed credit by credit (:func:`near`); the deals that credit nothing
 solved at each score (:func:`settle`); the 2-side tie at the target under deal_end (:func:`tie_values`).
 Compiled by numba on first use and cached beside this file; the tests check them through solve_table."""
@@ -148,75 +149,100 @@ def solve_any(R, N, mode, hi, lo, V, Vw, conds, a_off, a_c, a_nxt, a_w, d_off, d
 
 
 @njit(cache=True, nogil=True)
-def solve_two(R, mode, hi, lo, V, conds, a_off, a_c, a_nxt, a_w, d_off, d_id, d_c, d_nxt, d_w, srt, e_off, e_side,
-            e_amt, tie):  # pragma: no cover
-    """Two sides, rows of side 0's score hi - 1 down to lo: what the deals that change side 0's score bring
-    is summed along a whole row at once (contiguous memory), the rest score by score. Each condition's
-    outcomes are sorted by side 0's credit, those that credit it nothing first."""
+def solve_rows(R, N, mode, hi, lo, V, conds, a_off, a_c, a_nxt, a_w, a_pz, a_poff, d_off, d_id, d_c, d_nxt, d_w,
+               srt, e_off, e_side, e_amt, tie):  # pragma: no cover
+    """The rows hi - 1 down to lo: a row is the scores of sides 0 .. N-2 (its flat index), along it side N-1's
+    score, contiguous in V. What the deals that change a score of the row's sides bring (``a_pz`` False;
+    ``a_poff`` the row they lead to, relative) is summed along the whole row at once; the deals that credit
+    only side N-1 (first in each condition's outcomes) score by score. Each score is then settled."""
     NC = V.shape[1]
-    stride = np.array([R, 1], np.int64)
-    acc = np.zeros((NC, R, 2))
-    r = np.zeros(2, np.int64)
-    run = np.zeros(2, np.int64)
-    b = np.zeros((NC, 2))
+    L = N - 1
+    stride = np.ones(N, np.int64)
+    for j in range(N - 2, -1, -1):
+        stride[j] = stride[j + 1] * R
+    acc = np.zeros((NC, R, N))
+    r = np.zeros(N, np.int64)
+    k = np.zeros(N, np.int64)
+    run = np.zeros(N, np.int64)
+    b = np.zeros((NC, N))
     A = np.zeros((NC, NC))
-    for k0 in range(hi - 1, lo - 1, -1):
-        r0 = R - k0
+    for row in range(hi - 1, lo - 1, -1):
+        rem = row
+        for j in range(L):
+            k[j] = rem // stride[j + 1]
+            rem -= k[j] * stride[j + 1]
+            r[j] = R - k[j]
         acc[:] = 0.0
         for ci in conds:
             for o in range(a_off[ci], a_off[ci + 1]):
-                c0 = a_c[o, 0]
-                if c0 == 0:
+                if a_pz[o]:
                     continue
-                c1 = a_c[o, 1]
+                cl = a_c[o, L]
                 w = a_w[o]
                 nx = a_nxt[o]
-                if c0 < r0:
-                    base = (k0 + c0) * R + c1
-                    top = max(R - c1, 0)
-                    for k1 in range(top):
-                        acc[ci, k1, 0] += w * V[base + k1, nx, 0]
-                        acc[ci, k1, 1] += w * V[base + k1, nx, 1]
-                    if mode == 0:  # side 1 reaches the target, side 0 does not
-                        for k1 in range(top, R):
-                            acc[ci, k1, 1] += w
-                elif mode == 0:
-                    n0 = k0 + c0
-                    for k1 in range(R):
-                        n1 = k1 + c1
-                        if n1 < R or n0 > n1:
-                            acc[ci, k1, 0] += w
-                        elif n1 > n0:
-                            acc[ci, k1, 1] += w
+                far = True
+                for j in range(L):
+                    if a_c[o, j] >= r[j]:
+                        far = False
+                if far:
+                    base = (row + a_poff[o]) * R + cl
+                    top = max(R - cl, 0)
+                    if N == 2:  # the hot loop, unrolled for the common case
+                        for kl in range(top):
+                            acc[ci, kl, 0] += w * V[base + kl, nx, 0]
+                            acc[ci, kl, 1] += w * V[base + kl, nx, 1]
+                    else:
+                        for kl in range(top):
+                            for j in range(N):
+                                acc[ci, kl, j] += w * V[base + kl, nx, j]
+                    if mode == 0:  # side N-1 reaches the target, the others do not
+                        for kl in range(top, R):
+                            acc[ci, kl, L] += w
+                elif mode == 0:  # deal_end: the highest side at >= T alone wins; a tie plays on
+                    for kl in range(R):
+                        best = -1
+                        bv = -1
+                        ties = 0
+                        for j in range(N):
+                            v = (kl if j == L else k[j]) + a_c[o, j]
+                            if v > bv:
+                                best, bv, ties = j, v, 1
+                            elif v == bv:
+                                ties += 1
+                        if ties == 1:
+                            acc[ci, kl, best] += w
+                        elif N == 2:
+                            for j in range(N):
+                                acc[ci, kl, j] += w * tie[nx, j]
                         else:
-                            acc[ci, k1, 0] += w * tie[nx, 0]
-                            acc[ci, k1, 1] += w * tie[nx, 1]
-        r[0] = r0
-        for k1 in range(R - 1, -1, -1):
-            f = k0 * R + k1
-            r1 = R - k1
-            r[1] = r1
+                            for j in range(N):
+                                if (kl if j == L else k[j]) + a_c[o, j] == bv:
+                                    acc[ci, kl, j] += w / ties
+        for kl in range(R - 1, -1, -1):
+            f = row * R + kl
+            k[L] = kl
+            r[L] = R - kl
             A[:] = 0.0
             for ci in conds:
-                b[ci, 0] = acc[ci, k1, 0]
-                b[ci, 1] = acc[ci, k1, 1]
+                for j in range(N):
+                    b[ci, j] = acc[ci, kl, j]
                 for o in range(a_off[ci], a_off[ci + 1]):
-                    if a_c[o, 0] != 0:
+                    if not a_pz[o]:
                         break
-                    c1 = a_c[o, 1]
+                    cl = a_c[o, L]
                     w = a_w[o]
                     nx = a_nxt[o]
-                    if c1 == 0:
+                    if cl == 0:
                         A[ci, nx] += w
-                    elif c1 < r1:
-                        b[ci, 0] += w * V[f + c1, nx, 0]
-                        b[ci, 1] += w * V[f + c1, nx, 1]
+                    elif cl < r[L]:
+                        for j in range(N):
+                            b[ci, j] += w * V[f + cl, nx, j]
                     elif mode == 0:
-                        b[ci, 1] += w
+                        b[ci, L] += w
                 if mode != 0:
-                    near(2, mode, f, r, stride, ci, V, b, A, d_off, d_id, d_c, d_nxt, d_w, srt, e_off, e_side,
-                          e_amt, run)
-            settle(2, f, conds, V, V, b, A)
+                    near(N, mode, f, r, stride, ci, V, b, A, d_off, d_id, d_c, d_nxt, d_w, srt, e_off, e_side,
+                         e_amt, run)
+            settle(N, f, conds, V, V, b, A)
 
 
 def tie_values(N: int, NC: int, a_off, a_c, a_nxt, a_w) -> np.ndarray:
@@ -243,4 +269,4 @@ def tie_values(N: int, NC: int, a_off, a_c, a_nxt, a_w) -> np.ndarray:
     return W
 
 
-__all__ = ["near", "settle", "solve_any", "solve_two", "tie_values"]
+__all__ = ["near", "settle", "solve_any", "solve_rows", "tie_values"]
