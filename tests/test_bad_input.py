@@ -143,6 +143,8 @@ FLAGS = {
                             ["--deal 9223372036854775808", "from 0 to 9223372036854775807"]),
     "analyze-deal-2-63": Case(["analyze", "-r", "threes", "-n", "2", "--deal", str(2**63), "--move", "2"],
                               ["--deal 9223372036854775808", "from 0 to 9223372036854775807"]),
+    "replay-match-past-2-31": Case(["replay", "-r", "fives", "--set", "target=61", "--match", "3000000000"],
+                                   ["3000000000", "allowed: numbers 0 to 2^31 - 1"]),
     # issue 59: a target made "unknown field rules.target"; a position is one deal, a match's deal needs its score
     "solve-target": Case(["solve", "-r", "fives", "-n", "2", "--deal", "0", "--set", "target=100"],
                          ["target = 100", "rules play matches", "single deal", "allowed: target = 0", "--match"]),

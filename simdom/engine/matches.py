@@ -24,7 +24,7 @@ from ..policies import Policy, seat_policies
 from ..rules import Rules
 from ..tiles import tile_name
 from ._kernel import layout as L
-from .api import decode_records, max_records, output_blocks, root_key, row_columns
+from .api import DealNumberError, decode_records, max_records, output_blocks, root_key, row_columns
 from .codes import Act, DealEnd, End, Records, kernel_arrays
 from .pyloop import has_python, key_streams, play_python
 from .pypolicy import seat_policies as py_seat_policies
@@ -66,7 +66,7 @@ def side_of(rules: Rules, seat: int) -> int:
 def deal_seed(seed: int, match: int, hand: int) -> int:
     """The 64-bit key of deal ``hand`` of match ``match`` under root seed ``seed`` (its trace seed)."""
     if not (0 <= match < 1 << 31 and 0 <= hand < 1 << 31):
-        raise ValueError(f"match {match}, deal {hand}; allowed: numbers 0 to 2^31 - 1")
+        raise DealNumberError(f"match {match}, deal {hand}; allowed: numbers 0 to 2^31 - 1")
     return int(_steps().deal_key(root_key(seed), int(match), int(hand)))
 
 
@@ -140,7 +140,8 @@ def simulate_matches(rules: Rules, policies: "str | Policy | Sequence[str | Poli
     (``Records.PLAYS``: the placements, for the moves table)."""
     check_match(rules)
     if n_matches < 1 or match0 < 0 or match0 + n_matches >= 1 << 31:
-        raise ValueError(f"matches {match0}..{match0 + n_matches - 1}; allowed: numbers 0 to 2^31 - 1, at least one")
+        raise DealNumberError(f"matches {match0}..{match0 + n_matches - 1}; allowed: numbers 0 to 2^31 - 1, at least "
+                              "one")
     match0, n_matches = int(match0), int(n_matches)  # one type for the kernel's int64 arguments
     pols = seat_policies(policies, rules.players)
     ids, par = kernel_arrays(pols)
