@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -130,12 +129,6 @@ def test_doubles_refuses_the_options_of_exact_on_a_folder(study):
         assert res.exit_code == 2 and len(msg.splitlines()) == 1, msg
         assert msg.startswith(f"error: {args[0] if args[0] != '-r' else '--rules'} applies to --exact") or \
             f"{args[0] if args[0] != '-r' else '--rules'} applies to --exact" in msg, msg
-
-
-def test_speed_of_one_screen(study):
-    t0 = time.perf_counter()
-    assert _cli("balance", study).exit_code == 0
-    assert time.perf_counter() - t0 < 5
 
 
 # ---- 58.3: per-seat policies in a sweep over players -------------------------------------------------------
@@ -336,3 +329,37 @@ def test_one_screen_with_skill_shares(study):
     assert head.split()[-2:] == ["skill", "%"]
     assert "skill %: each variant's own skill share by wins (simdom skill) on 2 deals" in " ".join(
         res.output.split())
+
+
+# ---- 58.2: the study in pictures -------------------------------------------------------------------------------
+def test_plot_writes_a_valid_png_and_svg(study, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from simdom.report.sweepplot import _figure
+    from simdom.stats.tables.balance import studies
+    png, svg = tmp_path / "b.png", tmp_path / "b.svg"
+    for path in (png, svg):
+        res = _cli("balance", study, "--plot", path)
+        assert res.exit_code == 0 and f"Wrote the plot to {path}." in " ".join(res.output.split()), res.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and len(png.read_bytes()) > 10_000
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+    # what is drawn: a panel per key measure and swept parameter, a line per player count, the points the
+    # scorecard's (the leader's win at the baseline's min_ends, against the bonus)
+    ss = studies([str(study)], quantiles=False)
+    fig = _figure(ss)
+    axes = fig.axes
+    assert len(axes) == 4 * 2 and axes[-2].get_xlabel() == "first_double_bonus" and axes[-1].get_xlabel() == "min_ends"
+    lines = [c[0] for c in axes[0].containers]  # each error bar's data line
+    assert len(lines) == 3  # 2, 3 and 4 players
+    for s, line in zip(ss, lines):
+        got = list(line.get_ydata())
+        want = [100 * s.measures[n]["leader_win"]["value"] for n in (
+            "first_double_bonus=4.2-8.4-8+min_ends=3", "first_double_bonus=4.8-8.16-32+min_ends=3",
+            "first_double_bonus=none+min_ends=3")]
+        assert got == pytest.approx(want)
+    assert [t.get_text() for t in axes[0].get_xticklabels()] == ["4.2-8.4-8", "4.8-8.16-32", "none"]
+    # refused in one line, nothing written: another suffix, an existing file
+    for args, words in (([tmp_path / "b.pdf"], "FILE.png or FILE.svg"), ([png], "exists")):
+        res = _cli("balance", study, "--plot", *args)
+        assert res.exit_code == 2 and words in res.output and len(res.output.strip().splitlines()) == 1
+    assert not (tmp_path / "b.pdf").exists()

@@ -48,6 +48,9 @@ def scorecard_section(results: list[ResultFrames]) -> Section | None:
     first, *rest = ans.tables
     ans.tables = _split(first) + rest  # a page is narrower than the terminal's folded tables: a few measures each
     sec.take(ans)
+    from simdom.report.sweepplot import sweep_plot
+    sec.figures.append(Figure("sweep", "Each key measure against each swept parameter, one line per player count, "
+                              "95% intervals, the baseline ringed (simdom balance --plot)", sweep_plot(studies)))
     label, header = short_names([a["name"] for s in studies for a in s.arms])
     for s in studies:
         names = [a["name"] for a in s.arms]
