@@ -183,7 +183,7 @@ def test_cli_stats_json_csv_md(folders, tmp_path):
 def test_cli_doubles_and_compare(folders, tmp_path):
     path, _ = folders["sweep"]
     r = runner.invoke(app(), ["doubles", str(path)])
-    assert r.exit_code == 0 and r.output.startswith("Best K for player 0: 9 (K=9)")
+    assert r.exit_code == 0 and r.output.startswith("Best K for player 0 by the deals won: 9 (K=9)")
     out = tmp_path / "best.json"
     r = runner.invoke(app(), ["doubles", str(path), "--table", "best", "-o", str(out)])
     assert r.exit_code == 0 and json.loads(out.read_text())[0]["best_K"] == "9"

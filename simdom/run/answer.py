@@ -47,6 +47,16 @@ def _winners(rows, plan) -> list[str]:
     return out
 
 
+def _clause(d, unit: str, who: str, what: str) -> str:
+    """A paired difference in words: a gain or a cost where its interval excludes 0, else within noise."""
+    from .. import present as P
+    if d.lo > 0 or d.hi < 0:
+        x, lo, hi = (d.value, d.lo, d.hi) if d.value > 0 else (-d.value, -d.hi, -d.lo)
+        return f"{'gains' if d.value > 0 else 'costs'} {who + ' ' if who else ''}{P.ci(x, lo, hi, unit=unit)}"
+    owner = f"{who}'s" if who else "its"
+    return f"changes {owner} {what} by {P.ci(d.value, d.lo, d.hi, unit=unit, signed=True)}, within noise"
+
+
 def summary_answer(summary):
     """The run's answer (simdom.present): one sentence per arm whose policy change moves its player's
     points (paired against the first arm with the same rules), or who wins how often; then mean points
@@ -72,18 +82,15 @@ def summary_answer(summary):
         b = plan.baseline(a)
         if {plan.policies[b][p] for p in r.players} == {r.policy}:
             continue
-        d = r.d_win if match else r.d_points
         who = f"player {r.players[0]}" if len(r.players) == 1 else "players " + ",".join(map(str, r.players))
         subject, ref = change_phrase(plan.policies[b][r.players[0]], r.policy)
-        measure = "points of match win rate" if match else "points per deal"
-        if match:
-            d = type(d)(100 * d.value, 100 * d.lo, 100 * d.hi)
-        if d.lo > 0 or d.hi < 0:
-            x, lo, hi = (d.value, d.lo, d.hi) if d.value > 0 else (-d.value, -d.hi, -d.lo)
-            what = f"{'gains' if d.value > 0 else 'costs'} {who} {P.ci(x, lo, hi, unit=measure)}"
-        else:
-            what = (f"changes {who}'s {'match win rate' if match else 'points'} by "
-                    f"{P.ci(d.value, d.lo, d.hi, unit='points' if match else 'per deal', signed=True)}, within noise")
+        # the currency first: the match won, or the deal won (a deal of Threes is won by the most points);
+        # the points beside it for a deal
+        dw = type(r.d_win)(100 * r.d_win.value, 100 * r.d_win.lo, 100 * r.d_win.hi)
+        what = _clause(dw, "points of match win rate" if match else "percentage points of the deals won",
+                       who, "match win rate" if match else "deals won")
+        if not match:
+            what += " and " + _clause(r.d_points, "points per deal", "", "points")
         vs = others(list(plan.policies[a]), r.players[0]) if len(r.players) == 1 else ""
         ans.sentences.append(f"{subject} {what}{' against ' + vs if vs else ''}, compared with {ref} "
                              f"(arm {r.arm} against {r.baseline}, paired by {unit}).")

@@ -140,20 +140,20 @@ def sweep_tables(res: ResultFrames, sweep: Sweep) -> tuple[pl.DataFrame, pl.Data
     r, z = influence(wide(sums, "arm", "bonus", sweep.arms), n)
     cols["bonus_mean"] = r
     table = pl.DataFrame(cols, strict=False)
-    # best K by mean points, compared with the runner-up, paired
+    # best K by the deals won (a deal is won, not averaged; then by points), against the runner-up, paired
     r, z = est["points"]
-    order = np.argsort(-r)
+    rw, zw = est["win"]
+    order = np.lexsort((-r, -rw))
     b, s = int(order[0]), int(order[1])
     d = r[b] - r[s]
     lo, hi, p = diff_test(d, se_of(z[:, [b]] - z[:, [s]]), G - 1)
-    rw, zw = est["win"]
     wlo, whi, wp = diff_test(rw[b] - rw[s], se_of(zw[:, [b]] - zw[:, [s]]), G - 1)
     best = pl.DataFrame({
         "best_arm": [sweep.arms[b]], "best_K": [sweep.ks[b]], "runner_up_arm": [sweep.arms[s]],
         "runner_up_K": [sweep.ks[s]], "points_diff": [d], "points_diff_lo": [float(lo[0])],
         "points_diff_hi": [float(hi[0])], "points_diff_p": [float(p[0])],
         "win_diff": [rw[b] - rw[s]], "win_diff_lo": [float(wlo[0])], "win_diff_hi": [float(whi[0])],
-        "win_diff_p": [float(wp[0])], "significant": [bool(lo[0] > 0)],
+        "win_diff_p": [float(wp[0])], "significant": [bool(wlo[0] > 0)],
     })
     return table.with_columns(best=pl.col("arm") == sweep.arms[b]), best
 

@@ -24,9 +24,12 @@ def doubles_answer(res: ResultFrames, wanted: list[str]) -> P.Answer:
         data["sweep"], data["best"] = per_k.to_dicts(), best.to_dicts()
         b = best.row(0, named=True)
         verdict = "clearly" if b["significant"] else "not clearly"
+        wins = P.ci(100 * b["win_diff"], 100 * b["win_diff_lo"], 100 * b["win_diff_hi"],
+                    unit="percentage points of the deals won", signed=True)
         ans.sentences.append(
-            f"Best K for player {sweep.focal}: {b['best_K']} ({b['best_arm']}), {verdict} ahead of K = "
-            f"{b['runner_up_K']} by {P.ci(b['points_diff'], b['points_diff_lo'], b['points_diff_hi'], unit='points per deal')}.")
+            f"Best K for player {sweep.focal} by the deals won: {b['best_K']} ({b['best_arm']}), {verdict} ahead of "
+            f"K = {b['runner_up_K']} by {wins}, and by "
+            f"{P.ci(b['points_diff'], b['points_diff_lo'], b['points_diff_hi'], unit='points per deal', signed=True)}.")
         fam = Family("policy", sweep.arms, [(f"player {sweep.focal}", str(sweep.focal))], sweep.focal)
         ans.sentences += family_sentences(res, fam, per_k)
         if "sweep" in wanted:

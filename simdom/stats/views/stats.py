@@ -40,18 +40,26 @@ def family_sentences(res: ResultFrames, fam: Family, table: pl.DataFrame) -> lis
     out = []
     for i, r in enumerate(rows):
         subject, ref = change_phrase(base_pol, r["policy"])
-        d, lo, hi = r["points_diff"], r["points_diff_lo"], r["points_diff_hi"]
-        if lo > 0 or hi < 0:
-            verb = "gains" if d > 0 else "costs"
-            a, b, c = (d, lo, hi) if d > 0 else (-d, -hi, -lo)
-            what = f"{verb} player {fam.focal} {P.ci(a, b, c, unit='points per deal')}"
-        else:
-            what = (f"changes player {fam.focal}'s points by {P.ci(d, lo, hi, unit='per deal', signed=True)}, "
-                    "no clear difference")
+        what = _effect(r, "win", fam.focal, first=True) + " and " + _effect(r, "points", fam.focal, first=False)
         tail = f" against {others(res.arm(r['arm'])['policies'], fam.focal)}" if i == 0 else ""
         cmp = f", compared with {ref}" if i == 0 else ""
-        out.append(f"{subject} {what}{tail}{cmp} ({P.p_clause(r['points_diff_p_holm'], 'Holm-adjusted p')}).")
+        ps = f"{P.p_clause(r['win_diff_p_holm'], 'Holm-adjusted p')} for the wins, " \
+             f"{P.p_clause(r['points_diff_p_holm'], 'p')} for the points"
+        out.append(f"{subject} {what}{tail}{cmp} ({ps}).")
     return out
+
+
+def _effect(r: dict, currency: str, focal: int, first: bool) -> str:
+    """A paired difference in words: the deals won (percentage points, the currency a deal is won in)
+    or the points, a cost or a gain where its interval excludes 0."""
+    d, lo, hi = (r[f"{currency}_diff{k}"] for k in ("", "_lo", "_hi"))
+    k, unit = (100, "percentage points of the deals won") if currency == "win" else (1, "points per deal")
+    if lo > 0 or hi < 0:
+        a, b, c = (k * d, k * lo, k * hi) if d > 0 else (-k * d, -k * hi, -k * lo)
+        return f"{'gains' if d > 0 else 'costs'} {f'player {focal} ' if first else ''}{P.ci(a, b, c, unit=unit)}"
+    what = f"player {focal}'s " if first else "its "
+    return (f"changes {what}{'deals won' if currency == 'win' else 'points'} by "
+            f"{P.ci(k * d, k * lo, k * hi, unit=unit, signed=True)}, no clear difference")
 
 
 def _winner_sentences(df: pl.DataFrame, res: ResultFrames) -> list[str]:
