@@ -376,14 +376,18 @@ def balance(path: str | Path | Sequence[str | Path], threshold: float = 1.0) -> 
 def open_results(path: str | Path) -> Results:
     """A results folder written by ``simdom run``, or one arm of it written ``FOLDER:ARM``, each part
     verified against the manifest first. Raises :class:`simdom.results.ResultsError` (a ValueError)
-    naming the problem: no such folder, not simdom's, half-written, changed, or no such arm.
+    naming the problem: no such folder, not simdom's, half-written, changed, or no such arm. A folder played
+    by another behaviour version is read, with a one-line note on stderr.
 
     >>> open_results("no/such/folder")
     Traceback (most recent call last):
     ...
     simdom.results.folder.ResultsError: results folder no/such/folder does not exist (write one with `simdom run`)
     """
+    from .engine.api import SIM_VERSION
+    from .stats.read import PLAYING
     from .stats.read.folder import open_selection
 
+    PLAYING["sim_version"] = SIM_VERSION  # a folder of another behaviour version is read with a note on stderr
     res = open_selection(path)
     return Results(res.path, res.name, res, res.wide)

@@ -144,7 +144,7 @@ def test_a_numpy_deal_number_deals_as_the_python_int(kind):
 
 
 # ---- a folder of another behaviour version --------------------------------------------------------------
-def test_a_results_folder_of_another_behaviour_version_is_read_with_a_note(tmp_path, monkeypatch):
+def test_a_results_folder_of_another_behaviour_version_is_read_with_a_note(tmp_path, monkeypatch, capsys):
     """Only workers compared the version: stats read a folder of version 10 as if this simdom had played it."""
     from simdom.run import runner, worker
     monkeypatch.setitem(PLAYING, "sim_version", None)  # the command line sets it (and the test leaves it as it was)
@@ -162,6 +162,11 @@ def test_a_results_folder_of_another_behaviour_version_is_read_with_a_note(tmp_p
                      f"{SIM_VERSION}: its numbers are version {SIM_VERSION - 1}'s (simdom run SCENARIO --out old "
                      "--overwrite plays it again)"]
     assert new.stderr.strip() == "" and old.stdout == new.stdout.replace(" new", " old")
+    monkeypatch.setitem(PLAYING, "sim_version", None)
+    simdom.open_results(tmp_path / "new")
+    assert capsys.readouterr().err == ""
+    simdom.open_results(tmp_path / "old")  # the library: the same note
+    assert capsys.readouterr().err.count(f"was played by behaviour version {SIM_VERSION - 1}, this simdom") == 1
 
 
 # ---- quiet ----------------------------------------------------------------------------------------------
