@@ -6,10 +6,12 @@ from enum import Enum
 
 
 class Metric(str, Enum):
-    """--by: what ranks the moves (mean final points, margin over the best other seat, win rate)."""
+    """--by: what ranks the moves (mean final points, margin over the best other seat, win rate, or the
+    match equity at the match's scores)."""
     points = "points"
     margin = "margin"
     win = "win"
+    match = "match"
 
 
 class AnalyzeFormat(str, Enum):

@@ -29,7 +29,7 @@ def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Opt
             seen: Optional[str], seat: int, deal: Optional[int], move: Optional[int], every: bool, then: List[str],
             rollouts: Optional[int], budget: int, seed: int, perfect: bool, by: str, out: Optional[Path],
             overwrite: bool, rules: Callable[[], Any], policies: Callable[[], Any],
-            status: Status = _quiet) -> Answer:
+            status: Status = _quiet, score: Optional[str] = None) -> Answer:
     """simdom analyze: every legal move of the position (or of every move of the deal) valued by
     rollouts. ``rules`` and ``policies`` build the --rules/--set rules and the --policy seats when a
     source needs them."""
@@ -48,12 +48,33 @@ def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Opt
     except PolicyError as e:
         raise _bad(f"--then: {e}") from None
     kw = dict(then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts, budget=budget,
-              perfect=perfect, by=by)
+              perfect=perfect, by=by, match=_match(positions[0], by, score, then, status))
     if every:
         with status(f"analysing {len(positions)} moves ..."):
             return all_answer([evaluate(p, **kw) for p in positions])
     with status(f"rolling out the {len(positions[0].moves)} legal moves ..."):
         return answer(evaluate(positions[0], **kw))
+
+
+def _match(position, by: str, score: Optional[str], then: List[str], status: Status):
+    """--by match: the position's deal valued at the match's scores (analyze/matchvalue.py), else None."""
+    from ..present import OptionError
+    from .matchvalue import TABLE_DEALS, match_value
+    if by != "match":
+        if score is not None:
+            raise _bad(f"--score {score} applies with --by match; allowed: --by match --score A,B")
+        return None
+    try:
+        scores = None if score is None else [int(x) for x in score.replace(" ", "").split(",")]
+    except ValueError:
+        raise _bad(f"--score {score!r}; allowed: the sides' scores before the deal, e.g. --score 45,70") from None
+    if len(set(then)) > 1:
+        raise _bad("--by match with a policy per seat; allowed: one --then policy (the table is of one policy)")
+    try:
+        with status(f"the match equity table of {then[0]} ({TABLE_DEALS:,} deals, once; then cached) ..."):
+            return match_value(position.rules, scores, str(then[0]))
+    except OptionError as e:
+        raise _bad(str(e)) from None
 
 
 def _positions(script, trace_file, position, hand, seen, seat, deal, move, every, perfect, seed, then, rules,
@@ -112,6 +133,9 @@ def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional
     check_out(out, overwrite)
     kw = dict(then=then, rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt,
               status=status)
+    if by == "match":
+        raise _bad("--by match for a review; allowed: --by points, margin or win (a match's deal in match equity: "
+                   "simdom analyze --by match --score A,B)")
     if match is not None:
         if by != "points":
             raise _bad(f"--by {by} with --match; allowed: --by points for a match's hands (each valued per deal)")

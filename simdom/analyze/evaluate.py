@@ -31,7 +31,10 @@ from ..stats.inference import t_interval, wilson
 from .choices import Metric
 from .position import Deal, Position
 
-METRICS = tuple(m.value for m in Metric)  # points, margin, win
+#: what every analysis measures (points, margin, win); ``match`` too when the position is a match's deal
+#: valued at its scores (analyze/matchvalue.py)
+METRICS = tuple(m.value for m in Metric if m.value != "match")
+CURRENCIES = METRICS + ("match",)
 MIN_ROLLOUTS = 10_000
 #: a first look, that stops only when every difference has no variance (module doc)
 PEEK = 100
@@ -73,6 +76,13 @@ class MoveValue:
     win_diff_vs_best: float
     win_diff_vs_best_lo: float
     win_diff_vs_best_hi: float
+    #: with ``by="match"``: the mover's match equity (P(its side wins the match)), interval, paired difference
+    match: float | None = None
+    match_lo: float | None = None
+    match_hi: float | None = None
+    match_diff_vs_best: float | None = None
+    match_diff_vs_best_lo: float | None = None
+    match_diff_vs_best_hi: float | None = None
 
 
 @dataclass
@@ -86,6 +96,7 @@ class Analysis:
     stopped: str              #: "fixed", "separated", "budget" or "forced"
     seed: int
     sampler_counted: int = 0  #: worlds the sampler dealt by counting (8 shuffles were inconsistent)
+    currency: str = ""        #: with by="match": what a rollout's end is converted to, in words
 
     @property
     def best(self) -> MoveValue:
@@ -106,15 +117,20 @@ class Analysis:
 class _Acc:
     """Running sums of the rollouts' values per move and of the paired products (for differences)."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, match=None, seat: int = 0):
         self.n = 0
-        self.sums = {m: np.zeros(n) for m in METRICS}
-        self.cross = {m: np.zeros((n, n)) for m in METRICS}
+        self.match, self.seat = match, seat
+        self.metrics = METRICS + (("match",) if match is not None else ())
+        self.sums = {m: np.zeros(n) for m in self.metrics}
+        self.cross = {m: np.zeros((n, n)) for m in self.metrics}
         self.counted = 0
 
     def add(self, r: Rollouts) -> None:
         self.n += len(r.points)
-        for m, x in zip(METRICS, (r.points, r.margin, r.win)):
+        values = (r.points, r.margin, r.win)
+        if self.match is not None:   # each rollout's end as the mover's match equity
+            values += (self.match.equity(self.seat, r.points, r.margin),)
+        for m, x in zip(self.metrics, values):
             x = x.astype(np.float64)
             self.sums[m] += x.sum(axis=0)
             self.cross[m] += x.T @ x
@@ -185,8 +201,8 @@ def check_options(*, rollouts: int | None, budget: int, seed: int, by: str, cli:
     """The options of an analysis, one home for simdom analyze and the library (``cli``: named as the
     command's options): OptionError, one line naming the value and what is allowed."""
     from ..present import OptionError, bounded
-    if by not in METRICS:
-        raise OptionError(f"{'--by ' if cli else 'by = '}{by!r}; allowed: {', '.join(METRICS)}")
+    if by not in CURRENCIES:
+        raise OptionError(f"{'--by ' if cli else 'by = '}{by!r}; allowed: {', '.join(CURRENCIES)}")
     if rollouts is not None:
         bounded("rollouts", rollouts, 2, MAX_ROLLOUTS, cli=cli, note=" (about a minute per position)")
     bounded("budget", budget, 1000, MAX_ROLLOUTS, cli=cli, note=" (about a minute per position)")
@@ -195,16 +211,21 @@ def check_options(*, rollouts: int | None, budget: int, seed: int, by: str, cli:
 
 def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int | None = None,
              budget: int = BUDGET, perfect: bool = False, by: str = "points",
-             progress: "Callable[[int, int], None] | None" = None) -> Analysis:
+             progress: "Callable[[int, int], None] | None" = None, match=None) -> Analysis:
     """Evaluate every legal move of ``position`` (module doc). ``progress(done, planned)``: called after
     each chunk of rollouts (with it, fixed rollouts run in about 20 chunks; rollout j depends on j alone,
-    so the values are the same in any chunking)."""
+    so the values are the same in any chunking). ``by="match"`` needs ``match``, the position's deal valued
+    at its match's scores (analyze/matchvalue.py ``match_value``)."""
     check_options(rollouts=rollouts, budget=budget, seed=seed, by=by)
+    if (by == "match") != (match is not None):
+        from ..present import OptionError
+        raise OptionError("by = 'match' needs the match's scores (match = match_value(rules, scores, then)); "
+                          "allowed: by = 'match' with match, or points, margin or win without it")
     moves = position.moves
     if not moves:
         raise ValueError(f"move {position.move}: the deal is over, no move to evaluate")
     ev = MoveRollouts(position.state, moves, then, seed, perfect=perfect, salt=STREAM_SALT)
-    acc = _Acc(len(moves))
+    acc = _Acc(len(moves), match, position.seat)
     if rollouts is None and any_python(then):  # Python speed: a fixed count (docs/policies.md)
         rollouts = PYTHON_ROLLOUTS if len(moves) > 1 else PYTHON_FORCED_ROLLOUTS
     if rollouts is not None:
@@ -232,7 +253,7 @@ def evaluate(position: Position, then: str | Sequence[str] = "greedy", seed: int
                 stopped = "separated"
                 break
     return Analysis(position, _rows(position, acc, by), acc.n, _then_text(then), by, perfect, stopped, seed,
-                    acc.counted)
+                    acc.counted, match.words() if match is not None else "")
 
 
 def analyze(where: "Deal | Position", move: int | None = None, *, then: str | Sequence[str] = "greedy", seed: int = 1,
@@ -254,7 +275,7 @@ def _rows(position: Position, acc: _Acc, by: str) -> list[MoveValue]:
     R = acc.n
     df = R - 1
     out = {}
-    for m in METRICS:
+    for m in acc.metrics:
         mu = acc.mean(m)
         se = np.sqrt(np.clip(np.diag(acc.var(m)), 0, None) / R)
         lo, hi = wilson(mu, R) if m == "win" else t_interval(mu, se, df, LEVEL)
@@ -265,7 +286,8 @@ def _rows(position: Position, acc: _Acc, by: str) -> list[MoveValue]:
     for i in order:
         t, e = position.moves[i]
         p, mg, w = (tuple(float(np.asarray(a)[i]) for a in out[m]) for m in METRICS)
+        eq = tuple(float(np.asarray(a)[i]) for a in out["match"]) if "match" in out else ()
         rows.append(MoveValue(t, e, position.name((t, e)), position.played == (t, e),
                               p[0], p[1], p[2], p[3], p[4], p[5], mg[0], mg[1], mg[2], mg[3], mg[4], mg[5],
-                              w[0], w[1], w[2], w[3], w[4], w[5]))
+                              w[0], w[1], w[2], w[3], w[4], w[5], *eq))
     return rows

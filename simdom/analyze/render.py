@@ -9,12 +9,17 @@ from typing import Any, Sequence
 from .. import present as P
 from .evaluate import Analysis, MoveValue
 
-UNITS = {"points": "points", "margin": "points of margin", "win": "percentage points of win rate"}
+UNITS = {"points": "points", "margin": "points of margin", "win": "percentage points of win rate",
+         "match": "percentage points of match equity"}
+PCT = ("win", "match")   # the currencies shown in percent
 #: the JSON fields of a move, in order (RULES-independent; docs/analysis.md)
 MOVE_FIELDS = ("tile", "end", "played", "mean_points", "mean_points_lo", "mean_points_hi", "diff_vs_best",
                "diff_vs_best_lo", "diff_vs_best_hi", "win_rate", "win_rate_lo", "win_rate_hi", "win_diff_vs_best",
                "win_diff_vs_best_lo", "win_diff_vs_best_hi", "mean_margin", "mean_margin_lo", "mean_margin_hi",
                "margin_diff_vs_best", "margin_diff_vs_best_lo", "margin_diff_vs_best_hi")
+#: ... and with --by match
+MATCH_FIELDS = ("match", "match_lo", "match_hi", "match_diff_vs_best", "match_diff_vs_best_lo",
+                "match_diff_vs_best_hi")
 
 
 # ---- numbers (simdom.present: rounded to what their interval supports) ----------------------------
@@ -36,7 +41,8 @@ def _on(r: MoveValue) -> str:
 
 def _gain(a: Analysis, r: MoveValue) -> tuple[float, float, float]:
     """The best move's advantage over r in the ranking metric: (estimate, lo, hi)."""
-    key = {"points": "diff_vs_best", "margin": "margin_diff_vs_best", "win": "win_diff_vs_best"}[a.by]
+    key = {"points": "diff_vs_best", "margin": "margin_diff_vs_best", "win": "win_diff_vs_best",
+           "match": "match_diff_vs_best"}[a.by]
     d, lo, hi = getattr(r, key), getattr(r, key + "_lo"), getattr(r, key + "_hi")
     return -d, -hi, -lo
 
@@ -48,7 +54,7 @@ def verdict(a: Analysis) -> str:
         return (f"Forced: {_on(best)} is the only legal move; expected final points "
                 f"{ci(best.mean_points, best.mean_points_lo, best.mean_points_hi)}.")
     g, lo, hi = _gain(a, rival)
-    num = est(g, lo, hi, signed=True, pct=a.by == "win")
+    num = est(g, lo, hi, signed=True, pct=a.by in PCT)
     value, interval = num.split(" (", 1) if " (" in num else (num, "exact)")
     head = f"Best: {_on(best)}" + (" (the move played)" if best.played else "")
     tag = ", the move played" if rival.played else (", the next best" if a.position.played is not None else "")
@@ -67,9 +73,11 @@ def context(a: Analysis) -> str:
     why = {"separated": "stopped once the best move separated from the others",
            "budget": "the budget was spent before the best move separated",
            "fixed": "a fixed number", "forced": "one legal move"}[a.stopped]
+    ranked = {"points": "mean final points", "margin": "mean final margin", "win": "win rate",
+              "match": a.currency}[a.by]
     return (f"Seat {s} to act at move {p.move} of {p.deal.label}: {len(p.moves)} legal moves, "
             f"{a.rollouts:,} rollouts ({why}), each in {world}, played out by {a.then} for every seat; "
-            f"ranked by mean final {'points' if a.by == 'points' else 'margin' if a.by == 'margin' else 'win rate'}.")
+            f"ranked by {ranked}.")
 
 
 def answer(a: Analysis) -> P.Answer:
@@ -79,11 +87,18 @@ def answer(a: Analysis) -> P.Answer:
         d = {"move": r.name + (" *" if r.played else ""),
              "vs_best": "best" if r is a.best else est(r.diff_vs_best, r.diff_vs_best_lo, r.diff_vs_best_hi,
                                                          signed=True)}
-        for f in ("mean_points", "mean_margin", "win_rate"):
+        for f in ("mean_points", "mean_margin", "win_rate") + (("match",) if a.by == "match" else ()):
             d.update({f: getattr(r, f), f + "_lo": getattr(r, f + "_lo"), f + "_hi": getattr(r, f + "_hi")})
+        if a.by == "match":
+            d["vs_best"] = "best" if r is a.best else est(r.match_diff_vs_best, r.match_diff_vs_best_lo,
+                                                          r.match_diff_vs_best_hi, signed=True, pct=True)
         rows.append(d)
     cols = [P.Col("move"), P.Col("mean_points", "points", "round"), P.Col("vs_best", "vs best (95% CI)", align="right"),
             P.Col("mean_margin", "margin", "round"), P.Col("win_rate", "win %", "pctround")]
+    if a.by == "match":   # the currency first, its difference against the best beside it
+        cols = [P.Col("move"), P.Col("match", "match %", "pctround"),
+                P.Col("vs_best", "vs best, pp (95% CI)", align="right"), P.Col("win_rate", "deal win %", "pctround"),
+                P.Col("mean_points", "points", "round")]
     ans = P.Answer([verdict(a), context(a)], data=to_json(a))
     ans.add(P.Table(f"Seat {a.position.seat}'s legal moves at move {a.position.move}, best first", rows, cols))
     if a.position.played is not None:
@@ -96,10 +111,13 @@ def to_json(a: Analysis) -> dict[str, Any]:
     moves = []
     for r in a.rows:
         d: dict[str, Any] = {"tile": r.name.split()[0], "end": r.end.label}
-        for f in MOVE_FIELDS[2:]:
+        for f in MOVE_FIELDS[2:] + (MATCH_FIELDS if a.by == "match" else ()):
             d[f] = getattr(r, f)
         moves.append(d)
-    return {"seat": a.position.seat, "move": a.position.move, "rollouts": a.rollouts, "moves": moves}
+    out = {"seat": a.position.seat, "move": a.position.move, "rollouts": a.rollouts, "moves": moves}
+    if a.by == "match":
+        out.update(by="match", currency=a.currency)
+    return out
 
 
 # ---- every move of a deal ----------------------------------------------------------------------------
@@ -141,7 +159,7 @@ def all_answer(analyses: Sequence[Analysis]) -> P.Answer:
             text = ""
         elif a.best.played:
             g, lo, hi = _gain(a, a.rows[1])
-            text = "best, by " + est(g, lo, hi, signed=True, pct=a.by == "win")
+            text = "best, by " + est(g, lo, hi, signed=True, pct=a.by in PCT)
         else:
             text = est(*c, signed=True)
         rows.append({"move": a.position.move, "seat": a.position.seat,

@@ -32,7 +32,10 @@ def analyze_cmd(
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts (and of a generated deal)."),
     perfect: bool = typer.Option(False, "--perfect-information",
                                  help="Play out the true hidden tiles instead of re-deals (value of information)."),
-    by: Metric = typer.Option(Metric.points, "--by", help="Rank by mean final points, margin or win."),
+    by: Metric = typer.Option(Metric.points, "--by", help="Rank by mean final points, margin, win, or match "
+                              "(the match equity at --score, a match's rules)."),
+    score: Optional[str] = typer.Option(None, "--score", help="With --by match: the sides' scores before the deal, "
+                                        "e.g. 45,70 (default 0,0)."),
     fmt: Optional[AnalyzeFormat] = typer.Option(None, "--format", "-f", help="table, json or md (default: table, "
                                                 "or as -o's suffix names)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
@@ -59,6 +62,7 @@ def analyze_cmd(
       simdom analyze --position maria.json
       simdom analyze -r threes -n 4 --hand "3-6 1-4 2-3 2-6 4-4"
       simdom analyze -r threes -n 4 --seed 7 --deal 3 --move 4 --format json
+      simdom analyze -r fives -n 2 --set target=100 --seed 3 --deal 0 --move 4 --by match --score 60,90
     """
     from .. import present as P
     from ..analyze.commands import analyze
@@ -74,7 +78,7 @@ def analyze_cmd(
              "its seat)")
     ans = analyze(script=script, trace_file=trace_file, position=position, hand=hand, seen=seen, seat=seat,
                   deal=deal, move=move, every=every, then=then, rollouts=rollouts, budget=budget, seed=seed,
-                  perfect=perfect, by=by.value, out=out, overwrite=overwrite,
+                  perfect=perfect, by=by.value, out=out, overwrite=overwrite, score=score,
                   rules=lambda: make_rules(rules, players, overrides),
                   policies=lambda: make_policies(policy, players, python=True), status=console.status)
     P.emit(ans, f, out, console=console)
