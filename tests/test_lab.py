@@ -62,8 +62,16 @@ def test_eighteen_variants_on_one_screen(study, card):
     assert len(lines) <= 60 and max(map(len, lines)) <= 80, (len(lines), max(map(len, lines)))
     changed = sum(1 for v in card["variants"] if any(v["vs_baseline"].get(m, {}).get("flag")
                                                          for m in ("leader_win", "last_win", "balance")))
-    assert lines[0].startswith(f"Of 15 variants of Threes at 2, 3 and 4 players, {changed or 'none'} ")
-    assert "largest moves of the seat spread" in " ".join(lines[:10])
+    words = " ".join(" ".join(lines[:12]).split())
+    first = words.split(". ")[0]
+    assert first.startswith(f"Of 15 variants (first_double_bonus+min_ends) of Threes at 2, 3 and 4 players, "
+                            f"{changed or 'none'} change")
+    for n in (2, 3, 4):  # which: each count's flagged variants, named
+        flagged = [v["name"].replace("first_double_bonus=", "").replace("min_ends=", "") for v in card["variants"]
+                   if v["players"] == n and any(v["vs_baseline"].get(m, {}).get("flag")
+                                                for m in ("leader_win", "last_win", "balance"))]
+        assert f"{len(flagged)} of 5 at {n} players" + (f" ({', '.join(flagged)})" if flagged else "") in first
+    assert "largest moves of the seat spread" in words
     head = next(i for i, x in enumerate(lines) if x.lstrip().startswith("variant"))
     assert all(h in lines[head] for h in ("leader %", "spread %", "decisions %", "draws"))
     body = lines[head + 2: head + 2 + 18]

@@ -86,20 +86,25 @@ def _what(ss: list[Study]) -> str:
     return f"{'/'.join(p.capitalize() for p in presets)} at {players} players"
 
 
-def _move(s: Study, arm: str, several: bool, e: dict, d: dict) -> str:
+def _move(s: Study, name: str, several: bool, e: dict, d: dict) -> str:
     base = entry(s, s.baseline, "seat_spread")[0]
     where = f" at {s.players} players" if several else ""
     head, _, tail = P.est(d["value"], d["low"], d["high"], pct=True, signed=True).partition(" (")
     p = d.get("p_holm", math.nan)
     flag = "" if d.get("flag") else ", within the threshold" if p < ALPHA else ", not significant"
-    return (f"{arm}{where}, {P.rounded(base['value'], base['low'], base['high'], pct=True)}% -> "
+    return (f"{name}{where}, {P.rounded(base['value'], base['low'], base['high'], pct=True)}% -> "
             f"{P.rounded(e['value'], e['low'], e['high'], pct=True)}% ({head} points"
             f"{', 95% CI ' + tail[:-1] if tail else ''}{flag})")
 
 
-def sentences(ss: list[Study], threshold: float) -> list[str]:
-    """Which variants change the balance (a fairness measure flagged), how many per player count, and the
-    largest moves with their intervals."""
+#: the most variants that change the balance named in the first sentence (more: counted per player count)
+NAMED = 8
+
+
+def sentences(ss: list[Study], threshold: float, label: dict[str, str] | None = None,
+              header: str = "variant") -> list[str]:
+    """Which variants change the balance (a fairness measure flagged), per player count (named, by ``label``,
+    when there are few), and the largest moves with their intervals."""
     several = len(ss) > 1
     variants = [(s, a["name"]) for s in ss for a in s.arms[1:]]
     what = _what(ss)
@@ -110,19 +115,23 @@ def sentences(ss: list[Study], threshold: float) -> list[str]:
         return [f"{what}, one variant ({s.baseline}): the leader wins "
                 f"{P.ci(e['value'], e['low'], e['high'], pct=True, level=None)} of the deals; nothing to compare."]
     changed = [(s, n) for s, n in variants if _changes(s, n)]
-    head = (f"Of {len(variants)} variant{'s' if len(variants) != 1 else ''} of {what}, {len(changed) or 'none'} "
+    keys = f" ({header})" if header != "variant" and label else ""
+    head = (f"Of {len(variants)} variant{'s' if len(variants) != 1 else ''}{keys} of {what}, {len(changed) or 'none'} "
             f"change{'s' if len(changed) <= 1 else ''} the balance by more than {points} "
             f"(significant after Holm's adjustment)")
-    if several and changed:
-        head += ": " + ", ".join(f"{sum(1 for t, _ in changed if t is s)} of {len(s.arms) - 1} at "
-                                 f"{s.players} players" for s in ss)
+    def which(s: Study) -> str:
+        names = [n for t, n in changed if t is s]
+        shown = f" ({', '.join((label or {}).get(n, n) for n in names)})" if names and len(changed) <= NAMED else ""
+        return f"{len(names)} of {len(s.arms) - 1}" + (f" at {s.players} players" if several else "") + shown
+    if changed and (several or len(changed) <= NAMED):
+        head += ": " + ", ".join(which(s) for s in ss)
     out = [head + "."]
     moves = sorted(((s, n, *mv) for s, n in variants if (mv := _spread_move(s, n))), key=lambda x: -abs(x[3]["value"]))
     if moves:
         top = moves[:TOP]
         lead = f"The {len(top)} largest moves" if len(top) > 1 else "The largest move"
         out.append(f"{lead} of the seat spread (the widest gap between two turn positions' win rates): "
-                   + "; ".join(_move(s, n, several, e, d) for s, n, e, d in top) + ".")
+                   + "; ".join(_move(s, (label or {}).get(n, n), several, e, d) for s, n, e, d in top) + ".")
     return out
 
 
@@ -131,14 +140,14 @@ def glance_answer(ss: list[Study], threshold: float, measures: tuple[str, ...] |
     """The one screen; its machine data the scorecard's (the JSON object of issue 41.2, or with ``flat`` one
     row per variant and measure)."""
     from .balance import short_names
-    ans = P.Answer(sentences(ss, threshold), data=rows(ss) if flat else to_json(ss))
+    label, header = short_names(list(dict.fromkeys(a["name"] for s in ss for a in s.arms)))
+    ans = P.Answer(sentences(ss, threshold, label, header), data=rows(ss) if flat else to_json(ss))
     has = {m for s in ss for m in s.measures[s.baseline]} | {"seat_spread"}
     asked = measures is not None
     if measures is None:
         measures = KEY + (("skill",) if "skill" in has else ())
     shown = [m for m in measures if asked or m in has or m == "seat_spread"]
     several = len(ss) > 1
-    label, header = short_names(list(dict.fromkeys(a["name"] for s in ss for a in s.arms)))
     long_key = len(header) > 24
     table = [{"variant": label[a["name"]] + (" (base)" if a["name"] == s.baseline else ""), "players": s.players,
               **{m: _cell(s, a["name"], m) for m in shown}} for s in ss for a in s.arms]
