@@ -13,6 +13,7 @@ from simdom.analyze.viewread import viewer_position
 from simdom.cli import app
 from simdom.engine.analysis import MoveRollouts
 from simdom.rules import preset
+from simdom.run.equity import equity
 
 RULES = preset("fives", players=2, target=100)
 HAND, SEEN = "0-2 0-6 1-2 1-3 4-5 5-6 2-2", "1:5-5"
@@ -24,12 +25,11 @@ def run(*args):
 
 @pytest.fixture(scope="module")
 def table():
-    from simdom.run.equity import equity
     return equity(RULES, "greedy", 200_000, 1)
 
 
 def test_a_deals_end_is_read_from_the_equity_table_and_a_won_match_counts_whole(table):
-    mv = match_value(RULES, (60, 90), "greedy")
+    mv = match_value(RULES, (60, 90), "greedy", equity)
     points = np.array([[0, 10, 25], [35, 40, 5]])
     margin = np.array([[-5, 10, 0], [30, -60, 5]])
     got = mv.equity(0, points, margin)
@@ -39,7 +39,7 @@ def test_a_deals_end_is_read_from_the_equity_table_and_a_won_match_counts_whole(
             want = (1.0 if a > b else 0.0 if a < b else 0.5) if max(a, b) >= 100 else table.win([a, b])[0]
             assert got[i, j] == pytest.approx(want, abs=1e-12), (a, b)
     # seat 1 moving: its side's column of the table, the scores in seat order
-    mv1 = match_value(RULES, (90, 60), "greedy")
+    mv1 = match_value(RULES, (90, 60), "greedy", equity)
     got1 = mv1.equity(1, points, margin)
     for i in range(2):
         for j in range(3):
@@ -51,7 +51,7 @@ def test_a_deals_end_is_read_from_the_equity_table_and_a_won_match_counts_whole(
 
 def test_analyze_by_match_is_the_mean_equity_of_the_same_rollouts():
     pos = viewer_position(None, RULES, HAND, SEEN, 0, None)
-    mv = match_value(RULES, (60, 90), "greedy")
+    mv = match_value(RULES, (60, 90), "greedy", equity)
     a = evaluate(pos, rollouts=3000, seed=4, by="match", match=mv)
     r = MoveRollouts(pos.state, pos.moves, "greedy", 4, perfect=False, salt=STREAM_SALT).run(0, 3000)
     eq = mv.equity(pos.seat, r.points, r.margin).mean(axis=0)
@@ -64,8 +64,8 @@ def test_analyze_by_match_is_the_mean_equity_of_the_same_rollouts():
     p = evaluate(pos, rollouts=3000, seed=4)
     assert {(x.tile, x.end): x.mean_points for x in p.rows} == {(x.tile, x.end): x.mean_points for x in a.rows}
     # far ahead the match is all but won, far behind all but lost
-    ahead = evaluate(pos, rollouts=500, seed=4, by="match", match=match_value(RULES, (95, 0), "greedy"))
-    behind = evaluate(pos, rollouts=500, seed=4, by="match", match=match_value(RULES, (0, 95), "greedy"))
+    ahead = evaluate(pos, rollouts=500, seed=4, by="match", match=match_value(RULES, (95, 0), "greedy", equity))
+    behind = evaluate(pos, rollouts=500, seed=4, by="match", match=match_value(RULES, (0, 95), "greedy", equity))
     assert ahead.best.match > 0.9 and behind.best.match < 0.1
 
 

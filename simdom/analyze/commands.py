@@ -29,7 +29,7 @@ def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Opt
             seen: Optional[str], seat: int, deal: Optional[int], move: Optional[int], every: bool, then: List[str],
             rollouts: Optional[int], budget: int, seed: int, perfect: bool, by: str, out: Optional[Path],
             overwrite: bool, rules: Callable[[], Any], policies: Callable[[], Any],
-            status: Status = _quiet, score: Optional[str] = None) -> Answer:
+            status: Status = _quiet, score: Optional[str] = None, equity: Any = None) -> Answer:
     """simdom analyze: every legal move of the position (or of every move of the deal) valued by
     rollouts. ``rules`` and ``policies`` build the --rules/--set rules and the --policy seats when a
     source needs them."""
@@ -48,7 +48,7 @@ def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Opt
     except PolicyError as e:
         raise _bad(f"--then: {e}") from None
     kw = dict(then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts, budget=budget,
-              perfect=perfect, by=by, match=_match(positions[0], by, score, then, status))
+              perfect=perfect, by=by, match=_match(positions[0], by, score, then, status, equity))
     if every:
         with status(f"analysing {len(positions)} moves ..."):
             return all_answer([evaluate(p, **kw) for p in positions])
@@ -56,7 +56,7 @@ def analyze(*, script: Optional[Path], trace_file: Optional[Path], position: Opt
         return answer(evaluate(positions[0], **kw))
 
 
-def _match(position, by: str, score: Optional[str], then: List[str], status: Status):
+def _match(position, by: str, score: Optional[str], then: List[str], status: Status, equity):
     """--by match: the position's deal valued at the match's scores (analyze/matchvalue.py), else None."""
     from ..present import OptionError
     from .matchvalue import TABLE_DEALS, match_value
@@ -72,7 +72,7 @@ def _match(position, by: str, score: Optional[str], then: List[str], status: Sta
         raise _bad("--by match with a policy per seat; allowed: one --then policy (the table is of one policy)")
     try:
         with status(f"the match equity table of {then[0]} ({TABLE_DEALS:,} deals, once; then cached) ..."):
-            return match_value(position.rules, scores, str(then[0]))
+            return match_value(position.rules, scores, str(then[0]), equity)
     except OptionError as e:
         raise _bad(str(e)) from None
 

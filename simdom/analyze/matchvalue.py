@@ -19,7 +19,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -79,17 +79,22 @@ def check(rules: Rules, scores: Sequence[int] | None) -> tuple[int, int]:
     return scores  # type: ignore[return-value]
 
 
-def match_value(rules: Rules, scores: Sequence[int] | None, policy: str, deals: int = TABLE_DEALS,
+#: how a table is computed: (rules, policy, deals, seed) -> simdom.stats.matches.met.EquityTable (the
+#: command line passes simdom.run.equity.equity, a layer above this one)
+Solve = Callable[[Rules, str, int, int], object]
+
+
+def match_value(rules: Rules, scores: Sequence[int] | None, policy: str, solve: Solve, deals: int = TABLE_DEALS,
                 seed: int = TABLE_SEED) -> MatchValue:
-    """The :class:`MatchValue` of a match's deal at ``scores`` (by seat), its table computed once (and
-    cached) for the rules of the match, ``policy`` in every seat."""
+    """The :class:`MatchValue` of a match's deal at ``scores`` (by seat), its table computed once by
+    ``solve`` (and cached) for the rules of the match, ``policy`` in every seat."""
     s = check(rules, scores)
-    grid, step = _grid(json.dumps(rules.to_dict(), sort_keys=True), policy, deals, seed)
+    grid, step = _grid(json.dumps(rules.to_dict(), sort_keys=True), policy, deals, seed, solve)
     return MatchValue(rules, s, grid, step, policy, deals)
 
 
 @lru_cache(maxsize=8)
-def _grid(rules_json: str, policy: str, deals: int, seed: int) -> tuple[np.ndarray, int]:
+def _grid(rules_json: str, policy: str, deals: int, seed: int, solve: Solve) -> tuple[np.ndarray, int]:
     from ..engine.jitcache import cache_dir
     from ..rules import from_dict
     key = hashlib.sha256(f"{rules_json}|{policy}|{deals}|{seed}|1".encode()).hexdigest()[:20]
@@ -97,8 +102,7 @@ def _grid(rules_json: str, policy: str, deals: int, seed: int) -> tuple[np.ndarr
     if path.exists():
         with np.load(path) as z:
             return z["grid"], int(z["step"])
-    from ..run.equity import equity
-    t = equity(from_dict(json.loads(rules_json)), policy, deals, seed)
+    t = solve(from_dict(json.loads(rules_json)), policy, deals, seed)
     vals = t.values[:, t.leads.index(None), 0] if None in t.leads else t.values[:, 0, 0]
     grid = vals.reshape(t.size, t.size)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,12 @@ from .common import (OUT_HELP, OVERWRITE_OPT, PLAYERS_OPT, PY_POLICY_OPT, RULES_
                      make_rules, out_format)
 
 
+def _equity(rules, policy: str, deals: int, seed: int):
+    """The match equity table ``--by match`` reads (simdom.run.equity, docs/equity.md)."""
+    from ..run.equity import equity
+    return equity(rules, policy, deals, seed)
+
+
 def analyze_cmd(
     script: Optional[Path] = typer.Option(None, "--script", help="A scripted deal (TOML), e.g. the seed game."),
     trace_file: Optional[Path] = typer.Option(None, "--trace", help="A JSON Lines trace file (simdom trace)."),
@@ -78,7 +84,7 @@ def analyze_cmd(
              "its seat)")
     ans = analyze(script=script, trace_file=trace_file, position=position, hand=hand, seen=seen, seat=seat,
                   deal=deal, move=move, every=every, then=then, rollouts=rollouts, budget=budget, seed=seed,
-                  perfect=perfect, by=by.value, out=out, overwrite=overwrite, score=score,
+                  perfect=perfect, by=by.value, out=out, overwrite=overwrite, score=score, equity=_equity,
                   rules=lambda: make_rules(rules, players, overrides),
                   policies=lambda: make_policies(policy, players, python=True), status=console.status)
     P.emit(ans, f, out, console=console)
