@@ -71,3 +71,34 @@ def test_the_review_and_the_tutor_speak_the_chosen_currency(table):
     for d in r["decisions"]:
         assert 0.0 <= d["played"]["value"] <= 1.0 and 0.0 <= d["best"]["value"] <= 1.0
         assert d["error"] == pytest.approx(d["best"]["value"] - d["played"]["value"], abs=1e-12) or d["forced"]
+
+
+def test_every_hand_known_says_whom_it_assumes_and_can_play_the_bots(table, tmp_path):
+    """Minimax (every other seat against you) or the bots as themselves: simdom solve's values for the
+    exported deal, without and with --against."""
+    import json
+    import subprocess
+    import sys
+    g = table.new(players=2, bots="greedy", seed=13)
+    gid, move = g["id"], g["move"]
+    _, _, script = table.raw("GET", f"/api/game/{gid}/export/script", headers={"X-Simdom-Token": table.token})
+    path = tmp_path / "deal.toml"
+    path.write_bytes(script)
+    for against, extra, words in (("minimax", [], "every other seat plays against you (minimax)"),
+                                  ("bots", ["--against", "greedy"], "the bots play as themselves (greedy)")):
+        table.call(f"/api/game/{gid}/solve", {"against": against})
+        s = _job(table, gid, "solve")
+        assert s["assumes"].startswith(words)
+        out = subprocess.run([sys.executable, "-m", "simdom", "solve", "--script", str(path), "--move", str(move),
+                              *extra, "--format", "json"], capture_output=True, text=True, check=True).stdout
+        want = [(f"{m['tile']} {m['end']}", m["value"]) for m in json.loads(out)["moves"]]
+        assert [(r["move"], r["value"]) for r in s["rows"]] == want
+    status, out = table.call(f"/api/game/{gid}/solve", {"against": "everyone"})
+    assert status == 400 and out["error"].startswith("against 'everyone'; allowed: minimax")
+    r = table.new(players=2, bots="random", seed=13)
+    table.call(f"/api/game/{r['id']}/solve", {"against": "bots"})
+    t0 = time.monotonic()
+    while not (job := table.call(f"/api/game/{r['id']}")[1]["jobs"]["solve"])["finished"]:
+        assert time.monotonic() - t0 < 30
+        time.sleep(0.05)
+    assert "randomness cannot be solved against" in job["error"]

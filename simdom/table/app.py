@@ -262,7 +262,11 @@ def solve(store: Store, g: G.Game, data: dict, request: Request) -> Response:
         if not g.my_turn():
             raise inputs.TableError("it is not your turn; allowed: the values when you are to place a tile")
         snap = g.st.copy()
-    return start_job(store, g, "solve", lambda job: g.solve(snap))
+    against = data.get("against") or "minimax"
+    if against not in ("minimax", "bots"):
+        raise inputs.TableError(f"against {inputs.shown(against)}; allowed: minimax (every other seat against "
+                                "you), bots (the bots as themselves)")
+    return start_job(store, g, "solve", lambda job: g.solve(snap, against == "bots"))
 
 
 def review(store: Store, g: G.Game, data: dict, request: Request) -> Response:

@@ -308,16 +308,23 @@ class PlayGame(Game):
                 lines.append(f"{k} = {json.dumps(v)}")
         return "\n".join(lines) + "\n"
 
-    def solve(self, st: DealState | None = None) -> dict[str, Any]:
-        """The solver's value of every legal move, every hand known (``st``: a copy of the deal)."""
+    def solve(self, st: DealState | None = None, bots: bool = False) -> dict[str, Any]:
+        """The solver's value of every legal move, every hand known (``st``: a copy of the deal): every
+        other seat playing against you (minimax), or, with ``bots``, the bots playing as themselves and
+        only you choosing (deterministic bots only)."""
         from ..engine.solver import SolveLimit, Solver
+        against = [b if s != self.seat else "greedy" for s, b in enumerate(self.bots)] if bots else None
         try:
-            sol = Solver(self.rules).solve(st or self.st, by="margin", limit=SOLVE_LIMIT)
+            sol = Solver(self.rules).solve(st or self.st, by="margin", limit=SOLVE_LIMIT, against=against)
+        except PolicyError as e:
+            raise TableError(f"against the bots: {e}".replace("--against ", "")) from None
         except SolveLimit:
             raise TableError(f"the position is too large to solve within {SOLVE_LIMIT:,} positions; allowed: "
                              "ask again a few moves later") from None
         mp = self.rules.max_pip
-        return {"move": sol.move, "value": sol.value, "nodes": sol.nodes,
+        assumes = ("the bots play as themselves (" + ", ".join(b for s, b in enumerate(self.bots) if s != self.seat)
+                   + ") and only you choose") if bots else "every other seat plays against you (minimax)"
+        return {"move": sol.move, "value": sol.value, "nodes": sol.nodes, "assumes": assumes,
                 "rows": [{"move": f"{tile_name(m.tile, mp)} {m.end.label}", "value": m.value,
                           "loss": sol.value - m.value} for m in sol.moves]}
 

@@ -77,6 +77,7 @@ function show(g) {
   $("ends").innerHTML = selected && g.mode === "play" ? "Place " + selected + " on: " + g.legal.filter((m) => m[0] === selected).map((m) => `<button class="end" data-end="${m[1]}">${m[1]}</button>`).join("") : "";
   $("follow").hidden = g.mode !== "follow";
   $("solve").hidden = g.mode !== "play";
+  $("against").parentElement.hidden = g.mode !== "play";
   $("export-script-box").hidden = g.mode !== "play";
   if (g.mode === "follow") {
     const fs = $("f-seat");
@@ -150,7 +151,7 @@ function showSolve(j) {
   const out = $("solve-out");
   if (!j || !j.finished || !j.result) { out.innerHTML = ""; return; }
   const s = j.result;
-  out.innerHTML = `<div>With every hand known (exact minimax by margin, ${s.nodes.toLocaleString()} positions):</div>` +
+  out.innerHTML = `<div>With every hand known, exact values by margin, assuming ${esc(s.assumes)} (${s.nodes.toLocaleString()} positions):</div>` +
     table([["move"], ["margin", 1], ["loss", 1]], s.rows.map((r) => [r.move + (r.loss === 0 ? " ✓" : ""), r.value, r.loss]),
       (i) => `class="solve-row" data-move="${s.rows[i].move}" data-value="${s.rows[i].value}"`);
 }
@@ -273,7 +274,7 @@ function wire() {
     post("next", {hand: $("nf-hand").value, first: Number($("nf-first").value), scores: $("nf-scores").value}); });
   const rollouts = () => $("rollouts").value.trim() === "" ? null : Number($("rollouts").value);
   $("hint").addEventListener("click", () => post("hint", {rollouts: rollouts(), seed: Number($("hint-seed").value), then: $("then").value.trim(), by: $("by").value}));
-  $("solve").addEventListener("click", () => post("solve"));
+  $("solve").addEventListener("click", () => post("solve", {against: $("against").value}));
   $("review").addEventListener("click", () => post("review", {rollouts: Number($("rv-rollouts").value), luck_rollouts: Number($("rv-luck").value),
     then: $("then").value.trim(), by: $("by").value}));
   $("next-error").addEventListener("click", () => {
