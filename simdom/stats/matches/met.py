@@ -41,7 +41,7 @@ from simdom.stats.matches.metdp import solve_any, solve_rows, tie_values
 #: the most scores (positions times sides) a table may hold
 MAX_CELLS = 4_000_000
 #: the most work (scores times distinct deal outcomes, plus deals replayed) a table may take
-MAX_WORK = 40_000_000_000
+MAX_WORK = 100_000_000_000
 
 
 @dataclass

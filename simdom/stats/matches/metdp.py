@@ -191,10 +191,17 @@ def solve_rows(R, N, mode, hi, lo, V, conds, a_off, a_c, a_nxt, a_w, a_pz, a_pof
                         for kl in range(top):
                             acc[ci, kl, 0] += w * V[base + kl, nx, 0]
                             acc[ci, kl, 1] += w * V[base + kl, nx, 1]
+                    elif N == 3:
+                        for kl in range(top):
+                            acc[ci, kl, 0] += w * V[base + kl, nx, 0]
+                            acc[ci, kl, 1] += w * V[base + kl, nx, 1]
+                            acc[ci, kl, 2] += w * V[base + kl, nx, 2]
                     else:
                         for kl in range(top):
-                            for j in range(N):
-                                acc[ci, kl, j] += w * V[base + kl, nx, j]
+                            acc[ci, kl, 0] += w * V[base + kl, nx, 0]
+                            acc[ci, kl, 1] += w * V[base + kl, nx, 1]
+                            acc[ci, kl, 2] += w * V[base + kl, nx, 2]
+                            acc[ci, kl, 3] += w * V[base + kl, nx, 3]
                     if mode == 0:  # side N-1 reaches the target, the others do not
                         for kl in range(top, R):
                             acc[ci, kl, L] += w
