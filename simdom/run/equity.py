@@ -26,12 +26,14 @@ from ..engine.pyloop import key_streams, play_python
 from ..policies import Policy, seat_policies
 from ..present import MAX_SEED, OptionError, bounded
 from ..rules import Rules, RulesError
-from ..stats.matches.met import DealSample, EquityTable, solve_table
+from ..stats.matches.met import DealSample, EquityTable, batch_answers, solve_table
 
 #: the most deals a table is computed from (about 100 bytes a deal held in memory, events included)
 MAX_DEALS = 20_000_000
 #: deals played per call of the match kernel (its records are held per call)
 CHUNK = 50_000
+#: the batches behind the answer's precision are solved when the table took less than this (seconds)
+PRECISION_SECONDS = 10.0
 #: the target of the sampling matches: no side reaches it in a few deals
 _FAR = 100_000
 
@@ -157,7 +159,10 @@ def equity(rules: Rules, policies: "str | Policy | Sequence[str | Policy]" = "gr
     seat_policies(policies, rules.players)  # an unknown policy: PolicyError before any work
     tick = None if progress is None else (lambda d, t: progress("deals", d, t))
     sample = sample_deals(rules, policies, deals, seed, tick)
-    return solve_table(sample, None if progress is None else (lambda d, t: progress("scores", d, t)))
+    table = solve_table(sample, None if progress is None else (lambda d, t: progress("scores", d, t)))
+    if table.seconds < PRECISION_SECONDS:
+        table.extra["batches"] = batch_answers(sample)
+    return table
 
 
 def play_from(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", scores: Sequence[int],

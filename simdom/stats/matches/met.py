@@ -275,8 +275,39 @@ def solve_table(sample: DealSample, progress: Callable[[int, int], None] | None 
                        seconds=time.perf_counter() - t0, extra={"tie": tie[:nr].tolist() if mode == 0 else None})
 
 
+#: the deals are split in this many batches (deal i in batch i % BATCHES), each solved again: the spread of
+#: their answers at 0-0 is the precision of the whole sample's (simdom.stats.matches.metview)
+BATCHES = 4
+
+
+def subset(sample: DealSample, idx: np.ndarray) -> DealSample:
+    """The deals ``idx`` of the sample, their credits in order kept."""
+    ev = {}
+    if sample.ev_off is not None:
+        lo, hi = sample.ev_off[idx], sample.ev_off[idx + 1]
+        lens = hi - lo
+        take = np.repeat(lo, lens) + np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+        ev = dict(ev_off=np.concatenate([[0], np.cumsum(lens)]).astype(np.int64), ev_side=sample.ev_side[take],
+                  ev_pts=sample.ev_pts[take])
+    return DealSample(sample.rules, sample.policy, sample.seed, len(idx), cond=sample.cond[idx],
+                      first=sample.first[idx], nxt=sample.nxt[idx], credit=sample.credit[idx], **ev)
+
+
+def batch_answers(sample: DealSample, batches: int = BATCHES) -> list[tuple[np.ndarray, dict]] | None:
+    """Each batch's P(each side wins) at 0-0 (the table's first lead) and its first-lead values, or None
+    when a batch is too small to solve (a lead it never saw)."""
+    out = []
+    for b in range(batches):
+        try:
+            t = solve_table(subset(sample, np.arange(b, len(sample.cond), batches)))
+        except ValueError:
+            return None
+        out.append((t.values[0, 0].copy(), t.first_lead))
+    return out
+
+
 def _cond_name(c: int) -> str:
     return "by the rules' lead" if c == 0 else f"by seat {c - 1}"
 
 
-__all__ = ["DealSample", "EquityTable", "MAX_CELLS", "method", "solve_table"]
+__all__ = ["BATCHES", "DealSample", "EquityTable", "MAX_CELLS", "batch_answers", "method", "solve_table", "subset"]

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from simdom import present as P
+from simdom.stats.inference import t_quantile
 from simdom.stats.matches.met import EquityTable, method
 
 #: rows and columns of the compact table and the terminal heatmap (scores evenly spread, 0 first)
@@ -37,20 +38,36 @@ def _seat_side(t: EquityTable, seat: int) -> int:
     return seat % 2 if t.rules.teams == "partners" else seat
 
 
+def _worth(t: EquityTable, by: dict) -> float | None:
+    """Seat 0's side's P(win) when seat 0 leads minus its mean when a seat of another side leads."""
+    own = _seat_side(t, 0)
+    others = [by[s][own] for s in by if _seat_side(t, s) != own]
+    return float(by[0][own] - np.mean(others)) if 0 in by and others else None
+
+
+def precision(t: EquityTable) -> dict[str, Any] | None:
+    """95% half-widths at 0-0 from the batches of the deals (each solved again; Student t on batches - 1
+    degrees of freedom): of each side's P(win) and of the first lead's worth; None when not estimated."""
+    b = t.extra.get("batches")
+    if not b:
+        return None
+    q = float(t_quantile(len(b) - 1))
+    zero = np.array([x[0] for x in b])
+    half = q * zero.std(axis=0, ddof=1) / np.sqrt(len(b))
+    worths = [_worth(t, x[1]) for x in b]
+    w = None if any(x is None for x in worths) else float(q * np.std(worths, ddof=1) / np.sqrt(len(b)))
+    return {"batches": len(b), "win_halfwidth": half.tolist(), "first_lead_worth_halfwidth": w}
+
+
 def lead_worth(t: EquityTable) -> dict[str, Any]:
     """At 0-0: P(each side wins) when the rules' lead falls to each seat, and, where next_lead names the
     leader, when each seat leads; ``worth``: seat 0's side's equity leading minus the mean not leading."""
     out: dict[str, Any] = {}
     for key, by in (("first_deal", t.first_lead),
                     ("known_lead", {s: t.win([0] * t.sides, s) for s in t.leads if s is not None})):
-        if len(by) < 2 or 0 not in by:
-            continue
-        own = _seat_side(t, 0)
-        others = [by[s][own] for s in by if _seat_side(t, s) != own]
-        if not others:
-            continue
-        out[key] = {"win_by_leader": {str(s): by[s].tolist() for s in sorted(by)},
-                    "worth": float(by[0][own] - np.mean(others))}
+        w = _worth(t, by) if len(by) >= 2 else None
+        if w is not None:
+            out[key] = {"win_by_leader": {str(s): by[s].tolist() for s in sorted(by)}, "worth": w}
     return out
 
 
@@ -121,7 +138,7 @@ def machine(t: EquityTable, version: int) -> dict[str, Any]:
             "next_lead": t.rules.next_lead, "teams": t.rules.teams, "sides": t.sides,
             "side_seats": [[s for s in range(t.rules.players) if _seat_side(t, s) == j] for j in range(t.sides)],
             "step": t.step, "method": method(t.rules, t.sides), "deals_by_lead": {str(k): v for k, v in t.counts.items()},
-            "lead_worth": lead_worth(t), "table": t.rows()}
+            "lead_worth": lead_worth(t), "precision": precision(t), "table": t.rows()}
 
 
 def equity_answer(t: EquityTable, version: int, *, flat: bool = False, focus: list | None = None) -> P.Answer:
@@ -130,15 +147,25 @@ def equity_answer(t: EquityTable, version: int, *, flat: bool = False, focus: li
     best = int(np.argmax(zero))
     start = ("before the first deal (its leader chosen by the rules)" if None in t.leads
              else f"before a deal led by seat {t.leads[0]}")
-    chances = ", ".join(f"{side_name(t, j)} {_pct(zero[j])}" for j in range(t.sides))
-    lead_text = "" if abs(zero[best] - 1 / t.sides) > 5e-4 else " (even)"
-    ans = P.Answer([f"At 0-0 {start}, {side_name(t, best)} is ahead{lead_text}: P(win the match) {chances} "
+    pr = precision(t)
+    hw = pr["win_halfwidth"] if pr else [0.0] * t.sides
+
+    def pm(x: float) -> str:
+        return f" ± {100 * x:.1f}" if pr else ""
+    chances = ", ".join(f"{side_name(t, j)} {_pct(zero[j])}{pm(hw[j])}" for j in range(t.sides))
+    if pr and abs(zero[best] - 1 / t.sides) <= hw[best]:
+        who = f"no side is ahead beyond the sampling error ({pr['batches']} batches of the deals, 95%)"
+    else:
+        who = f"{side_name(t, best)} is ahead"
+    ans = P.Answer([f"At 0-0 {start}, {who}: P(win the match) {chances} "
                     f"({_game(t)}, {t.policy} in every seat, from {t.deals:,} deals)."])
     lw = lead_worth(t)
     if "first_deal" in lw:
         by = lw["first_deal"]["win_by_leader"]
+        wh = pr and pr["first_lead_worth_halfwidth"]
         ans.sentences.append(
-            f"The lead of a deal is worth {100 * lw['first_deal']['worth']:+.1f} points of match equity at 0-0: "
+            f"The lead of a deal is worth {100 * lw['first_deal']['worth']:+.1f}{pm(wh) if wh else ''} points of "
+            "match equity at 0-0: "
             f"{side_name(t, 0)} wins {_pct(by['0'][0])} of matches when the rules give seat 0 the first lead, "
             + ", ".join(f"{_pct(by[s][0])} when seat {s} leads" for s in by if s != "0") + ".")
     if "known_lead" in lw:
@@ -165,7 +192,10 @@ def equity_answer(t: EquityTable, version: int, *, flat: bool = False, focus: li
     ans.notes.append(f"Scores in steps of {t.step} (every credit seen was a multiple of it); {t.size ** t.sides:,} "
                      f"positions, {len(t.leads)} lead(s) each; deals by lead: "
                      + ", ".join(f"{k}: {v:,}" for k, v in t.counts.items())
-                     + f". Seed {t.seed}; behaviour version {version}; solved in {t.seconds:.1f} s. The full table: "
+                     + f". Seed {t.seed}; behaviour version {version}; solved in {t.seconds:.1f} s. "
+                     + (f"±: 95% half-widths from the deals in {pr['batches']} batches, each solved again. " if pr else
+                        "No precision estimated (the table took over 10 s; the batches were not solved again). ")
+                     + "The full table: "
                      "--format json|csv|parquet -o FILE.")
     ans.data = flat_rows(t, version) if flat else machine(t, version)
     return ans
