@@ -20,6 +20,8 @@
    (target: < 10 s a deal).
 8. A designer's study (bench/bench_balance.py): 24 rule variants x 2, 3 and 4 players x 100,000 deals
    with rotation, `simdom run` and `simdom balance` (target: < 3 minutes together).
+9. `simdom equity` (bench/bench_equity.py): the match equity table of 2-player Fives to 500 from 1,000,000
+   deals on one core, end to end (target: < 30 s, issue 56).
 
 Prints a table and writes bench/last.json. Options: --quick (shorter runs, for a smoke test),
 --skip run,stats.
@@ -154,6 +156,9 @@ def main() -> None:
     if "balance" not in skip and (ROOT / "bench" / "bench_balance.py").exists():
         res["balance"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_balance.py"), "--deals",
                                        "10000" if args.quick else "100000"]))
+    if "equity" not in skip and (ROOT / "bench" / "bench_equity.py").exists():
+        res["equity"] = last_json(sh([sys.executable, str(ROOT / "bench" / "bench_equity.py"), "--runs",
+                                      "1" if args.quick else "3"]))
     (ROOT / "bench" / "last.json").write_text(json.dumps(res, indent=2) + "\n")
     print("\nsimdom benchmark")
     for k, v in res["kernel"].items():
@@ -198,6 +203,9 @@ def main() -> None:
         v = res["balance"]
         print(f"  a designer's study, {v['variants']} variants over 2-4 players x {v['deals']:,} deals: run "
               f"{v['run_seconds']} s, balance {v['balance_seconds']} s, total {v['total_seconds']} s (target < 180)")
+    if "equity" in res:
+        v = res["equity"]
+        print(f"  simdom equity, {v['case']}: median {v['median_s']} s, worst {v['max_s']} s, end to end (target < 30 s)")
     print("  (bench/last.json)")
 
 
