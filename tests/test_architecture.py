@@ -33,11 +33,12 @@ ALLOWED = {
     "run": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal"},
     "report": {"stats", "results", "rules", "tiles", "present", "board"},
     "cli": {"api", "engine", "rules", "tiles", "policies", "results", "present", "stats", "deal", "run", "report",
-            "analyze", "table"},
+            "analyze", "table", "equilibrium"},
     # simdom table, the web app: over the engine façade, the analysis and the board
     "table": {"engine", "rules", "tiles", "policies", "analyze", "deal", "board", "present"},
     "openspiel": {"engine", "rules", "tiles"},  # python_simdom for pyspiel (the rl extra)
     "pettingzoo": {"openspiel"},                # the AEC environment over it
+    "equilibrium": {"engine", "rules", "tiles", "policies", "present"},  # the exact equilibrium of small games
     "examples": {"engine"},                     # example Python policies (docs/policies.md)
     # the library (simdom/api.py, re-exported lazily by simdom/__init__.py): the top, over every part
     "api": {"engine", "rules", "tiles", "policies", "results", "present", "stats", "deal", "run", "analyze"},

@@ -13,7 +13,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import analyze, bench, deal, equity, export, guard, helptext, ladder, policies, review, rules, run, skill, solve, stats, table, view
+from . import analyze, bench, deal, equilibrium, equity, export, guard, helptext, ladder, policies, review, rules, run, skill, solve, stats, table, view
 from .common import console, fail
 
 app = typer.Typer(
@@ -52,8 +52,8 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
         fail(str(e))
 
 
-for _group in (rules, deal, bench, policies, run, stats, equity, analyze, solve, view, review, skill, ladder, export,
-               table):
+for _group in (rules, deal, bench, policies, run, stats, equity, analyze, solve, equilibrium, view, review, skill, ladder,
+               export, table):
     _group.register(app)
 guard.guard_app(app)  # one error line for every command (cli/guard.py)
 helptext.reflow_app(app)  # help texts wrapped evenly at the terminal's width (cli/helptext.py)
