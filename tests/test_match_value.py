@@ -85,3 +85,25 @@ def test_the_command_answers_in_match_equity_and_refuses_bad_input_in_one_line()
         assert len(r.output.strip().splitlines()) <= 3
     r = run("analyze", "-r", "fives", "-n", "2", "--hand", HAND, "--seen", SEEN, "--by", "match")
     assert r.exit_code == 2 and "rules without a target" in r.output
+
+
+def test_a_match_review_by_match_values_each_decision_at_its_hands_scores(tmp_path):
+    """review --trace FILE --match K --by match: each decision valued as analyze --by match values its
+    position at the scores before its hand (the same rollouts and seed); an error is match equity lost."""
+    from simdom.analyze.matchreview import hand_deal, load_match, review_match
+    trace = tmp_path / "m.jsonl"
+    r = run("trace", "-r", "fives", "-n", "2", "--set", "target=100", "--matches", "1", "--seed", "3", "-o", trace)
+    assert r.exit_code == 0, r.output
+    hands = load_match(trace, 0)
+    m = review_match(hands, rollouts=200, luck_rollouts=5, seed=2, by="match", equity=equity)
+    assert m.by == "match" and len(m.hands) == len(hands) >= 2
+    for h, x in list(zip(hands, m.hands))[:2]:
+        mv = match_value(RULES, list(h.match["before"]), "greedy", equity)
+        for d, pos in list(zip(x.review.decisions, hand_deal(h, "hand").positions()))[:4]:
+            a = evaluate(pos, seed=2, rollouts=None if d.forced else 200, by="match", match=mv)
+            assert d.played[2] == a.row(pos.played).match and d.best[2] == a.best.match
+    out = run("review", "--trace", trace, "--match", 0, "--by", "match", "--rollouts", 100, "--luck-rollouts", 5)
+    assert out.exit_code == 0, out.output
+    assert "percentage points of match equity" in out.output.split("\n\n")[0]
+    bad = run("review", "--script", "scenarios/seed-game.deal.toml", "--by", "match")
+    assert bad.exit_code == 2 and "--by match reviews a whole match" in bad.output

@@ -116,7 +116,7 @@ def _positions(script, trace_file, position, hand, seen, seat, deal, move, every
 def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional[int], match: Optional[int],
            position: Optional[Path], then: List[str], rollouts: Optional[int], luck_rollouts: Optional[int],
            seed: int, names: Optional[str], fmt: str, out: Optional[Path], overwrite: bool,
-           status: Status = _quiet, by: str = "points") -> tuple[Any, str]:
+           status: Status = _quiet, by: str = "points", equity: Any = None) -> tuple[Any, str]:
     """simdom review: (the answer, what was reviewed: "the review of DEAL" or "the review of match K (N
     hands)"), every decision rated and the luck of every chance event; ``fmt`` csv: the answer's data is
     the csv rows; ``fmt`` html: instead of the answer, the page's contents (a dict of answers, see
@@ -133,13 +133,11 @@ def review(*, script: Optional[Path], trace_file: Optional[Path], deal: Optional
     check_out(out, overwrite)
     kw = dict(then=then, rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt,
               status=status)
-    if by == "match":
-        raise _bad("--by match for a review; allowed: --by points, margin or win (a match's deal in match equity: "
-                   "simdom analyze --by match --score A,B)")
     if match is not None:
-        if by != "points":
-            raise _bad(f"--by {by} with --match; allowed: --by points for a match's hands (each valued per deal)")
-        return _review_match(trace_file, match, deal, script, position, **kw)
+        return _review_match(trace_file, match, deal, script, position, by=by, equity=equity, **kw)
+    if by == "match":
+        raise _bad("--by match reviews a whole match (its scores before each hand); allowed: --trace FILE --match "
+                   "K --by match, or --by points, margin or win for one deal")
     return _review_deal(script, trace_file, deal, position, by=by, **kw)
 
 
@@ -210,7 +208,7 @@ def seat_names(names: Optional[str], players: int) -> Optional[list[str]]:
 
 
 def _review_match(trace_file, match, deal, script, position, *, then, rollouts, luck_rollouts, seed, names, fmt,
-                  status) -> tuple[Answer, str]:
+                  status, by="points", equity=None) -> tuple[Answer, str]:
     """simdom review --trace FILE --match K: every hand of the match (analyze/matchreview.py)."""
     from ..policies import PolicyError, seat_policies
     from .matchreview import answer_match, csv_rows_match, load_match, review_match
@@ -236,8 +234,11 @@ def _review_match(trace_file, match, deal, script, position, *, then, rollouts, 
     with status(f"reviewing the {len(hands)} hands of match {match} ...") as shown:
         progress = (lambda i, k: shown.update(f"reviewing hand {i + 1} of {k} of match {match} ...")) \
             if shown is not None else None
-        m = review_match(hands, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
-                         luck_rollouts=luck_rollouts, names=listed, progress=progress)
+        try:
+            m = review_match(hands, then=then if len(then) > 1 else then[0], seed=seed, rollouts=rollouts,
+                             luck_rollouts=luck_rollouts, names=listed, progress=progress, by=by, equity=equity)
+        except OptionError as e:
+            raise _bad(str(e)) from None
     what = f"the review of match {match} ({len(hands)} hands)"
     if fmt == "html":
         return {"match": m.match, "answer": answer_match(m),

@@ -41,7 +41,8 @@ from .position import Deal, Position
 MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 0.5))
 #: ... by the currency the decisions are valued in (``by``): the win's as a share of deals won (0.05: 5
 #: percentage points of wins, backgammon's "bad" move in equity is about 0.08)
-MARKS_BY = {"points": MARKS, "margin": MARKS, "win": (("blunder", 0.10), ("mistake", 0.05), ("inaccuracy", 0.02))}
+MARKS_BY = {"points": MARKS, "margin": MARKS, "win": (("blunder", 0.10), ("mistake", 0.05), ("inaccuracy", 0.02)),
+            "match": (("blunder", 0.10), ("mistake", 0.05), ("inaccuracy", 0.02))}
 ROLLOUTS = 4000
 
 
@@ -52,10 +53,15 @@ def mark(error: float, lo: float, by: str = "points") -> str | None:
     return next((name for name, at in MARKS_BY[by] if error >= at), None)
 
 
+#: the unit of an error in each currency, as the answers say it, and its scale (shares in percent)
+UNIT = {"points": "points", "margin": "points of margin", "win": "percentage points of winning chances",
+        "match": "percentage points of match equity"}
+SCALE = {"win": 100, "match": 100}
+
+
 def amount(x: float, by: str) -> str:
     """An error or a value in its currency, as the answers say it."""
-    return f"{100 * x:.1f} percentage points of winning chances" if by == "win" else \
-        f"{x:.1f} points" + (" of margin" if by == "margin" else "")
+    return f"{SCALE.get(by, 1) * x:.1f} {UNIT[by]}"
 
 
 @dataclass
@@ -132,14 +138,16 @@ def script_names(label: str, players: int) -> list[str] | None:
     return parts if len(parts) == players and all(parts) else None
 
 
-def _decision(p: Position, then, seed: int, rollouts: int, progress=None, by: str = "points") -> Decision:
+def _decision(p: Position, then, seed: int, rollouts: int, progress=None, by: str = "points",
+              match=None) -> Decision:
     mp = p.rules.max_pip
     forced = len(p.moves) == 1
-    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts, progress=progress, by=by)
+    a = evaluate(p, then=then, seed=seed, rollouts=None if forced else rollouts, progress=progress, by=by,
+                 match=match)
     best = a.best
     pl = a.row(p.played)
     value, diff = {"points": ("mean_points", "diff_vs_best"), "margin": ("mean_margin", "margin_diff_vs_best"),
-                   "win": ("win_rate", "win_diff_vs_best")}[by]
+                   "win": ("win_rate", "win_diff_vs_best"), "match": ("match", "match_diff_vs_best")}[by]
     cell = lambda r: (tile_name(r.tile, mp), r.end.label, getattr(r, value))  # noqa: E731
     if forced or pl is best:
         err, lo, hi = 0.0, 0.0, 0.0
@@ -152,11 +160,12 @@ def _decision(p: Position, then, seed: int, rollouts: int, progress=None, by: st
 def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, rollouts: int = ROLLOUTS,
            luck_rollouts: int = LUCK_ROLLOUTS, names: Sequence[str] | None = None,
            viewer: int | None = None, progress: "Callable[[int, int], None] | None" = None,
-           by: str = "points") -> Review:
+           by: str = "points", match=None) -> Review:
     """Review every decision and chance event of ``deal`` (module doc); with ``viewer`` (a one-seat file,
     ``deal`` one full deal consistent with it), only that seat's decisions and its own draws, each
     valued from what it knew; ``progress(done, planned)`` hears of its steps (an exception it raises stops it);
-    ``by`` the currency of the decisions (points, margin or win: the share of deals won)."""
+    ``by`` the currency of the decisions (points, margin, win: the share of deals won, or match: the match
+    equity of ``match``, analyze/matchvalue.py)."""
     t0 = time.perf_counter()
     n = deal.rules.players
     names = check_options(rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, players=n)
@@ -164,7 +173,7 @@ def review(deal: Deal, then: str | Sequence[str] = "greedy", seed: int = 1, roll
     mine = [p for p in deal.positions() if viewer is None or p.seat == viewer]
     steps = len(mine) + (len(deal.plays) + 1 if viewer is None else 0)
     report = progress or (lambda done, planned: None)
-    decisions = [_decision(p, then, seed, rollouts, progress and (lambda d, m, k=k: report(k, steps)), by)
+    decisions = [_decision(p, then, seed, rollouts, progress and (lambda d, m, k=k: report(k, steps)), by, match)
                  for k, p in enumerate(mine)]
     if viewer is None:
         luck, start = chance_luck(deal, then, seed, luck_rollouts, lambda idx: report(len(mine) + idx, steps))
@@ -249,7 +258,7 @@ def summary(r: Review) -> list[str]:
     else:
         top = max((d for d in counted if d.seat == worst.seat), key=lambda d: d.error)
         out.append(f"{worst.name} lost {amount(worst.error_total, r.by)} to errors, "
-                   f"{(100 if r.by == 'win' else 1) * top.error:.1f} of them at move {top.move} "
+                   f"{SCALE.get(r.by, 1) * top.error:.1f} of them at move {top.move} "
                    f"({_move_text(top.played)} instead of {_move_text(top.best)}).")
     if len(r.players) == 1:
         me = r.players[0]
@@ -272,7 +281,7 @@ def summary(r: Review) -> list[str]:
 def answer(r: Review):
     from .. import present as P
     rows = []
-    k, unit = (100, "percentage points of winning chances") if r.by == "win" else (1, "points")  # wins in %
+    k, unit = SCALE.get(r.by, 1), UNIT[r.by]
     for d in r.decisions:
         rows.append({"move": d.move, "player": r.names[d.seat], "played": _move_text(d.played),
                      "value": k * d.played[2], "best": "" if d.played[:2] == d.best[:2] else _move_text(d.best),
@@ -301,7 +310,8 @@ def answer(r: Review):
              P.Col("points", kind="int"), P.Col("adjusted", "points - luck", align="right")]
     ans = P.Answer(summary(r), data=to_json(r))
     ans.add(P.Table("Players", prows, pcols))
-    what = {"points": "expected final points", "margin": "expected final margin", "win": "chance to win the deal, %"}
+    what = {"points": "expected final points", "margin": "expected final margin", "win": "chance to win the deal, %",
+            "match": "match equity, %"}
     ans.add(P.Table(f"Decisions (value: {what[r.by]} of the mover)", rows, dcols, keys=2))
     ans.add(P.Table("Luck of each chance event (expected final points after minus before)", lrows, lcols))
     ans.notes.append("Marks (error with its 95% interval above 0): " +

@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..analyze.choices import Metric, ReviewFormat
+from .analyze import _equity
 from .common import OLD_OUTPUT_OPT, OUT_HELP, OVERWRITE_OPT, console, out_format
 
 
@@ -30,7 +31,8 @@ def review_cmd(
     seed: int = typer.Option(1, "--seed", "-s", help="Root seed of the rollouts."),
     names: Optional[str] = typer.Option(None, "--names", help="Player names in seat order, comma-separated."),
     by: Metric = typer.Option(Metric.points, "--by", help="The currency of the decisions: expected final points, "
-                              "margin, or win (the chance to win the deal; marks at 2, 5 and 10 percentage points)."),
+                              "margin, win (the chance to win the deal; marks at 2, 5 and 10 percentage points), or "
+                              "match (a whole match, --match K: the match equity at each hand's scores)."),
     fmt: Optional[ReviewFormat] = typer.Option(None, "--format", "-f",
                                                help="text, json, md, csv or html (a self-contained page); default: "
                                                     "text, or as -o's suffix names."),
@@ -49,6 +51,7 @@ def review_cmd(
       simdom review --position maria.json      # only what Maria saw, only her decisions
       simdom review --trace m.jsonl --match 0  # every hand of match 0 (values per deal)
       simdom review --script scenarios/seed-game.deal.toml --by win   # in chances to win the deal
+      simdom review --trace m.jsonl --match 0 --by match  # every decision in match equity
     """
     from .. import present as P
     from ..analyze.commands import review
@@ -57,7 +60,7 @@ def review_cmd(
     fmt = out_format(fmt, out, ReviewFormat)
     ans, what = review(script=script, trace_file=trace_file, deal=deal, match=match, position=position, then=then,
                        rollouts=rollouts, luck_rollouts=luck_rollouts, seed=seed, names=names, fmt=fmt, out=out,
-                       overwrite=overwrite, status=console.status, by=by.value)
+                       overwrite=overwrite, status=console.status, by=by.value, equity=_equity)
     if fmt == "html":
         _emit_html(ans, out, match, trace_file)
     else:

@@ -108,9 +108,8 @@ def start_job(store: Store, g: G.Game, kind: str, work: Callable[[Job], Any]) ->
 async def home(request: Request) -> Response:
     gid = request.path_params.get("gid")
     g = request.app.state.store.games.get(gid) if gid else None
-    if g is not None:   # the game's page loaded again: what its last page asked for is dropped
-        with g.lock:
-            cancel_all(g.jobs)
+    if g is not None:   # the game's page loaded again: what its last page asked for is dropped (no lock
+        cancel_all(g.jobs)  # taken here: the event loop never waits for a game's work)
     return HTMLResponse(page(request.app.state.token))
 
 

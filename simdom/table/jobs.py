@@ -119,7 +119,7 @@ class Pool:
 
 
 def cancel_all(jobs: dict[str, Job]) -> None:
-    """Cancel a game's unfinished jobs."""
-    for j in jobs.values():
+    """Cancel a game's unfinished jobs (safe without the game's lock: it reads a copy)."""
+    for j in list(jobs.values()):
         if not j.finished:
             j.cancel()
