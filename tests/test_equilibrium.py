@@ -85,7 +85,7 @@ def test_tree_is_a_game(tiny, draws):
         assert (tr.iset_seat[tr.iset[dec]] == tr.who[dec]).all()
         assert (np.diff(tr.depth) >= 0).all() and (tr.first[tr.nkids > 0] > np.flatnonzero(tr.nkids > 0)).all()
     assert (draws.who == CHANCE).sum() > 1             # draws are chance nodes
-    assert estimate_nodes(TINY) == tiny.nodes           # few deals: the estimate is the count
+    assert estimate_nodes(TINY, sample=1000) == tiny.nodes    # few deals: the estimate is the count
 
 
 @pytest.mark.parametrize("objective", ["margin", "win"])

@@ -398,15 +398,19 @@ def build_tree(rules: Rules, nohold: tuple[bool, bool] = (False, False), max_nod
     return tree
 
 
-def estimate_nodes(rules: Rules, sample: int = 400, seed: int = 0) -> float:
+def estimate_nodes(rules: Rules, limit: float = float("inf"), sample: int = 48, seed: int = 0) -> float:
     """The tree's node count: exact when it has at most ``sample`` deals and leads, else estimated from the
-    trees of ``sample`` of them drawn at random."""
+    trees of ``sample`` of them drawn at random; ``inf`` as soon as the sample shows more than ``limit``."""
     sts, bones, probs, _ = _roots(rules)
     pick = np.arange(len(sts))
     if len(sts) > sample:
         pick = np.random.default_rng(seed).choice(len(sts), sample, replace=False)
-    out = _build(compile_rules(rules), sts[pick], bones[pick], probs[pick], np.zeros(2, dtype=np.int64), 1 << 40)
-    return 1 + (out[0].shape[0] - 1) * len(sts) / len(pick)
+    scale = len(sts) / len(pick)
+    cap = int(min(limit / scale, 1 << 40)) + 1
+    out = _build(compile_rules(rules), sts[pick], bones[pick], probs[pick], np.zeros(2, dtype=np.int64), cap)
+    if out[-1] == 1:
+        return float("inf")
+    return 1 + (out[0].shape[0] - 1) * scale
 
 
 @njit(cache=True)

@@ -23,9 +23,10 @@ def check_size(rules: Rules, max_nodes: int = MAX_NODES, cli: bool = False) -> i
         raise P.OptionError(f"the game has {n:,} deals, so more than {n:,} nodes; the limit is {max_nodes:,} "
                             f"nodes{' (--max-nodes)' if cli else ''}: use a smaller max_pip or hand_size")
     from ..engine.gametree import estimate_nodes
-    est = estimate_nodes(rules)
+    est = estimate_nodes(rules, 1.5 * max_nodes)
     if est > max_nodes:
-        raise P.OptionError(f"the game has about {est:,.0f} nodes (estimated from a sample of its deals); the "
+        size = "more than 1.5 times the limit" if est == float("inf") else f"about {est:,.0f} nodes"
+        raise P.OptionError(f"the game has {size} (estimated from a sample of its deals); the "
                             f"limit is {max_nodes:,}{' (--max-nodes)' if cli else ''}: use a smaller max_pip, "
                             "hand_size or the draw none")
     return est

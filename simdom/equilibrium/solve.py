@@ -174,11 +174,12 @@ def hold_question(rules: Rules, tree: GameTree, sols: dict[str, Solution], tol: 
     out: dict = {"rate": {}, "spots_per_deal": {}, "worth": {}}
     for obj, sol in sols.items():
         out["rate"][obj], out["spots_per_deal"][obj] = hold_rate(tree, sol.strategy)
+    vals: dict[str, list[float]] = {obj: [] for obj in OBJECTIVES}
+    for bound in (1, 0):
+        t = build_tree(rules, nohold=(bound == 0, bound == 1), max_nodes=max_nodes)
+        for obj in OBJECTIVES:
+            v = solve(t, obj, (tol or {}).get(obj), progress=progress).value
+            vals[obj].append(v if bound == 1 else (-v if obj == "margin" else 1.0 - v))
     for obj in OBJECTIVES:
-        vals = []
-        for bound in (1, 0):
-            t = build_tree(rules, nohold=(bound == 0, bound == 1), max_nodes=max_nodes)
-            s = solve(t, obj, (tol or {}).get(obj), progress=progress)
-            vals.append(s.value if bound == 1 else (-s.value if obj == "margin" else 1.0 - s.value))
-        out["worth"][obj] = sum(vals) / 2 - (0.5 if obj == "win" else 0.0)
+        out["worth"][obj] = sum(vals[obj]) / 2 - (0.5 if obj == "win" else 0.0)
     return out
