@@ -32,8 +32,9 @@ from ..stats.matches.met import DealSample, EquityTable, batch_answers, solve_ta
 MAX_DEALS = 20_000_000
 #: deals played per call of the match kernel (its records are held per call)
 CHUNK = 50_000
-#: the batches behind the answer's precision are solved when the table took less than this (seconds)
-PRECISION_SECONDS = 10.0
+#: the batches behind the answer's precision are solved when the table's work (scores times distinct deal
+#: outcomes, simdom.stats.matches.met) is at most this: a few seconds (2-player Fives to 500 from 1M deals: 1.4e9)
+PRECISION_WORK = 5_000_000_000
 #: the target of the sampling matches: no side reaches it in a few deals
 _FAR = 100_000
 
@@ -160,7 +161,7 @@ def equity(rules: Rules, policies: "str | Policy | Sequence[str | Policy]" = "gr
     tick = None if progress is None else (lambda d, t: progress("deals", d, t))
     sample = sample_deals(rules, policies, deals, seed, tick)
     table = solve_table(sample, None if progress is None else (lambda d, t: progress("scores", d, t)))
-    if table.seconds < PRECISION_SECONDS:
+    if table.extra["work"] <= PRECISION_WORK:
         table.extra["batches"] = batch_answers(sample)
     return table
 

@@ -272,7 +272,8 @@ def solve_table(sample: DealSample, progress: Callable[[int, int], None] | None 
     return EquityTable(rules=rules, policy=sample.policy, seed=sample.seed, deals=sample.deals, step=g, size=R,
                        leads=[None if c == 0 else c - 1 for c in real], values=V, first_lead=first,
                        counts={("rules" if c == 0 else c - 1): counts[i] for i, c in enumerate(real)},
-                       seconds=time.perf_counter() - t0, extra={"tie": tie[:nr].tolist() if mode == 0 else None})
+                       seconds=time.perf_counter() - t0,
+                       extra={"tie": tie[:nr].tolist() if mode == 0 else None, "work": int(work)})
 
 
 #: the deals are split in this many batches (deal i in batch i % BATCHES), each solved again: the spread of

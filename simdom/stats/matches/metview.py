@@ -155,8 +155,10 @@ def equity_answer(t: EquityTable, version: int, *, flat: bool = False, focus: li
     chances = ", ".join(f"{side_name(t, j)} {_pct(zero[j])}{pm(hw[j])}" for j in range(t.sides))
     if pr and abs(zero[best] - 1 / t.sides) <= hw[best]:
         who = f"no side is ahead beyond the sampling error ({pr['batches']} batches of the deals, 95%)"
-    else:
+    elif pr:
         who = f"{side_name(t, best)} is ahead"
+    else:
+        who = f"{side_name(t, best)} has the higher estimate (its precision not estimated)"
     ans = P.Answer([f"At 0-0 {start}, {who}: P(win the match) {chances} "
                     f"({_game(t)}, {t.policy} in every seat, from {t.deals:,} deals)."])
     lw = lead_worth(t)
@@ -194,7 +196,7 @@ def equity_answer(t: EquityTable, version: int, *, flat: bool = False, focus: li
                      + ", ".join(f"{k}: {v:,}" for k, v in t.counts.items())
                      + f". Seed {t.seed}; behaviour version {version}; solved in {t.seconds:.1f} s. "
                      + (f"±: 95% half-widths from the deals in {pr['batches']} batches, each solved again. " if pr else
-                        "No precision estimated (the table took over 10 s; the batches were not solved again). ")
+                        "No precision estimated (a large table: its batches were not solved again). ")
                      + "The full table: "
                      "--format json|csv|parquet -o FILE.")
     ans.data = flat_rows(t, version) if flat else machine(t, version)
