@@ -155,6 +155,7 @@ def test_cli_json_and_errors(tmp_path):
     assert r.exit_code == 0, r.output
     assert out.read_text().startswith("what,policy,margin,win")
     for args, says in ((["--set", "max_pip=6"], "the limit is"), (["-n", "3"], "allowed: 2"),
-                       (["--set", "max_pip=2", "--against", "clairvoyant"], "not a fair player")):
+                       (["--set", "max_pip=2", "--set", "hand_size=[2,5,5]", "--against", "clairvoyant"],
+                        "not a fair player")):
         r = CliRunner().invoke(app, ["equilibrium", "-r", "fives-and-threes", *args])
         assert r.exit_code == 2 and says in r.output and len(r.output.strip().splitlines()) == 1, r.output
