@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 # headless Chromium (Debian package) for the report's browser test (tests/test_report_browser.py)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint test-fast bench docs clean venv kernel chromium
+.PHONY: run test lint test-fast bench docs clean venv kernel kernel-run chromium
 
 # make run needs simdom alone; make test (and docs, bench) also the extras: tests, docs, OpenSpiel, PettingZoo.
 # Installed with uv (itself from PyPI: 33 s with pip -> 9 s here), or with pip where uv cannot be had.
@@ -41,7 +41,14 @@ chromium: $(CHROMIUM)
 
 venv: $(STAMP) kernel $(CHROMIUM)
 
-run: kernel
+# make run compiles only what the default study plays: the batch kernel of the plain policies (random, greedy,
+# hold; simdom/engine/_kernel/plain.py), in one process; every other command compiles what it uses on its
+# first use, saying so, or `make kernel` compiles all of it ahead (docs/speed.md, "First use")
+kernel-run: $(BASE)
+	$(BIN)/python -m compileall -q simdom
+	$(BIN)/python -m simdom.engine.warm plain
+
+run: kernel-run
 	$(BIN)/simdom run scenarios/default.toml
 
 lint: $(STAMP)

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..policies import Policy, seat_policies
+from ..policies import Policy, parse_policy, seat_policies
 from ..rules import Rules
 from ._kernel import layout as L
 from ._kernel.aot import run_batch as batch_kernel
@@ -213,16 +213,28 @@ def simulate_deals(rules: Rules, policies: "str | Policy | Sequence[str | Policy
     rec = np.zeros((cap, L.REC_COLS), dtype=np.int32)
     dec = None
     if decisions is None:
-        n = batch_kernel()(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0, stride, rec, int(records),
-                           batch_work(pols, rules.n_tiles), True)
+        n = kernel_for(ids)(G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0, stride, rec, int(records),
+                            batch_work(pols, rules.n_tiles), True)
     else:
         from .decisions import play_recording
-        n, dec = play_recording(batch_kernel(), G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0,
+        n, dec = play_recording(kernel_for(), G, ids, par, root_key(seed), deal0, n_deals, seat, deal, row0,
                                 stride, rec, int(records), rules.n_tiles, int(decisions))
     out_batch = batch_of(rules, pols, seed, deal0, seat, deal, rec[:n] if records else None, row0=row0,
                          stride=stride, n=n_deals)
     out_batch.decisions = dec
     return out_batch
+
+
+def kernel_for(ids: "np.ndarray | None" = None):
+    """The batch kernel for seats playing the policy ids ``ids`` (None: any policy, or first-double
+    decisions recorded): the ahead-of-time one when it is built, else the just-in-time one, that of the
+    plain policies alone when they are (aot.run_batch), said on stderr before its first compile."""
+    from ._kernel import aot
+    kernel = batch_kernel(ids)
+    if aot.load() is None:
+        from . import jitcache
+        jitcache.notice(kernel.py_func.__name__)
+    return kernel
 
 
 def kernel_kind() -> str:
@@ -240,11 +252,21 @@ def check_kernel_mode() -> None:
         raise ValueError(str(e)) from None
 
 
-def load_kernel() -> None:
+def plain_policies(policies: "Sequence[str]") -> bool:
+    """Whether the policy texts are all plain ones (random, greedy, hold: aot.is_plain), which the batch
+    kernel of the plain policies alone plays (a Python policy, or a text that does not parse, is not)."""
+    from ._kernel import aot
+    try:
+        return aot.is_plain(kernel_arrays([parse_policy(p) for p in policies])[0])
+    except (KeyError, ValueError):
+        return False
+
+
+def load_kernel(policies: "Sequence[str]" = ("greedy",)) -> None:
     """Load the batch kernel in this process and play one deal: the ahead-of-time module when it is built
     (a millisecond, no numba), else the just-in-time one from numba's cache (or, the first time on this
     machine, compile it; a file lock makes concurrent processes wait for one compile instead of each
-    compiling)."""
+    compiling): that of the plain policies alone when ``policies`` (the texts a run plays) are all plain."""
     import contextlib
     from pathlib import Path
 
@@ -260,7 +282,8 @@ def load_kernel() -> None:
                 stack.enter_context(FileLock(lock, preserve_lock_file=True))  # waits for another compile
             except OSError:  # pragma: no cover - no locking: each process compiles
                 pass
-        simulate_deals(preset("threes", 4), "greedy", 0, 0, 1, records=Records.PLAYS)
+        simulate_deals(preset("threes", 4), "greedy" if plain_policies(policies) else "heavy", 0, 0, 1,
+                       records=Records.PLAYS)
 
 
 def measure(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", seconds: float,
@@ -276,7 +299,7 @@ def measure(rules: Rules, policies: "str | Policy | Sequence[str | Policy]", sec
     rec = np.zeros((1, L.REC_COLS), dtype=np.int32)
     work = make_work(rules.n_tiles)
     key = root_key(seed)
-    run_batch = batch_kernel()
+    run_batch = kernel_for(ids)
     run_batch(G, ids, par, key, 0, 1, seat, deal, 0, 1, rec, L.REC_NONE, work, True)
     t0 = time.perf_counter()
     run_batch(G, ids, par, key, 1, 1, seat, deal, 0, 1, rec, L.REC_NONE, work, True)

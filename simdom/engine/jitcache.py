@@ -14,6 +14,19 @@ from ._kernel import cache_root, engine_hash
 #: minutes a cold compile takes on this project's 2-core machine, about (docs/speed.md, 2026-12-03:
 #: `make kernel` 2.5 minutes in parallel processes; a command compiling what it uses, in one, 2.5-3)
 COLD_MINUTES = 3
+#: what each just-in-time entry the façade announces is, and about how long its compile takes on this
+#: machine from an empty cache, with what it calls (docs/speed.md, "First use"): the plain policies' entries
+#: compile alone (_kernel/plain.py), the others with every policy
+ABOUT = {
+    "run_batch_plain": ("the deal loop of the plain policies (random, greedy, hold)", "1 minute"),
+    "choose_entry_plain": ("the plain policies' choice of a move", "half a minute"),
+    "run_batch": ("the deal loop of every policy (expert, search, the solver, rollout, ...)", "6 minutes"),
+    "choose_entry": ("every policy's choice of a move (expert, search, the solver, rollout, ...)", "5 minutes"),
+    "setup_hands": ("the steps of a deal played from Python", "1 minute"),
+    "solve_root": ("the exact solver", "4 minutes"),
+    "rollout_moves": ("the analysis rollouts", "3 minutes"),
+    "new_match_deal": ("the match loop", "2 minutes"),
+}
 _noticed = False
 _checked: set[str] = set()
 
@@ -39,8 +52,10 @@ def notice(func: str) -> None:
     if _noticed or cached(func):
         return
     _noticed = True
-    print(f"simdom: compiling the kernel once for this machine, about {COLD_MINUTES} minutes "
-          f"(`make kernel` does it ahead); later commands start at once", file=sys.stderr, flush=True)
+    what, about = ABOUT.get(func, (f"the kernel's {func}", f"{COLD_MINUTES} minutes"))
+    print(f"simdom: compiling {what}, its first use on this machine, about {about} (less with what is "
+          f"compiled already; once: numba keeps it in {cache_dir()}; `make kernel` compiles all ahead)",
+          file=sys.stderr, flush=True)
 
 
 def quiet() -> None:

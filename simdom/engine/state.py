@@ -15,8 +15,7 @@ from ..policies import Policy, parse_policy
 from ..rules import Rules
 from ..tiles import parse_tile, tile_name
 from ._kernel import layout as L
-from ._kernel.aot import run_batch as batch_kernel
-from .api import deal_number, max_records, output_blocks, root_key
+from .api import deal_number, kernel_for, max_records, output_blocks, root_key
 from .codes import Act, DealEnd, End, kernel_arrays
 from .pyloop import deal_streams, has_python, play_python
 from .pypolicy import seat_policies as py_seat_policies
@@ -313,8 +312,13 @@ class DealState:
         drawing from ``streams`` (uint64[N_STREAMS], advanced in place as the batch kernel advances a
         deal's streams)."""
         from . import jitcache
-        jitcache.notice("choose_entry")
-        from ._kernel.kchoose import choose_entry
+        from ._kernel.aot import is_plain
+        if is_plain(ids[self.turn:self.turn + 1]):  # plain.py: the plain policies' chooser alone
+            jitcache.notice("choose_entry_plain")
+            from ._kernel.plain import choose_entry_plain as choose_entry
+        else:
+            jitcache.notice("choose_entry")
+            from ._kernel.kchoose import choose_entry
         mv_t, mv_e = self._work[L.W_MVT], self._work[L.W_MVE]
         for i, (t, e) in enumerate(moves):
             mv_t[i], mv_e[i] = t, int(e)
@@ -341,8 +345,8 @@ class DealState:
         ids, par = kernel_arrays(pols)
         seat, deal_out = output_blocks(1, self.rules.players)
         rec = np.zeros((max_records(self.rules, L.REC_ALL), L.REC_COLS), dtype=np.int32)
-        n = batch_kernel()(self._G, ids, par, root_key(seed), deal, 1, seat, deal_out, 0, 1, rec, L.REC_ALL,
-                           self._work, False)
+        n = kernel_for(ids)(self._G, ids, par, root_key(seed), deal, 1, seat, deal_out, 0, 1, rec, L.REC_ALL,
+                            self._work, False)
         start = self._nrec
         self._rec[start:start + n] = rec[:n]
         self._nrec += n

@@ -8,6 +8,10 @@ typing and lowering, which is single-threaded, so this module compiles the polic
 loops that call them in a process each (numba's cache takes concurrent writers), then builds the
 ahead-of-time module from the cached batch entries.
 
+`make run` compiles only what the default study plays (``python -m simdom.engine.warm plain``, one process,
+:data:`PLAIN`): the batch kernel of the plain policies, random, greedy and hold (_kernel/plain.py), which
+types and compiles none of the other policies, the solver or the decisions' rollouts.
+
 :func:`simdom.engine.jitcache.notice` is called by the façade just before it first calls a just-in-time
 entry: when that entry is not in numba's cache, it says on stderr that a compile is coming and about
 how long it takes, so no command compiles silently.
@@ -28,11 +32,17 @@ from .jitcache import COLD_MINUTES, cache_dir, cached
 #: them load them from the cache instead of each compiling them; then the three loops (the batch, the
 #: match loop, the analysis rollouts: about 45 s each here, docs/speed.md), each in its own process,
 #: which the machine's cores share
-PHASES = ({"p": ("policies",), "q": ("policy-leaves",)},
+PHASES = ({"p": ("policies",), "q": ("policy-leaves", "plain")},
           {"a": ("batch", "steps"), "b": ("matches", "solver"), "c": ("analysis",)})
 #: the function whose presence in numba's cache says a task is done
 TASK_KEY = {"policies": "choose_entry", "policy-leaves": "search_pick", "batch": "run_batch",
-            "steps": "finish", "matches": "run_matches", "analysis": "rollout_moves", "solver": "solve_root"}
+            "steps": "finish", "matches": "run_matches", "analysis": "rollout_moves", "solver": "solve_root",
+            "plain": "choose_entry_plain"}
+#: what `make run` compiles (``python -m simdom.engine.warm plain``, one process): the batch kernel of the
+#: plain policies (random, greedy, hold; _kernel/plain.py), all the default study plays; the rest of the
+#: kernel compiles on a command's first use of it, or by ``make kernel`` (whose task "plain" adds the plain
+#: policies' chooser for deals stepped from Python, choose_entry_plain)
+PLAIN = ("run_batch_plain",)
 PARTS = {k: v for phase in PHASES for k, v in phase.items()}
 #: the two processes of the policies: ("c", f) compiles kernel function f, ("w", f) waits until the
 #: other process has put f in numba's cache (a function compiled from another one's call loads from the
@@ -112,9 +122,15 @@ def _task(name: str) -> None:
     if name == "policies":
         _policy_steps(name)
         from .state import DealState
-        DealState.dealt(preset("threes", players=2), 1, 0).choice("greedy", 1)
+        DealState.dealt(preset("threes", players=2), 1, 0).choice("heavy", 1)  # not plain: choose_entry
     elif name == "policy-leaves":
         _policy_steps(name)
+    elif name in ("plain", "plain-batch"):
+        from ._kernel.plain import run_batch_plain
+        run_batch_plain.compile(aot.signature().args)
+        if name == "plain":
+            from .state import DealState
+            DealState.dealt(preset("threes", players=2), 1, 0).choice("greedy", 1)  # choose_entry_plain
     elif name == "batch":
         from ._kernel.batch import run_batch
         run_batch.compile(aot.signature().args)
@@ -162,12 +178,31 @@ def run_part(part: str) -> dict[str, float]:
     return took
 
 
+def warm_plain() -> int:
+    """Compile the plain policies' entries (:data:`PLAIN`) in this process, saying so first."""
+    from . import jitcache
+    from ._kernel import aot
+    if aot.load() is not None or all(cached(k) for k in PLAIN):  # the whole kernel ahead of time, or this
+        print(f"simdom: the kernel {engine_hash()} of the plain policies is compiled ({cache_dir()})", file=sys.stderr)
+        return 0
+    print(f"simdom: compiling the kernel {engine_hash()} of the plain policies (random, greedy, hold: what the "
+          f"default study plays), about {jitcache.ABOUT['run_batch_plain'][1]}; what other commands and "
+          f"policies need compiles on their first use (or all at once: `make kernel`)", file=sys.stderr, flush=True)
+    jitcache.quiet()
+    t0 = time.perf_counter()
+    _task("plain-batch")
+    print(f"simdom: compiled in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "--part":
         print(json.dumps(run_part(argv[1])), flush=True)
         return 0
+    if argv and argv[0] == "plain":
+        return warm_plain()
     from ._kernel import aot
-    if aot.module_path().is_file() and all(cached(k) for k in TASK_KEY.values()):
+    if aot.module_path().is_file() and all(cached(k) for k in (*TASK_KEY.values(), *PLAIN)):
         print(f"simdom: the kernel {engine_hash()} is compiled ({cache_dir()})", file=sys.stderr)
         return 0
     print(f"simdom: compiling the kernel {engine_hash()} for this machine, in {len(PHASES[-1])} processes "

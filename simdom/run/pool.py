@@ -100,9 +100,9 @@ class LocalPool:
     """``n`` forked workers. Create it before the process starts any thread (the progress bar, Arrow's
     thread pools): forking a process with live threads can deadlock."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, plan: "Plan | None" = None) -> None:
         import multiprocessing as mp
-        warm()
+        warm(plan)  # the batch kernel the run needs, loaded (or compiled) once, before the fork
         ctx = mp.get_context("fork")
         self.n = n
         self.workers: list[_Worker] = []

@@ -320,7 +320,7 @@ def _run_locked(plan: Plan, out: Path, new: fmt.Manifest, old: fmt.Manifest | No
         n_local = workers or os.cpu_count() or 1
         if cluster is None and n_local > 1 and len(todo) > 1 and _fork_available():
             # before anything starts a thread (the caller's progress bar; the reads above start none)
-            pool = LocalPool(min(n_local, len(todo)))
+            pool = LocalPool(min(n_local, len(todo)), plan)
             stack.callback(pool.close)
         if on_start:
             on_start(plan.deals, sum(plan.chunk_deals(c) for c in done))

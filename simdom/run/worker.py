@@ -55,18 +55,22 @@ def exit_with_parent(parent: int | None = None) -> None:
 _WARM: list[bool] = []
 
 
-def warm() -> None:
-    """Load the kernel once per process and take one deal through the whole chunk path, so that pyarrow's
-    and numpy's one-time set-up (lazy imports, the Parquet writer, the codecs) is done once; local
-    workers, forked afterwards, inherit it."""
+def warm(plan: "Plan | None" = None) -> None:
+    """Load the kernel once per process and take one deal through the whole chunk path (the tables of
+    ``plan``, the run's, or all), so that pyarrow's and numpy's one-time set-up (lazy imports, the Parquet
+    writer, the codecs) is done once; local workers, forked afterwards, inherit it. The kernel is that of
+    the plain policies alone when the run's policies are plain and it records no first-double decisions
+    (api.load_kernel: the rest of the kernel is not compiled for it)."""
     if _WARM:
         return
     exit_with_parent()
-    load_kernel()
+    tables = tuple(fmt.TABLES) if plan is None else plan.tables
+    plain = plan is not None and "decisions" not in tables
+    load_kernel(tuple(p for pols in plan.policies for p in pols) if plain else ("heavy",))
     _WARM.append(True)
     from ..rules import preset
     play_chunk(Plan(rules=(preset("threes", 4),), policies=(("greedy",) * 4,), arm_names=("warm",), players=4, rotations=1,
-                    seed=0, deals=1, chunk_size=1, tables=tuple(fmt.TABLES), settings_hash="warm",
+                    seed=0, deals=1, chunk_size=1, tables=tables, settings_hash="warm",
                     sim_version=SIM_VERSION), 0)
 
 
@@ -88,7 +92,7 @@ def play_chunk(plan: Plan, chunk: int) -> ChunkResult:
     if SIM_VERSION != plan.sim_version:  # a cluster worker with another simdom installed
         raise RuntimeError(f"this worker's simdom has behaviour version {SIM_VERSION}, the run needs "
                            f"{plan.sim_version}: install the same simdom on every worker")
-    warm()
+    warm(plan)
     if plan.unit.is_match:
         parts, sums, n_deals = play_match_chunk(plan, chunk)
         return ChunkResult(chunk, parts, sums, plan.chunk_deals(chunk), n_deals)

@@ -98,11 +98,23 @@ def load() -> ModuleType | None:
         return None
 
 
-def run_batch():
-    """The batch kernel: the ahead-of-time one when it is built, else the just-in-time one."""
+def is_plain(ids) -> bool:
+    """Whether every policy id in ``ids`` is one of the plain policies (random, greedy, hold), which
+    plain.py's entries play without compiling the others."""
+    from .layout import POL_GREEDY, POL_HOLD, POL_RANDOM
+    return all(int(i) in (POL_RANDOM, POL_GREEDY, POL_HOLD) for i in ids)
+
+
+def run_batch(ids=None):
+    """The batch kernel: the ahead-of-time one when it is built, else the just-in-time one; that of the
+    plain policies alone (plain.py: a fraction of the compile) when the policy ids ``ids`` are given and
+    all plain (a caller recording first-double decisions gives none)."""
     mod = load()
     if mod is not None:
         return mod.run_batch
+    if ids is not None and is_plain(ids):
+        from .plain import run_batch_plain
+        return run_batch_plain
     from .batch import run_batch as jit_run_batch
     return jit_run_batch
 
