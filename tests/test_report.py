@@ -39,7 +39,7 @@ def test_html_report_is_self_contained_with_plots_and_sections(folders, tmp_path
     assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     for s in SECTIONS:
         assert f"<h2>{s}</h2>" in text, s
-    assert "Wald" in text and "Best K for player 0: 9" in text and "Holm" in text
+    assert "Wald" in text and "Best K for player 0 by the deals won: 9" in text and "Holm" in text
     # Threes against Fives: the arms with the same policies, across folders (the sweep has no Fives twin)
     assert "A = threes-mix:mix, B = fives-mix:mix" in text and "A = sweep" not in text
     # the command answers first: the report's first answer, then the file and its sections

@@ -16,10 +16,15 @@ import time
 
 import pytest
 
-from test_table_browser import ENTRY, MARIA_HAND, _changed, _new, _page, _play, _until, _version  # noqa: F401
-from test_table_browser import server  # noqa: F401 - the fixture: the real `simdom table` process
+from test_table_browser import ENTRY, MARIA_HAND, _new, _page, _play, _until, serve_table
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The real `simdom table` process for this module's tests."""
+    yield from serve_table()
 
 
 def _sideways(page) -> int:

@@ -49,6 +49,12 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server():
+    yield from serve_table()
+
+
+def serve_table():
+    """The real `simdom table` process on a free port, as a fixture's generator: yields its base URL (the
+    address it printed, with its secret, in ENTRY), then stops it with Ctrl-C and checks the clean stop."""
     port = _free_port()
     env = {**os.environ, "COLUMNS": "200"}
     proc = subprocess.Popen([sys.executable, "-m", "simdom", "table", "--port", str(port)], cwd=ROOT, env=env,

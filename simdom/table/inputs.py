@@ -8,10 +8,10 @@ from typing import Any
 
 from ..engine.codes import End
 from ..policies import PolicyError, parse_policy
+from ..present import MAX_SEED
 from ..rules import PRESETS, Rules, RulesError, preset
 from ..tiles import parse_tile
 
-MAX_SEED = 2**63 - 1
 #: the deepest nesting of arrays and objects a request body may have (the deepest accepted is 2)
 MAX_DEPTH = 8
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
