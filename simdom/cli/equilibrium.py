@@ -19,6 +19,13 @@ class Format(str, Enum):
     md = "md"
 
 
+AGAINST_OPT = typer.Option(None, "--against", help="A compiled policy to measure against the optimum (repeatable).")
+HOLD_OPT = typer.Option(False, "--hold", help="Also: how often the optimum holds its first double, and what the "
+                        "option to hold is worth (the game solved again without it).")
+FORMAT_OPT = typer.Option(None, "--format", "-f", help="table, json, csv, parquet or md (default: table, or as -o's "
+                          "suffix names).")
+
+
 def _progress(text: str, _frac: float) -> None:
     if err.is_terminal:
         err.print(f"simdom equilibrium: {text}", highlight=False, markup=False)
@@ -28,16 +35,13 @@ def equilibrium_cmd(
     rules: str = RULES_OPT,
     players: int = typer.Option(2, "--players", "-n", help="Players: 2."),
     overrides: Optional[List[str]] = SET_OPT,
-    against: Optional[List[str]] = typer.Option(None, "--against", help="A compiled policy to measure against the "
-                                                "optimum (repeatable)."),
-    hold: bool = typer.Option(False, "--hold", help="Also: how often the optimum holds its first double, and what "
-                              "the option to hold is worth (the game solved again without it)."),
+    against: Optional[List[str]] = AGAINST_OPT,
+    hold: bool = HOLD_OPT,
     tol_win: float = typer.Option(0.0001, "--tol-win", help="Stop at this exploitability of the win (share of a deal)."),
     tol_margin: float = typer.Option(0.001, "--tol-margin", help="Stop at this exploitability of the margin (points)."),
     samples: int = typer.Option(1, "--samples", help="Choices asked of a policy with a random stream per state."),
     max_nodes: int = typer.Option(30_000_000, "--max-nodes", help="The largest tree to build."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="table, json, csv, parquet or md (default: "
-                                         "table, or as -o's suffix names)."),
+    fmt: Optional[Format] = FORMAT_OPT,
     out: Optional[Path] = typer.Option(None, "--out", "-o", help=OUT_HELP),
     overwrite: bool = OVERWRITE_OPT,
 ) -> None:
@@ -52,24 +56,16 @@ def equilibrium_cmd(
       simdom equilibrium -r threes --set max_pip=2 --set 'hand_size=[2,6,5]' --hold
     """
     from .. import present as P
-    from ..equilibrium.answer import check_size, equilibrium_answer
+    from ..equilibrium.answer import check_request, equilibrium_answer
     from ..equilibrium.solve import equilibrium
-    from ..policies import PolicyError, parse_policy
 
     f = out_format(fmt, out, Format)
     check_out(out, overwrite)
-    if f == "parquet" and out is None:
-        fail("--format parquet writes a file: add -o FILE.parquet")
-    if not (tol_win > 0 and tol_margin > 0 and samples >= 1):
-        fail("--tol-win, --tol-margin and --samples; allowed: tolerances above 0, at least 1 sample")
     r = make_rules(rules, players, overrides)
     try:
-        for p in against or []:
-            if not parse_policy(p).info.fair:
-                raise PolicyError(f"{p} is not a fair player; allowed: a policy that plays from what its seat sees")
-        check_size(r, max_nodes, cli=True)
-    except (PolicyError, P.OptionError) as e:
-        fail(f"--against: {e}" if isinstance(e, PolicyError) else str(e))
+        check_request(r, against or [], tol_margin, tol_win, samples, max_nodes, f, out, cli=True)
+    except P.OptionError as e:
+        fail(str(e))
     res = equilibrium(r, against or [], {"margin": tol_margin, "win": tol_win}, max_nodes, samples, hold=hold,
                       progress=_progress)
     P.emit(equilibrium_answer(res, flat=f in ("csv", "parquet")), f, out, console=console)

@@ -32,6 +32,25 @@ def check_size(rules: Rules, max_nodes: int = MAX_NODES, cli: bool = False) -> i
     return est
 
 
+def check_request(rules: Rules, against, tol_margin: float, tol_win: float, samples: int, max_nodes: int,
+                  fmt: str = "json", out=None, cli: bool = False) -> None:
+    """OptionError, one line, for a request that cannot be answered (a tolerance, a policy, the size)."""
+    from ..policies import PolicyError, parse_policy
+    if fmt == "parquet" and out is None:
+        raise P.OptionError("--format parquet writes a file: add -o FILE.parquet")
+    if not (tol_win > 0 and tol_margin > 0 and samples >= 1):
+        raise P.OptionError("--tol-win, --tol-margin and --samples; allowed: tolerances above 0, at least 1 sample")
+    for p in against:
+        try:
+            fair = parse_policy(p).info.fair
+        except PolicyError as e:
+            raise P.OptionError(f"--against: {e}") from None
+        if not fair:
+            raise P.OptionError(f"--against: {p} is not a fair player; allowed: a policy that plays from what "
+                                "its seat sees")
+    check_size(rules, max_nodes, cli)
+
+
 def _pct(x: float) -> str:
     return "n/a" if isnan(x) else f"{100 * x:.2f}"
 
